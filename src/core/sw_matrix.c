@@ -1,0 +1,313 @@
+/* Parsing of NCBI-format substitution matrices and lookup by name. */
+#include "sw_matrix.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct sw_matrix {
+    char name[256];
+    const sw_alphabet *alphabet;
+    int min, max;
+    int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+};
+
+const char *sw_matrix_name(const sw_matrix *m) { return m->name; }
+const sw_alphabet *sw_matrix_alphabet(const sw_matrix *m) { return m->alphabet; }
+const int8_t *sw_matrix_table(const sw_matrix *m) { return m->table; }
+int sw_matrix_min(const sw_matrix *m) { return m->min; }
+int sw_matrix_max(const sw_matrix *m) { return m->max; }
+
+void sw_matrix_free(sw_matrix *m) { free(m); }
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Next line of `text` as [*line, *line + *n); returns 0 at the end. */
+static int next_line(const char *text, size_t len, size_t *pos, const char **line, size_t *n)
+{
+    if (*pos >= len) return 0;
+    const char *start = text + *pos;
+    const char *nl = memchr(start, '\n', len - *pos);
+    size_t l = nl ? (size_t)(nl - start) : len - *pos;
+    *pos += l + (nl ? 1 : 0);
+    if (l && start[l - 1] == '\r') l--;
+    *line = start;
+    *n = l;
+    return 1;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)s[i])) return 0;
+    return 1;
+}
+
+int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix **out,
+                    sw_error *err)
+{
+    const sw_alphabet *alpha = sw_alphabet_protein();
+    sw_matrix *m = calloc(1, sizeof *m);
+    if (!m) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", source);
+    snprintf(m->name, sizeof m->name, "%s", base_name(source));
+    m->alphabet = alpha;
+
+    uint8_t cols[SW_CODE_LIMIT];
+    int ncols = 0;
+    int have_row[SW_CODE_LIMIT] = {0};
+    int have_col[SW_CODE_LIMIT] = {0};
+    int rows = 0;
+    size_t pos = 0, n;
+    const char *line;
+    unsigned long lineno = 0;
+    int rc = SW_OK;
+
+    while (next_line(text, len, &pos, &line, &n)) {
+        lineno++;
+        if (n && line[0] == '#') continue;
+        if (is_blank(line, n)) continue;
+        char buf[4096];
+        if (n >= sizeof buf) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: line too long for a matrix", source, lineno);
+            goto fail;
+        }
+        memcpy(buf, line, n);
+        buf[n] = '\0';
+        char *save = NULL;
+        if (ncols == 0) {
+            for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+                uint8_t code = strlen(tok) == 1 ? sw_alphabet_encode(alpha, (unsigned char)tok[0])
+                                                : SW_CODE_INVALID;
+                if (code == SW_CODE_INVALID) {
+                    rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: '%s' is not a residue letter",
+                                      source, lineno, tok);
+                    goto fail;
+                }
+                if (have_col[code]) {
+                    rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: column '%s' appears twice", source,
+                                      lineno, tok);
+                    goto fail;
+                }
+                have_col[code] = 1;
+                cols[ncols++] = code;
+            }
+            continue;
+        }
+        char *tok = strtok_r(buf, " \t", &save);
+        uint8_t row = strlen(tok) == 1 ? sw_alphabet_encode(alpha, (unsigned char)tok[0])
+                                       : SW_CODE_INVALID;
+        if (row == SW_CODE_INVALID) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row label '%s' is not a residue letter",
+                              source, lineno, tok);
+            goto fail;
+        }
+        if (!have_col[row]) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row '%s' has no matching column", source,
+                              lineno, tok);
+            goto fail;
+        }
+        if (have_row[row]) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row '%s' appears twice", source, lineno, tok);
+            goto fail;
+        }
+        have_row[row] = 1;
+        int c = 0;
+        for (tok = strtok_r(NULL, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), c++) {
+            char *end;
+            errno = 0;
+            long v = strtol(tok, &end, 10);
+            if (*end || errno) {
+                rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: '%s' is not an integer score", source,
+                                  lineno, tok);
+                goto fail;
+            }
+            if (c >= ncols) {
+                rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row has more than %d scores", source,
+                                  lineno, ncols);
+                goto fail;
+            }
+            if (v < -127 || v > 127) {
+                rc = sw_error_set(err, SW_EFORMAT,
+                                  "%s:%lu: score %ld is outside the supported range -127..127",
+                                  source, lineno, v);
+                goto fail;
+            }
+            m->table[row * SW_CODE_LIMIT + cols[c]] = (int8_t)v;
+        }
+        if (c != ncols) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row has %d scores, expected %d", source,
+                              lineno, c, ncols);
+            goto fail;
+        }
+        rows++;
+    }
+    if (ncols == 0) {
+        rc = sw_error_set(err, SW_EFORMAT, "%s: no column header line: not a matrix in NCBI format",
+                          source);
+        goto fail;
+    }
+    if (rows != ncols) {
+        rc = sw_error_set(err, SW_EFORMAT, "%s: %d columns but %d rows", source, ncols, rows);
+        goto fail;
+    }
+    for (int i = 0; i < 20; i++) {
+        if (!have_row[i]) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s: no row for the standard residue '%c'", source,
+                              alpha->letters[i]);
+            goto fail;
+        }
+    }
+
+    /* Residues the file lacks score as X when X is present, else as the
+     * matrix minimum: an unknown residue should never look like a match. */
+    int lo = INT_MAX, hi = INT_MIN;
+    for (int i = 0; i < alpha->size; i++)
+        for (int j = 0; j < alpha->size; j++)
+            if (have_row[i] && have_col[j]) {
+                int v = m->table[i * SW_CODE_LIMIT + j];
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+    int x = SW_PROTEIN_X;
+    for (int i = 0; i < SW_CODE_LIMIT; i++) {
+        for (int j = 0; j < SW_CODE_LIMIT; j++) {
+            if (i < alpha->size && j < alpha->size && have_row[i] && have_col[j]) continue;
+            int ii = i < alpha->size && have_row[i] ? i : x;
+            int jj = j < alpha->size && have_col[j] ? j : x;
+            int v = lo;
+            if (i < alpha->size && j < alpha->size && have_row[ii] && have_col[jj])
+                v = m->table[ii * SW_CODE_LIMIT + jj];
+            m->table[i * SW_CODE_LIMIT + j] = (int8_t)v;
+        }
+    }
+    m->min = lo;
+    m->max = hi;
+    *out = m;
+    return SW_OK;
+fail:
+    free(m);
+    return rc;
+}
+
+static int read_file(const char *path, char **text, size_t *len, sw_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        return sw_error_set(err, e == ENOENT ? SW_ENOTFOUND : SW_EIO, "%s: %s", path, strerror(e));
+    }
+    size_t cap = 1 << 14, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        if (cap >= (1u << 24)) {
+            free(buf);
+            fclose(f);
+            return sw_error_set(err, SW_EFORMAT, "%s: too large to be a substitution matrix", path);
+        }
+        char *bigger = realloc(buf, cap *= 2);
+        if (!bigger) free(buf);
+        buf = bigger;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", path);
+    if (bad) {
+        free(buf);
+        return sw_error_set(err, SW_EIO, "%s: read error", path);
+    }
+    *text = buf;
+    *len = n;
+    return SW_OK;
+}
+
+static int is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
+{
+    char path[4096];
+    const char *found = NULL;
+    if (strchr(path_or_name, '/') || is_regular_file(path_or_name)) {
+        found = path_or_name;
+    } else {
+        char upper[256];
+        size_t n = strlen(path_or_name);
+        if (n == 0 || n >= sizeof upper)
+            return sw_error_set(err, SW_ENOTFOUND, "matrix name '%s' is not valid", path_or_name);
+        for (size_t i = 0; i <= n; i++) upper[i] = (char)toupper((unsigned char)path_or_name[i]);
+        const char *dirs[] = {
+            getenv("SWSEARCH_MATRIX_DIR"),
+#ifdef SW_MATRIX_INSTALL_DIR
+            SW_MATRIX_INSTALL_DIR,
+#endif
+#ifdef SW_MATRIX_SOURCE_DIR
+            SW_MATRIX_SOURCE_DIR,
+#endif
+        };
+        for (size_t d = 0; d < sizeof dirs / sizeof *dirs && !found; d++) {
+            if (!dirs[d] || !*dirs[d]) continue;
+            snprintf(path, sizeof path, "%s/%s", dirs[d], upper);
+            if (is_regular_file(path)) found = path;
+        }
+        if (!found)
+            return sw_error_set(err, SW_ENOTFOUND,
+                                "matrix '%s' not found (give a file path, or one of BLOSUM45, "
+                                "BLOSUM50, BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70, PAM250)",
+                                path_or_name);
+    }
+    char *text;
+    size_t len;
+    int rc = read_file(found, &text, &len, err);
+    if (rc) return rc;
+    rc = sw_matrix_parse(text, len, found, out, err);
+    free(text);
+    return rc;
+}
+
+int sw_matrix_create_dna(int match, int mismatch, sw_matrix **out, sw_error *err)
+{
+    if (match < 1 || match > 127 || mismatch > 0 || mismatch < -127)
+        return sw_error_set(err, SW_EINVAL,
+                            "DNA scores need 1 <= match <= 127 and -127 <= mismatch <= 0 "
+                            "(got %d and %d)",
+                            match, mismatch);
+    sw_matrix *m = calloc(1, sizeof *m);
+    if (!m) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    snprintf(m->name, sizeof m->name, "DNA%+d/%+d", match, mismatch);
+    m->alphabet = sw_alphabet_dna();
+    for (int i = 0; i < SW_CODE_LIMIT; i++)
+        for (int j = 0; j < SW_CODE_LIMIT; j++)
+            m->table[i * SW_CODE_LIMIT + j] = (int8_t)(i == j && i < SW_DNA_N ? match : mismatch);
+    m->min = mismatch;
+    m->max = match;
+    *out = m;
+    return SW_OK;
+}
+
+int sw_scoring_init(sw_scoring *s, const sw_matrix *m, int gap_open, int gap_extend, sw_error *err)
+{
+    if (gap_open < 0 || gap_open > 255)
+        return sw_error_set(err, SW_EINVAL, "gap open penalty must be between 0 and 255 (got %d)",
+                            gap_open);
+    if (gap_extend < 1 || gap_extend > 255)
+        return sw_error_set(err, SW_EINVAL, "gap extend penalty must be between 1 and 255 (got %d)",
+                            gap_extend);
+    s->table = sw_matrix_table(m);
+    s->gap_open = gap_open;
+    s->gap_extend = gap_extend;
+    s->max_score = sw_matrix_max(m);
+    return SW_OK;
+}

@@ -1,0 +1,74 @@
+/* Reading a swsearch database: sequences sorted by length, residues as
+ * alphabet codes in zstd chunks, every chunk and the index checksummed with
+ * XXH3. The on-disk format is in docs/FORMAT.md. */
+#ifndef SW_DB_H
+#define SW_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sw_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SW_DB_FORMAT_VERSION 1
+
+typedef struct sw_db sw_db;
+
+/* Opens the database written under `prefix`: checks magic numbers, format
+ * version, the index checksum and that the index agrees with the sizes of
+ * the data files. Chunk checksums are checked when chunks are read. */
+int sw_db_open(const char *prefix, sw_db **out, sw_error *err);
+void sw_db_close(sw_db *db);
+
+uint32_t sw_db_format_version(const sw_db *db);
+int sw_db_alphabet(const sw_db *db);  /* an sw_alphabet_kind */
+uint64_t sw_db_num_seqs(const sw_db *db);
+uint64_t sw_db_num_residues(const sw_db *db);
+uint32_t sw_db_max_length(const sw_db *db);
+
+/* Sequences are numbered 0..num_seqs-1 in ascending length order (ties keep
+ * input order). */
+const uint32_t *sw_db_lengths(const sw_db *db);
+/* 0-based position of a sorted sequence in the input FASTA. */
+uint64_t sw_db_original_index(const sw_db *db, uint64_t seq);
+
+typedef struct sw_db_chunk {
+    uint64_t first_seq;      /* first sorted sequence in the chunk */
+    uint64_t num_seqs;
+    uint64_t num_residues;   /* decompressed size in bytes */
+    uint64_t compressed_size;
+} sw_db_chunk;
+
+size_t sw_db_num_chunks(const sw_db *db);
+void sw_db_chunk_info(const sw_db *db, size_t chunk, sw_db_chunk *info);
+
+/* Reads, checks and decompresses one residue chunk into `residues`
+ * (info.num_residues bytes): the sequences of the chunk back to back, in
+ * sorted order. Safe to call from several threads at once. */
+int sw_db_read_chunk(const sw_db *db, size_t chunk, uint8_t *residues, sw_error *err);
+
+/* The header line (without '>') of sorted sequence `seq`, as a malloc'ed
+ * NUL-terminated string. Reads and checks the header chunk holding it. */
+int sw_db_read_header(const sw_db *db, uint64_t seq, char **header, sw_error *err);
+
+/* Checks every checksum and the consistency of every chunk; the error names
+ * the first bad one. `progress` (may be NULL) gets done/total chunk counts. */
+int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, uint64_t total),
+                 void *user, sw_error *err);
+
+/* Sizes of the database files, for `swsearch info`. */
+typedef struct sw_db_files {
+    uint64_t index_bytes, residue_bytes, header_bytes;
+    uint64_t num_header_chunks;
+    uint64_t header_text_bytes;
+} sw_db_files;
+void sw_db_file_info(const sw_db *db, sw_db_files *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

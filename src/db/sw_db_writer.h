@@ -1,0 +1,50 @@
+/* Writing a swsearch database (docs/FORMAT.md). Memory stays bounded by the
+ * per-sequence metadata: residues and headers are spilled to unlinked
+ * temporary files while reading, then gathered in sorted order. Files are
+ * written under temporary names and renamed only when complete. */
+#ifndef SW_DB_WRITER_H
+#define SW_DB_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sw_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sw_db_writer sw_db_writer;
+
+typedef struct sw_db_writer_options {
+    int alphabet;            /* an sw_alphabet_kind */
+    int threads;             /* compression threads; <= 0: all cores */
+    int compression_level;   /* zstd level; 0: the default */
+    void (*progress)(void *user, const char *phase, uint64_t done, uint64_t total);
+    void *progress_user;
+} sw_db_writer_options;
+
+typedef struct sw_db_build_stats {
+    uint64_t num_seqs, num_residues;
+    uint64_t residue_bytes, header_bytes, index_bytes; /* file sizes written */
+} sw_db_build_stats;
+
+int sw_db_writer_create(const char *prefix, const sw_db_writer_options *options,
+                        sw_db_writer **out, sw_error *err);
+
+/* Adds one sequence: its header (without '>') and its residues as codes. */
+int sw_db_writer_add(sw_db_writer *w, const char *header, size_t header_len,
+                     const uint8_t *residues, size_t length, sw_error *err);
+
+/* Sorts, compresses, writes and renames into place. `stats` may be NULL. */
+int sw_db_writer_finish(sw_db_writer *w, sw_db_build_stats *stats, sw_error *err);
+
+/* Frees the writer; if sw_db_writer_finish() did not succeed, removes every
+ * temporary file, so no partial database is left. */
+void sw_db_writer_free(sw_db_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,34 @@
+/* GPU discovery through the CUDA runtime. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#include "sw_gpu.h"
+
+extern "C" int sw_gpu_compiled(void) { return 1; }
+
+extern "C" int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *err)
+{
+    *count = 0;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        cudaGetLastError(); /* clear the sticky error so later calls start clean */
+        return sw_error_set(err, SW_ENODEV, "no usable GPU: %s", cudaGetErrorString(e));
+    }
+    if (n == 0) return sw_error_set(err, SW_ENODEV, "no usable GPU: no CUDA device found");
+    for (int i = 0; i < n && i < max; i++) {
+        cudaDeviceProp p;
+        e = cudaGetDeviceProperties(&p, i);
+        if (e != cudaSuccess)
+            return sw_error_set(err, SW_EDEVICE, "GPU %d: %s", i, cudaGetErrorString(e));
+        sw_gpu_info *g = &infos[i];
+        g->id = i;
+        snprintf(g->name, sizeof g->name, "%s", p.name);
+        g->compute_major = p.major;
+        g->compute_minor = p.minor;
+        g->multiprocessors = p.multiProcessorCount;
+        g->global_memory = (unsigned long long)p.totalGlobalMem;
+    }
+    *count = n;
+    return SW_OK;
+}

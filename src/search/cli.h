@@ -1,0 +1,9 @@
+/* Entry points of the swsearch subcommands; each returns the exit status. */
+#ifndef CLI_H
+#define CLI_H
+
+int cli_search(int argc, char **argv);
+int cli_info(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+
+#endif

@@ -1,0 +1,147 @@
+/* swsearch info and swsearch verify. */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "sw_db.h"
+
+/* Parses "-d DB" (and --help) for the database commands; returns -1 after
+ * printing help. */
+static int parse_db_args(int argc, char **argv, const char *help, const char **db)
+{
+    static const struct option longopts[] = {{"db", required_argument, NULL, 'd'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    *db = NULL;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': *db = optarg; break;
+        case 'h': fputs(help, stdout); return -1;
+        case ':':
+            cli_error("option '%s' needs a value; see 'swsearch %s --help'", argv[optind - 1],
+                      argv[0]);
+            return CLI_EXIT_USAGE;
+        default:
+            cli_error("unknown option '%s'; see 'swsearch %s --help'", argv[optind - 1], argv[0]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        cli_error("unexpected argument '%s'; see 'swsearch %s --help'", argv[optind], argv[0]);
+        return CLI_EXIT_USAGE;
+    }
+    if (!*db) {
+        cli_error("%s needs -d DB; see 'swsearch %s --help'", argv[0], argv[0]);
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+static void print_size(const char *label, uint64_t bytes)
+{
+    printf("  %-10s %12llu bytes (%.1f MiB)\n", label, (unsigned long long)bytes,
+           (double)bytes / (1024.0 * 1024.0));
+}
+
+int cli_info(int argc, char **argv)
+{
+    const char *help = "usage: swsearch info -d DB\n"
+                       "\n"
+                       "Describes the database DB: format version, sequence and residue counts,\n"
+                       "length statistics and histogram, file sizes.\n";
+    const char *path;
+    int status = parse_db_args(argc, argv, help, &path);
+    if (status) return status < 0 ? CLI_EXIT_OK : status;
+
+    sw_error err;
+    sw_error_clear(&err);
+    sw_db *db;
+    if (sw_db_open(path, &db, &err)) {
+        cli_error("%s", err.message);
+        return CLI_EXIT_FAILURE;
+    }
+    uint64_t n = sw_db_num_seqs(db), residues = sw_db_num_residues(db);
+    const uint32_t *len = sw_db_lengths(db);
+    sw_db_files files;
+    sw_db_file_info(db, &files);
+
+    printf("database   %s\n", path);
+    printf("format     version %u\n", sw_db_format_version(db));
+    printf("alphabet   %s\n", sw_db_alphabet(db) == 0 ? "protein" : "DNA");
+    printf("sequences  %llu\n", (unsigned long long)n);
+    printf("residues   %llu\n", (unsigned long long)residues);
+    if (n) {
+        /* Lengths are sorted, so order statistics are direct reads. */
+        printf("lengths    min %u, median %u, mean %.1f, max %u\n", len[0], len[n / 2],
+               (double)residues / (double)n, len[n - 1]);
+    }
+    printf("chunks     %zu residue chunks, %llu header chunks\n", sw_db_num_chunks(db),
+           (unsigned long long)files.num_header_chunks);
+    printf("files\n");
+    print_size("index", files.index_bytes);
+    print_size("residues", files.residue_bytes);
+    print_size("headers", files.header_bytes);
+    if (files.residue_bytes)
+        printf("  residue compression %.2fx\n", (double)residues / (double)files.residue_bytes);
+
+    printf("length histogram\n");
+    uint64_t i = 0;
+    for (uint64_t lo = 1; i < n; lo *= 2) {
+        uint64_t hi = lo * 2 - 1, count = 0;
+        while (i < n && len[i] <= hi) {
+            count++;
+            i++;
+        }
+        if (!count) continue;
+        int bar = (int)(50.0 * (double)count / (double)n + 0.5);
+        char range[48];
+        snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)lo, (unsigned long long)hi);
+        printf("  %-13s %10llu %6.2f%% ", range, (unsigned long long)count,
+               100.0 * (double)count / (double)n);
+        for (int b = 0; b < bar; b++) putchar('#');
+        putchar('\n');
+    }
+    sw_db_close(db);
+    return CLI_EXIT_OK;
+}
+
+static void draw_progress(void *user, uint64_t done, uint64_t total)
+{
+    cli_progress_draw(user, done, total);
+}
+
+int cli_verify(int argc, char **argv)
+{
+    const char *help = "usage: swsearch verify -d DB\n"
+                       "\n"
+                       "Checks every checksum of the database DB: the index, every residue chunk\n"
+                       "and every header chunk. Reports the first damaged part and exits with\n"
+                       "status 1 if there is one.\n";
+    const char *path;
+    int status = parse_db_args(argc, argv, help, &path);
+    if (status) return status < 0 ? CLI_EXIT_OK : status;
+
+    sw_error err;
+    sw_error_clear(&err);
+    sw_db *db;
+    if (sw_db_open(path, &db, &err)) {
+        cli_error("%s", err.message);
+        return CLI_EXIT_FAILURE;
+    }
+    cli_progress progress;
+    cli_progress_init(&progress, "verifying");
+    int rc = sw_db_verify(db, draw_progress, &progress, &err);
+    cli_progress_end(&progress);
+    if (rc) {
+        cli_error("%s", err.message);
+    } else {
+        printf("%s: OK (%llu sequences, %llu residues, all checksums match)\n", path,
+               (unsigned long long)sw_db_num_seqs(db), (unsigned long long)sw_db_num_residues(db));
+    }
+    sw_db_close(db);
+    return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+}

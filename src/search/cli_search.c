@@ -1,0 +1,186 @@
+/* swsearch search: options, loading, the search and its report. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "sw_db.h"
+#include "sw_matrix.h"
+#include "sw_queries.h"
+#include "sw_report.h"
+#include "sw_search.h"
+
+static void search_usage(FILE *out)
+{
+    fputs("usage: swsearch search -q QUERIES -d DB [options]\n"
+          "\n"
+          "Scores every query of the FASTA file QUERIES against every sequence of the\n"
+          "database DB (built by makedb) by exact Smith-Waterman local alignment with\n"
+          "affine gaps, and writes the best hits of each query as a TSV table.\n"
+          "\n"
+          "  -q, --query FILE      query sequences, FASTA (plain or zstd-compressed)\n"
+          "  -d, --db PREFIX       database prefix given to makedb\n"
+          "  -o, --out FILE        write the table to FILE instead of standard output\n"
+          "  -n, --top N           hits reported per query (default 10)\n"
+          "  -m, --matrix M        substitution matrix: a name (BLOSUM45, BLOSUM50,\n"
+          "                        BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70, PAM250)\n"
+          "                        or a file in NCBI format (default BLOSUM62)\n"
+          "      --gap-open G      gap open penalty (default 11)\n"
+          "      --gap-extend E    gap extension penalty (default 1); a gap of k\n"
+          "                        residues costs G + k*E, as in BLAST and ssearch36\n"
+          "  -t, --threads T       CPU threads (default: all cores)\n"
+          "      --cpu-engine E    simd (default) or reference (scalar, slow; for checks)\n"
+          "  -v, --verbose         print timing and throughput to stderr\n"
+          "  -h, --help            this help\n"
+          "\n"
+          "Output columns: query_id, query_length, rank, score, subject_id,\n"
+          "subject_length, subject_description. Hits are ordered by score, ties by\n"
+          "position in the database FASTA; only positive scores are reported.\n",
+          out);
+}
+
+typedef struct search_args {
+    const char *query_path, *db_path, *out_path, *matrix;
+    long top, gap_open, gap_extend, threads;
+    int cpu_engine, verbose;
+} search_args;
+
+static int parse_args(int argc, char **argv, search_args *a)
+{
+    enum { OPT_GAP_OPEN = 256, OPT_GAP_EXTEND, OPT_CPU_ENGINE };
+    static const struct option longopts[] = {
+        {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
+        {"out", required_argument, NULL, 'o'},       {"top", required_argument, NULL, 'n'},
+        {"matrix", required_argument, NULL, 'm'},    {"threads", required_argument, NULL, 't'},
+        {"gap-open", required_argument, NULL, OPT_GAP_OPEN},
+        {"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
+        {"cpu-engine", required_argument, NULL, OPT_CPU_ENGINE},
+        {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    a->matrix = "BLOSUM62";
+    a->top = 10;
+    a->gap_open = 11;
+    a->gap_extend = 1;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":q:d:o:n:m:t:vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'q': a->query_path = optarg; break;
+        case 'd': a->db_path = optarg; break;
+        case 'o': a->out_path = optarg; break;
+        case 'm': a->matrix = optarg; break;
+        case 'v': a->verbose = 1; break;
+        case 'n':
+            if (cli_parse_long("--top", optarg, 1, 1000000, &a->top)) return CLI_EXIT_USAGE;
+            break;
+        case 't':
+            if (cli_parse_long("--threads", optarg, 1, 4096, &a->threads)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GAP_OPEN:
+            if (cli_parse_long("--gap-open", optarg, 0, 255, &a->gap_open)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GAP_EXTEND:
+            if (cli_parse_long("--gap-extend", optarg, 1, 255, &a->gap_extend))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_CPU_ENGINE:
+            if (!strcmp(optarg, "simd")) a->cpu_engine = SW_CPU_ENGINE_SIMD;
+            else if (!strcmp(optarg, "reference")) a->cpu_engine = SW_CPU_ENGINE_REFERENCE;
+            else {
+                cli_error("--cpu-engine is 'simd' or 'reference', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case 'h': search_usage(stdout); return -1;
+        case ':':
+            cli_error("option '%s' needs a value; see 'swsearch search --help'", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        default:
+            cli_error("unknown option '%s'; see 'swsearch search --help'", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        cli_error("unexpected argument '%s'; see 'swsearch search --help'", argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+    if (!a->query_path || !a->db_path) {
+        cli_error("search needs -q QUERIES and -d DB; see 'swsearch search --help'");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+static void draw_progress(void *user, uint64_t done, uint64_t total)
+{
+    cli_progress_draw(user, done, total);
+}
+
+int cli_search(int argc, char **argv)
+{
+    search_args a;
+    int status = parse_args(argc, argv, &a);
+    if (status) return status < 0 ? CLI_EXIT_OK : status;
+
+    double t0 = cli_now();
+    sw_error err;
+    sw_error_clear(&err);
+    sw_matrix *matrix = NULL;
+    sw_query_set *queries = NULL;
+    sw_db *db = NULL;
+    sw_search_results *results = NULL;
+    cli_output out = {0};
+    sw_scoring scoring;
+    int rc;
+
+    if ((rc = sw_matrix_load(a.matrix, &matrix, &err)) ||
+        (rc = sw_scoring_init(&scoring, matrix, (int)a.gap_open, (int)a.gap_extend, &err)) ||
+        (rc = sw_queries_load(a.query_path, sw_alphabet_protein(), cli_warn, NULL, &queries,
+                              &err)) ||
+        (rc = sw_db_open(a.db_path, &db, &err)))
+        goto done;
+    if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN) {
+        rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins",
+                          a.db_path);
+        goto done;
+    }
+    /* Open the output before the long computation, so a bad path fails early. */
+    if ((rc = cli_output_open(&out, a.out_path, &err))) goto done;
+
+    cli_progress progress;
+    cli_progress_init(&progress, "searching");
+    sw_search_options opt = {(size_t)a.top, (int)a.threads, (sw_cpu_engine)a.cpu_engine,
+                             draw_progress, &progress};
+    rc = sw_search_cpu(db, queries, &scoring, &opt, &results, &err);
+    cli_progress_end(&progress);
+    if (rc) goto done;
+    if ((rc = sw_report_write_tsv(out.file, db, queries, results, &err)) ||
+        (rc = cli_output_commit(&out, &err)))
+        goto done;
+
+    if (a.verbose) {
+        sw_search_stats st;
+        sw_results_stats(results, &st);
+        fprintf(stderr,
+                "swsearch: %zu queries x %llu sequences (%llu residues): %.3e cells, scan %.3f s "
+                "(%.2f GCUPS, %d threads, CPU %s engine), total %.3f s\n",
+                sw_queries_count(queries), (unsigned long long)sw_db_num_seqs(db),
+                (unsigned long long)sw_db_num_residues(db), (double)st.cells, st.scan_seconds,
+                st.scan_seconds > 0 ? (double)st.cells / st.scan_seconds / 1e9 : 0.0, st.threads,
+                a.cpu_engine == SW_CPU_ENGINE_SIMD ? "simd" : "reference", cli_now() - t0);
+    }
+
+done:
+    if (rc) {
+        cli_output_abort(&out);
+        cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
+    }
+    sw_results_free(results);
+    sw_db_close(db);
+    sw_queries_free(queries);
+    sw_matrix_free(matrix);
+    return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+}

@@ -1,0 +1,49 @@
+/* swsearch: dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "sw_cpu_simd.h"
+#include "sw_db.h"
+#include "sw_gpu.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: swsearch COMMAND [OPTIONS]\n"
+          "\n"
+          "Exact Smith-Waterman search of protein databases.\n"
+          "\n"
+          "commands:\n"
+          "  search   rank database sequences by local alignment score against queries\n"
+          "  info     describe a database: counts, residues, length histogram\n"
+          "  verify   check every checksum of a database\n"
+          "\n"
+          "Databases are built with makedb. 'swsearch COMMAND --help' describes a command.\n"
+          "  -h, --help     this help\n"
+          "  --version      version and build features\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "search")) return cli_search(argc - 1, argv + 1);
+    if (!strcmp(cmd, "info")) return cli_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("swsearch %s (database format %d; CPU engine %s; CUDA engines %s)\n", SW_VERSION,
+               SW_DB_FORMAT_VERSION, sw_simd_isa(), sw_gpu_compiled() ? "built" : "not built");
+        return CLI_EXIT_OK;
+    }
+    cli_error("unknown command '%s'; see 'swsearch --help'", cmd);
+    return CLI_EXIT_USAGE;
+}
