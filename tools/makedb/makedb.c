@@ -1,0 +1,284 @@
+/* makedb: builds a swsearch database from a FASTA file (plain or zstd),
+ * streaming each record from sw_fasta into sw_db_writer. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sw_alphabet.h"
+#include "sw_db_writer.h"
+#include "sw_error.h"
+#include "sw_fasta.h"
+
+#ifndef SW_VERSION
+#define SW_VERSION "unknown"
+#endif
+
+/* Exit statuses: bad data or a failed build, and a bad command line. */
+enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+/* A database stores lengths as uint32_t, with UINT32_MAX kept free. */
+#define MAX_SEQUENCE_LENGTH ((uint64_t)UINT32_MAX - 1)
+/* A file with thousands of empty records would bury everything else. */
+#define MAX_WARNINGS_SHOWN 20
+#define PROGRESS_INTERVAL 0.25
+
+typedef struct makedb {
+    int progress;              /* stderr is a terminal and not --quiet */
+    int progress_on_screen;    /* a progress line waits to be cleared */
+    double last_progress;
+    double start;
+    uint64_t warnings;
+    const sw_fasta *fasta;
+} makedb;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Removes the progress line so that a message starts on a clean line. */
+static void clear_progress(makedb *m)
+{
+    if (m->progress_on_screen) {
+        fputs("\r\033[K", stderr);
+        m->progress_on_screen = 0;
+    }
+}
+
+static void message(makedb *m, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void message(makedb *m, const char *fmt, ...)
+{
+    clear_progress(m);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("makedb: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* Draws `line` over the previous progress line, at most every
+ * PROGRESS_INTERVAL seconds, so that the terminal is not the bottleneck. */
+static void show_progress(makedb *m, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void show_progress(makedb *m, const char *fmt, ...)
+{
+    double t = now();
+    if (t - m->last_progress < PROGRESS_INTERVAL) return;
+    m->last_progress = t;
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\rmakedb: %s\033[K", line);
+    fflush(stderr);
+    m->progress_on_screen = 1;
+}
+
+static void show_reading(makedb *m)
+{
+    uint64_t size = sw_fasta_file_size(m->fasta);
+    if (size)
+        show_progress(m, "reading %3.0f%%",
+                      100.0 * (double)sw_fasta_file_offset(m->fasta) / (double)size);
+    else
+        show_progress(m, "reading, %.0f MB so far",
+                      (double)sw_fasta_bytes_read(m->fasta) / 1e6);
+}
+
+static void on_writer_progress(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    makedb *m = user;
+    if (!m->progress) return;
+    if (total)
+        show_progress(m, "%s %3.0f%%", phase, 100.0 * (double)done / (double)total);
+    else
+        show_progress(m, "%s", phase);
+}
+
+static void on_warning(void *user, const char *text)
+{
+    makedb *m = user;
+    if (++m->warnings <= MAX_WARNINGS_SHOWN) message(m, "%s", text);
+}
+
+static void usage(FILE *out)
+{
+    fputs("Usage: makedb [options] FASTA DB_PREFIX\n"
+          "Builds a swsearch database from FASTA (plain or zstd-compressed; '-' reads\n"
+          "standard input) and writes DB_PREFIX.swi, DB_PREFIX.swr and DB_PREFIX.swh.\n"
+          "\n"
+          "Options:\n"
+          "  --threads N   compression threads (default: all cores)\n"
+          "  --level N     zstd compression level, 1-22 (default: the library's)\n"
+          "  --dna         nucleotide sequences (default: protein)\n"
+          "  -q, --quiet   no progress and no summary; warnings and errors still print\n"
+          "  -h, --help    print this help and exit\n"
+          "  --version     print the version and exit\n",
+          out);
+}
+
+/* Parses a whole decimal integer in [lo, hi]; returns 0 on success. */
+static int parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+enum { OPT_THREADS = 256, OPT_LEVEL, OPT_DNA, OPT_VERSION };
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"level", required_argument, NULL, OPT_LEVEL},
+        {"dna", no_argument, NULL, OPT_DNA},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    makedb m = {0};
+    int threads = 0, level = 0, dna = 0, quiet = 0;
+
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_THREADS:
+            if (parse_int(optarg, 1, 4096, &threads)) {
+                message(&m, "--threads needs a whole number from 1 to 4096, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_LEVEL:
+            if (parse_int(optarg, 1, 22, &level)) {
+                message(&m, "--level needs a whole number from 1 to 22, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_DNA: dna = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case OPT_VERSION: printf("makedb (swsearch) %s\n", SW_VERSION); return 0;
+        case ':':
+            message(&m, "option '%s' needs a value; try 'makedb --help'", argv[optind - 1]);
+            return EXIT_USAGE;
+        default:
+            if (optopt)
+                message(&m, "unknown option '-%c'; try 'makedb --help'", optopt);
+            else
+                message(&m, "unknown option '%s'; try 'makedb --help'", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 2) {
+        message(&m, "expected FASTA and DB_PREFIX; try 'makedb --help'");
+        return EXIT_USAGE;
+    }
+    const char *fasta_path = argv[optind], *prefix = argv[optind + 1];
+    if (!*prefix) {
+        message(&m, "DB_PREFIX is empty");
+        return EXIT_USAGE;
+    }
+
+    m.start = now();
+    m.progress = !quiet && isatty(STDERR_FILENO);
+    /* The first refresh waits one interval, so fast builds show none. */
+    m.last_progress = m.start;
+
+    sw_error err;
+    sw_error_clear(&err);
+    sw_fasta *fasta = NULL;
+    sw_db_writer *writer = NULL;
+    sw_fasta_record rec;
+    sw_db_build_stats stats;
+    uint64_t seqs = 0;
+    sw_fasta_options fopt = {
+        .alphabet = dna ? sw_alphabet_dna() : sw_alphabet_protein(),
+        .warn = on_warning,
+        .warn_user = &m,
+        .max_length = MAX_SEQUENCE_LENGTH,
+    };
+    sw_db_writer_options wopt = {
+        .alphabet = dna ? SW_ALPHABET_DNA : SW_ALPHABET_PROTEIN,
+        .threads = threads,
+        .compression_level = level,
+        .progress = on_writer_progress,
+        .progress_user = &m,
+    };
+    int rc = sw_fasta_open(fasta_path, &fopt, &fasta, &err);
+    if (rc) goto fail;
+    m.fasta = fasta;
+
+    rc = sw_db_writer_create(prefix, &wopt, &writer, &err);
+    if (rc) goto fail;
+
+    while ((rc = sw_fasta_next(fasta, &rec, &err)) == 1) {
+        rc = sw_db_writer_add(writer, rec.header, rec.header_len, rec.residues, rec.length,
+                              &err);
+        if (rc) goto fail;
+        seqs++;
+        /* Reading the clock per record would cost more than the record. */
+        if (m.progress && (seqs & 1023) == 0) show_reading(&m);
+    }
+    if (rc == SW_ELIMIT) {
+        size_t n = strlen(err.message);
+        snprintf(err.message + n, sizeof err.message - n, ", the most a database holds");
+    }
+    if (rc < 0) goto fail;
+    if (seqs == 0) {
+        rc = sw_error_set(&err, SW_EFORMAT, "%s: no sequences",
+                          strcmp(fasta_path, "-") ? fasta_path : "<stdin>");
+        goto fail;
+    }
+    m.fasta = NULL;
+    sw_fasta_close(fasta);
+    fasta = NULL;
+
+    rc = sw_db_writer_finish(writer, &stats, &err);
+    if (rc) goto fail;
+    sw_db_writer_free(writer);
+    clear_progress(&m);
+
+    if (m.warnings > MAX_WARNINGS_SHOWN)
+        message(&m, "%llu more warnings not shown",
+                (unsigned long long)(m.warnings - MAX_WARNINGS_SHOWN));
+    if (!quiet)
+        message(&m, "%s: %llu sequences, %llu residues in %.1f s", prefix,
+                (unsigned long long)stats.num_seqs, (unsigned long long)stats.num_residues,
+                now() - m.start);
+    return 0;
+
+fail:
+    /* Freeing an unfinished writer removes its temporary files: a failed
+     * build leaves no partial database behind. */
+    if (writer) sw_db_writer_free(writer);
+    sw_fasta_close(fasta);
+    if (!err.message[0]) sw_error_set(&err, rc, "%s", sw_strerror(rc));
+    message(&m, "%s", err.message);
+    return EXIT_DATA;
+}
