@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the build dependencies (Debian/Ubuntu), builds swsearch into build/,
+# and runs a search on the example database shipped in examples/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages="build-essential cmake pkg-config libzstd-dev libxxhash-dev libcriterion-dev zstd fasta3"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "installing:$missing" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+fi
+
+# nvcc is often installed outside PATH; the CUDA engines are built when it is found.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$(nproc)"
+
+mkdir -p build/example
+build/tools/makedb/makedb -q examples/scope-astral40.fa.zst build/example/astral40
+build/src/search/swsearch info -d build/example/astral40 | head -6
+echo
+build/src/search/swsearch search -q examples/queries.fa -d build/example/astral40 --top 5
