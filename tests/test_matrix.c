@@ -129,7 +129,8 @@ Test(matrix, blosum62_has_the_ncbi_values)
     cr_assert_eq(score(m, 'C', 'C'), 9);
     cr_assert_eq(score(m, 'W', 'F'), 1);
     cr_assert_eq(score(m, 'E', 'Z'), 4);
-    cr_assert_eq(score(m, 'I', 'J'), 3);
+    cr_assert_eq(score(m, 'N', 'B'), 3);
+    cr_assert_eq(score(m, 'A', 'X'), 0);
     cr_assert_eq(score(m, 'X', 'X'), -1);
     cr_assert_eq(score(m, '*', 'A'), -4);
     cr_assert_eq(score(m, '*', '*'), 1);
@@ -145,6 +146,7 @@ Test(matrix, residues_missing_from_the_file_score_as_x)
     cr_assert_eq(sw_matrix_load(SW_MATRIX_DIR "/BLOSUM62", &m, &err), SW_OK, "%s", err.message);
     cr_assert_eq(score(m, 'U', 'A'), score(m, 'X', 'A'));
     cr_assert_eq(score(m, 'O', 'W'), score(m, 'X', 'W'));
+    cr_assert_eq(score(m, 'J', 'L'), score(m, 'X', 'L'));
     cr_assert_eq(score(m, 'U', 'U'), score(m, 'X', 'X'));
     cr_assert_eq(score(m, 'U', '*'), score(m, 'X', '*'));
     sw_matrix_free(m);

@@ -1,0 +1,113 @@
+#!/bin/sh
+# The swsearch command as a user meets it: help, usage errors, clear errors
+# for bad input with no partial output, ranking order, equal results across
+# engines and thread counts, info and verify.
+# Usage: test_search_cli.sh SWSEARCH MAKEDB DATA_DIR
+set -u
+swsearch=$1 makedb=$2 data=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 passed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect STATUS DESCRIPTION -- COMMAND...: runs COMMAND, stderr to $tmp/err.
+expect() {
+  want=$1 what=$2; shift 3
+  "$@" > "$tmp/out" 2> "$tmp/err"; got=$?
+  if [ "$got" -eq "$want" ]; then pass; else fail "$what: exit $got, expected $want"; cat "$tmp/err"; fi
+}
+err_has() { if grep -q -- "$1" "$tmp/err"; then pass; else fail "stderr lacks '$1':"; cat "$tmp/err"; fi; }
+out_has() { if grep -q -- "$1" "$tmp/out"; then pass; else fail "stdout lacks '$1'"; fi; }
+absent() { if [ -e "$1" ]; then fail "$1 exists"; else pass; fi; }
+
+# A database with a duplicated sequence (ties) and one unrelated sequence.
+cat > "$tmp/db.fa" <<'FA'
+>s1 first copy
+MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVV
+>s2 unrelated
+GGGGSSSSPPPPGGGGSSSSPPPP
+>s3 second copy
+MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVV
+>s4 half
+MKTAYIAKQRQISFVKSHFSRQLEERLGLIEV
+FA
+printf '>q1 query one\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVV\n' > "$tmp/q.fa"
+"$makedb" -q "$tmp/db.fa" "$tmp/db" || { echo "FAIL: makedb"; exit 1; }
+
+expect 0 "--help" -- "$swsearch" --help
+out_has "search"
+expect 0 "search --help" -- "$swsearch" search --help
+out_has "--gap-open"
+expect 0 "--version" -- "$swsearch" --version
+out_has "database format 1"
+expect 2 "no command" -- "$swsearch"
+expect 2 "unknown command" -- "$swsearch" frobnicate
+err_has "unknown command 'frobnicate'"
+expect 2 "unknown option" -- "$swsearch" search --bogus -q "$tmp/q.fa" -d "$tmp/db"
+err_has "unknown option '--bogus'"
+expect 2 "missing -d" -- "$swsearch" search -q "$tmp/q.fa"
+err_has "needs -q QUERIES and -d DB"
+expect 2 "bad --top" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --top 0
+err_has "--top needs a whole number"
+expect 2 "bad --gap-extend" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --gap-extend x
+expect 2 "option without value" -- "$swsearch" search -q "$tmp/q.fa" -d
+err_has "needs a value"
+
+# Ranking: the exact copies first, ties in database order, then the half copy.
+expect 0 "search" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -o "$tmp/hits.tsv"
+self=$(awk -F'\t' 'NR == 2 { print $4 }' "$tmp/hits.tsv")
+order=$(awk -F'\t' 'NR > 1 { printf "%s,", $5 }' "$tmp/hits.tsv")
+[ "$order" = "s1,s3,s4,s2," ] && pass || fail "hit order $order, expected s1,s3,s4,s2,"
+[ "$(awk -F'\t' 'NR == 3 { print $4 }' "$tmp/hits.tsv")" = "$self" ] && pass || fail "tie scores differ"
+head -1 "$tmp/hits.tsv" | grep -q "^query_id	query_length	rank	score	subject_id	subject_length	subject_description$" && pass || fail "header line"
+awk -F'\t' 'NR == 2 && $1 == "q1" && $2 == 70 && $3 == 1 && $6 == 70 && $7 == "first copy" { ok = 1 } END { exit !ok }' "$tmp/hits.tsv" && pass || fail "first line fields"
+expect 0 "--top 1" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --top 1
+[ "$(wc -l < "$tmp/out")" -eq 2 ] && pass || fail "--top 1 gives one hit"
+
+# Bad input: a clear message naming file and line, and no output file.
+printf '>q1\nMKTAY\n>q2\nMK#AY\n' > "$tmp/bad.fa"
+expect 1 "invalid residue" -- "$swsearch" search -q "$tmp/bad.fa" -d "$tmp/db" -o "$tmp/bad.tsv"
+err_has "bad.fa:4: invalid residue '#' in sequence q2"
+absent "$tmp/bad.tsv"
+expect 1 "missing database" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/nodb" -o "$tmp/nodb.tsv"
+err_has "nodb"
+absent "$tmp/nodb.tsv"
+expect 1 "missing query file" -- "$swsearch" search -q "$tmp/none.fa" -d "$tmp/db"
+err_has "none.fa"
+expect 1 "unknown matrix" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --matrix BLOSUM99
+err_has "matrix 'BLOSUM99' not found"
+expect 1 "output directory missing" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -o "$tmp/no/such/dir.tsv"
+err_has "no/such/dir.tsv"
+ls "$tmp" | grep -q '\.tmp\.' && fail "temporary output left behind" || pass
+
+# Engines and thread counts agree on a real database.
+zstd -dcq "$data/swissprot_like_2500.fa.zst" | head -n 12000 > "$tmp/sp.fa"
+"$makedb" -q "$tmp/sp.fa" "$tmp/sp"
+awk '/^>/ { n++ } n <= 3' "$data/queries20.fasta" > "$tmp/q3.fa"
+expect 0 "simd 2 threads" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --threads 2 -o "$tmp/simd2.tsv"
+expect 0 "simd 1 thread" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --threads 1 -o "$tmp/simd1.tsv"
+expect 0 "reference engine" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --cpu-engine reference -o "$tmp/ref.tsv"
+cmp -s "$tmp/simd1.tsv" "$tmp/simd2.tsv" && pass || fail "1 and 2 threads differ"
+cmp -s "$tmp/simd2.tsv" "$tmp/ref.tsv" && pass || fail "simd and reference engines differ"
+[ "$(wc -l < "$tmp/ref.tsv")" -gt 1000 ] && pass || fail "too few hits to compare"
+expect 0 "other matrix" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --matrix PAM30 --gap-open 9 --gap-extend 1 --top 200 -o "$tmp/pam.tsv"
+expect 0 "other matrix, reference" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --matrix PAM30 --gap-open 9 --gap-extend 1 --top 200 --cpu-engine reference -o "$tmp/pamref.tsv"
+cmp -s "$tmp/pam.tsv" "$tmp/pamref.tsv" && pass || fail "PAM30 simd and reference differ"
+
+# info and verify; a damaged database is refused, never searched.
+expect 0 "info" -- "$swsearch" info -d "$tmp/sp"
+out_has "format     version 1"
+out_has "length histogram"
+expect 0 "verify" -- "$swsearch" verify -d "$tmp/sp"
+out_has "OK"
+size=$(wc -c < "$tmp/sp.swr")
+printf '\377' | dd of="$tmp/sp.swr" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+expect 1 "verify damaged" -- "$swsearch" verify -d "$tmp/sp"
+err_has "sp.swr"
+expect 1 "search damaged" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" -o "$tmp/damaged.tsv"
+err_has "corrupt"
+absent "$tmp/damaged.tsv"
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
