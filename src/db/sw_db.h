@@ -15,6 +15,46 @@ extern "C" {
 
 #define SW_DB_FORMAT_VERSION 1
 
+/* Layout constants of format version 1, shared by the reader and
+ * sw_db_writer; docs/FORMAT.md is the full description. */
+#define SW_DB_MAGIC_SIZE 8
+#define SW_DB_MAGIC_INDEX "\x89SWI\r\n\x1a\n"
+#define SW_DB_MAGIC_RESIDUES "\x89SWR\r\n\x1a\n"
+#define SW_DB_MAGIC_HEADERS "\x89SWH\r\n\x1a\n"
+#define SW_DB_FILE_HEADER_SIZE 24   /* magic, version, flags, database id */
+#define SW_DB_INDEX_FIXED_SIZE 96   /* file header and counts of the index */
+#define SW_DB_CHUNK_ENTRY_SIZE 56   /* one row of a chunk table */
+
+/* Byte offsets of the fields of the index's fixed part; the first four form
+ * the file header that the residue and header files start with too. */
+enum {
+    SW_DB_IX_MAGIC = 0,
+    SW_DB_IX_VERSION = 8,
+    SW_DB_IX_FLAGS = 12,
+    SW_DB_IX_ID = 16,
+    SW_DB_IX_ALPHABET = 24,
+    SW_DB_IX_MAX_LENGTH = 28,
+    SW_DB_IX_NUM_SEQS = 32,
+    SW_DB_IX_NUM_RESIDUES = 40,
+    SW_DB_IX_HEADER_TEXT = 48,
+    SW_DB_IX_NUM_RESIDUE_CHUNKS = 56,
+    SW_DB_IX_NUM_HEADER_CHUNKS = 64,
+    SW_DB_IX_RESIDUE_FILE_SIZE = 72,
+    SW_DB_IX_HEADER_FILE_SIZE = 80,
+    SW_DB_IX_INDEX_FILE_SIZE = 88
+};
+
+/* Byte offsets of the fields of a chunk table row. */
+enum {
+    SW_DB_CK_FIRST_SEQ = 0,
+    SW_DB_CK_NUM_SEQS = 8,
+    SW_DB_CK_SIZE = 16,
+    SW_DB_CK_OFFSET = 24,
+    SW_DB_CK_COMPRESSED_SIZE = 32,
+    SW_DB_CK_HASH_COMPRESSED = 40,
+    SW_DB_CK_HASH_DATA = 48
+};
+
 typedef struct sw_db sw_db;
 
 /* Opens the database written under `prefix`: checks magic numbers, format
@@ -32,7 +72,8 @@ uint32_t sw_db_max_length(const sw_db *db);
 /* Sequences are numbered 0..num_seqs-1 in ascending length order (ties keep
  * input order). */
 const uint32_t *sw_db_lengths(const sw_db *db);
-/* 0-based position of a sorted sequence in the input FASTA. */
+/* 0-based position of a sorted sequence in the input FASTA; UINT64_MAX if
+ * `seq` is out of range. */
 uint64_t sw_db_original_index(const sw_db *db, uint64_t seq);
 
 typedef struct sw_db_chunk {
@@ -53,6 +94,15 @@ int sw_db_read_chunk(const sw_db *db, size_t chunk, uint8_t *residues, sw_error 
 /* The header line (without '>') of sorted sequence `seq`, as a malloc'ed
  * NUL-terminated string. Reads and checks the header chunk holding it. */
 int sw_db_read_header(const sw_db *db, uint64_t seq, char **header, sw_error *err);
+
+/* The headers of `n` sorted sequences (in any order, repeats allowed) into
+ * headers[0..n-1], decoding each header chunk once: the fast way to report
+ * many hits. On failure every headers[i] is NULL. Free each with free(). */
+int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
+                       sw_error *err);
+
+/* The random identifier shared by the three files of one build. */
+uint64_t sw_db_id(const sw_db *db);
 
 /* Checks every checksum and the consistency of every chunk; the error names
  * the first bad one. `progress` (may be NULL) gets done/total chunk counts. */

@@ -20,6 +20,9 @@ typedef struct sw_db_writer_options {
     int alphabet;            /* an sw_alphabet_kind */
     int threads;             /* compression threads; <= 0: all cores */
     int compression_level;   /* zstd level; 0: the default */
+    /* Called from the thread running sw_db_writer_finish(), never concurrently,
+     * with the phases "sorting", "compressing residues", "compressing headers"
+     * and "writing index"; each phase ends with done == total. */
     void (*progress)(void *user, const char *phase, uint64_t done, uint64_t total);
     void *progress_user;
 } sw_db_writer_options;

@@ -1,5 +1,5 @@
-/* TSV output. Subject headers are fetched once each, in database order, so
- * each header chunk is decompressed as few times as possible. */
+/* TSV output. Subject headers are fetched together, so each header chunk is
+ * decompressed once. */
 #include "sw_report.h"
 
 #include <stdlib.h>
@@ -57,12 +57,21 @@ int sw_report_write_tsv(FILE *out, const sw_db *db, const sw_query_set *queries,
         for (size_t i = 0; i < sw_results_count(results, q); i++) seqs[k++] = hits[i].seq;
     }
     qsort(seqs, total, sizeof *seqs, cmp_u64);
-    for (size_t i = 0; i < total; i++) {
-        if (nh && headers[nh - 1].seq == seqs[i]) continue;
-        headers[nh].seq = seqs[i];
-        if ((rc = sw_db_read_header(db, seqs[i], &headers[nh].text, err)) != SW_OK) goto done;
-        nh++;
+    for (size_t i = 0; i < total; i++)
+        if (!nh || seqs[nh - 1] != seqs[i]) seqs[nh++] = seqs[i];
+    char **texts = calloc(nh ? nh : 1, sizeof *texts);
+    if (!texts) {
+        nh = 0;
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory writing results");
+        goto done;
     }
+    rc = sw_db_read_headers(db, seqs, nh, texts, err);
+    for (size_t i = 0; i < nh; i++) {
+        headers[i].seq = seqs[i];
+        headers[i].text = texts[i];
+    }
+    free(texts);
+    if (rc != SW_OK) goto done;
 
     fputs("query_id\tquery_length\trank\tscore\tsubject_id\tsubject_length\tsubject_description\n",
           out);

@@ -1,0 +1,714 @@
+/* Opens, reads and verifies a database (docs/FORMAT.md); every number read from
+ * disk is checked before use, so damaged files give errors, never wrong data. */
+#include "sw_db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "sw_alphabet.h"
+
+enum { DATA_RESIDUES, DATA_HEADERS, NUM_DATA };
+
+typedef struct chunk {
+    uint64_t first_seq, num_seqs, size, offset, compressed_size;
+    uint64_t hash_compressed, hash_data;
+} chunk;
+
+/* The last decoded header chunk: hits are often reported in runs from the
+ * same chunk. The only mutable part of an open database. */
+typedef struct header_cache {
+    pthread_mutex_t lock;
+    size_t chunk;    /* SIZE_MAX: empty */
+    ZSTD_DCtx *dctx; /* kept: creating one costs as much as decoding a chunk */
+    uint8_t *data;
+    size_t capacity;
+} header_cache;
+
+struct sw_db {
+    char *path_index;
+    char *path[NUM_DATA];
+    int fd[NUM_DATA];
+    uint8_t *index; /* the whole index file; arrays point into it */
+    uint64_t index_bytes;
+    uint64_t id;
+    uint32_t version;
+    int alphabet;
+    int alphabet_size;
+    uint32_t max_length;
+    uint64_t num_seqs, num_residues, header_text_bytes;
+    const uint32_t *lengths, *positions, *header_lengths;
+    chunk *chunks[NUM_DATA];
+    size_t num_chunks[NUM_DATA];
+    uint64_t file_bytes[NUM_DATA];
+    header_cache *cache;
+};
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+/* The per-sequence arrays are used in place; only a big-endian host has to
+ * convert them. */
+static void u32_array_from_le(uint32_t *a, uint64_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (uint64_t i = 0; i < n; i++) a[i] = __builtin_bswap32(a[i]);
+#else
+    (void)a;
+    (void)n;
+#endif
+}
+
+static char *concat(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 1);
+    if (s) {
+        memcpy(s, a, la);
+        memcpy(s + la, b, lb + 1);
+    }
+    return s;
+}
+
+/* Returns 0, or -1 with errno set, or 1 when the file ends early. */
+static int pread_exact(int fd, void *buf, size_t n, uint64_t offset)
+{
+    uint8_t *p = buf;
+    while (n > 0) {
+        ssize_t k = pread(fd, p, n, (off_t)offset);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (k == 0) return 1;
+        p += k;
+        n -= (size_t)k;
+        offset += (uint64_t)k;
+    }
+    return 0;
+}
+
+static int open_file(const char *path, const char *hint, int *fd_out, uint64_t *size_out,
+                     sw_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOENT)
+            return sw_error_set(err, SW_ENOTFOUND, "%s: %s; %s", path, strerror(e), hint);
+        return sw_error_set(err, SW_EIO, "%s: %s", path, strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return sw_error_set(err, SW_EIO, "%s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sw_error_set(err, SW_EFORMAT, "%s: not a regular file", path);
+    }
+    *fd_out = fd;
+    *size_out = (uint64_t)st.st_size;
+    return SW_OK;
+}
+
+/* Checks the file header common to the three files: magic, then version
+ * (so that a future version is named as such, whatever else it changed),
+ * then the reserved flags. `have` bytes of the header are in `h`. */
+static int check_file_header(const char *path, const uint8_t *h, uint64_t have, const char *magic,
+                             const char *what, sw_error *err)
+{
+    size_t m = have < SW_DB_MAGIC_SIZE ? (size_t)have : SW_DB_MAGIC_SIZE;
+    if (have == 0 || memcmp(h, magic, m) != 0)
+        return sw_error_set(err, SW_EFORMAT, "%s: not a swsearch database %s", path, what);
+    if (have < SW_DB_FILE_HEADER_SIZE)
+        return sw_error_set(err, SW_ECORRUPT,
+                            "%s: truncated (%llu bytes); rebuild the database with makedb", path,
+                            (unsigned long long)have);
+    uint32_t version = get_u32(h + SW_DB_IX_VERSION);
+    if (version != SW_DB_FORMAT_VERSION)
+        return sw_error_set(err, SW_EVERSION,
+                            "%s: database format version %u is not supported (this swsearch reads "
+                            "version %u); rebuild it with makedb",
+                            path, version, SW_DB_FORMAT_VERSION);
+    if (get_u32(h + SW_DB_IX_FLAGS) != 0)
+        return sw_error_set(err, SW_ECORRUPT,
+                            "%s: unknown flags %#x; the file is corrupt, rebuild the database "
+                            "with makedb",
+                            path, get_u32(h + SW_DB_IX_FLAGS));
+    return SW_OK;
+}
+
+static int inconsistent(const sw_db *db, const char *problem, sw_error *err)
+{
+    return sw_error_set(err, SW_ECORRUPT,
+                        "%s: inconsistent index (%s); rebuild the database with makedb",
+                        db->path_index, problem);
+}
+
+/* Reads a chunk table and checks that its chunks tile the sequences and the
+ * data file exactly: consecutive, non-empty, sizes equal to the sums of the
+ * sequences' sizes, and the last chunk ending at the recorded file size. */
+static int load_chunks(sw_db *db, int which, const uint8_t *table, const uint32_t *sizes,
+                       sw_error *err)
+{
+    size_t n = db->num_chunks[which];
+    chunk *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", db->path_index);
+    db->chunks[which] = c;
+    uint64_t seq = 0, offset = SW_DB_FILE_HEADER_SIZE, file_bytes = db->file_bytes[which];
+    const char *name = which == DATA_RESIDUES ? "residue chunk table" : "header chunk table";
+    char problem[160];
+    for (size_t i = 0; i < n; i++, table += SW_DB_CHUNK_ENTRY_SIZE) {
+        c[i].first_seq = get_u64(table + SW_DB_CK_FIRST_SEQ);
+        c[i].num_seqs = get_u64(table + SW_DB_CK_NUM_SEQS);
+        c[i].size = get_u64(table + SW_DB_CK_SIZE);
+        c[i].offset = get_u64(table + SW_DB_CK_OFFSET);
+        c[i].compressed_size = get_u64(table + SW_DB_CK_COMPRESSED_SIZE);
+        c[i].hash_compressed = get_u64(table + SW_DB_CK_HASH_COMPRESSED);
+        c[i].hash_data = get_u64(table + SW_DB_CK_HASH_DATA);
+        const char *bad = NULL;
+        if (c[i].first_seq != seq) {
+            bad = "does not start where the previous chunk ends";
+        } else if (c[i].num_seqs == 0 || c[i].num_seqs > db->num_seqs - seq) {
+            bad = "has a wrong number of sequences";
+        } else if (c[i].offset != offset) {
+            bad = "does not follow the previous chunk in the file";
+        } else if (c[i].compressed_size == 0 || c[i].compressed_size > file_bytes - offset ||
+                   c[i].compressed_size > SIZE_MAX) {
+            bad = "extends past the end of the file";
+        } else {
+            uint64_t sum = 0;
+            for (uint64_t s = seq; s < seq + c[i].num_seqs; s++) sum += sizes[s];
+            if (sum != c[i].size || sum > SIZE_MAX)
+                bad = "has a size that differs from its sequences";
+        }
+        if (bad) {
+            snprintf(problem, sizeof problem, "%s: chunk %zu %s", name, i, bad);
+            return inconsistent(db, problem, err);
+        }
+        seq += c[i].num_seqs;
+        offset += c[i].compressed_size;
+    }
+    if (seq != db->num_seqs || offset != file_bytes) {
+        snprintf(problem, sizeof problem, "%s does not cover every sequence and byte", name);
+        return inconsistent(db, problem, err);
+    }
+    return SW_OK;
+}
+
+static int check_sequences(sw_db *db, sw_error *err)
+{
+    uint64_t n = db->num_seqs, residues = 0, header_text = 0;
+    uint32_t max_length = 0;
+    /* Input positions must be a permutation of 0..n-1 for
+     * sw_db_original_index() to be meaningful. */
+    uint64_t *seen = calloc((size_t)(n / 64 + 1), sizeof *seen);
+    if (!seen) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", db->path_index);
+    const char *bad = NULL;
+    for (uint64_t i = 0; i < n && !bad; i++) {
+        uint32_t len = db->lengths[i], pos = db->positions[i];
+        if (len == 0) {
+            bad = "empty sequence";
+        } else if (i > 0 && (len < db->lengths[i - 1] ||
+                             (len == db->lengths[i - 1] && pos <= db->positions[i - 1]))) {
+            bad = "sequences not sorted by length and input position";
+        } else if (pos >= n || (seen[pos / 64] >> (pos % 64) & 1)) {
+            bad = "input positions are not a permutation";
+        } else {
+            seen[pos / 64] |= (uint64_t)1 << (pos % 64);
+            residues += len;
+            header_text += db->header_lengths[i];
+            if (len > max_length) max_length = len;
+        }
+    }
+    free(seen);
+    if (bad) return inconsistent(db, bad, err);
+    if (residues != db->num_residues) return inconsistent(db, "residue count", err);
+    if (header_text != db->header_text_bytes) return inconsistent(db, "header text size", err);
+    if (max_length != db->max_length) return inconsistent(db, "maximum length", err);
+    return SW_OK;
+}
+
+static int load_index(sw_db *db, sw_error *err)
+{
+    int fd = -1;
+    uint64_t size = 0;
+    int rc = open_file(db->path_index, "build the database with makedb", &fd, &size, err);
+    if (rc != SW_OK) return rc;
+    uint8_t head[SW_DB_INDEX_FIXED_SIZE];
+    uint64_t have = size < sizeof head ? size : sizeof head;
+    int r = pread_exact(fd, head, (size_t)have, 0);
+    if (r != 0) {
+        close(fd);
+        return sw_error_set(err, SW_EIO, "%s: read failed: %s", db->path_index,
+                            r < 0 ? strerror(errno) : "file shrank while reading");
+    }
+    rc = check_file_header(db->path_index, head, have, SW_DB_MAGIC_INDEX, "index", err);
+    if (rc == SW_OK && size < SW_DB_INDEX_FIXED_SIZE + 8)
+        rc = sw_error_set(err, SW_ECORRUPT,
+                          "%s: truncated (%llu bytes); rebuild the database with makedb",
+                          db->path_index, (unsigned long long)size);
+    if (rc == SW_OK && size > SIZE_MAX)
+        rc = sw_error_set(err, SW_ELIMIT, "%s: index too large for this machine", db->path_index);
+    if (rc != SW_OK) {
+        close(fd);
+        return rc;
+    }
+    db->index = malloc((size_t)size);
+    if (!db->index) {
+        close(fd);
+        return sw_error_set(err, SW_ENOMEM, "%s: out of memory reading the index", db->path_index);
+    }
+    r = pread_exact(fd, db->index, (size_t)size, 0);
+    int read_errno = errno;
+    close(fd);
+    if (r != 0)
+        return sw_error_set(err, r < 0 ? SW_EIO : SW_ECORRUPT, "%s: read failed: %s",
+                            db->path_index,
+                            r < 0 ? strerror(read_errno) : "file shrank while reading");
+    db->index_bytes = size;
+    const uint8_t *p = db->index;
+    if (XXH3_64bits(p, (size_t)size - 8) != get_u64(p + size - 8))
+        return sw_error_set(err, SW_ECORRUPT,
+                            "%s: index checksum mismatch; the index is corrupt, rebuild the "
+                            "database with makedb",
+                            db->path_index);
+
+    /* From here the bytes are as written, but a writer bug or a forged file
+     * must still not make us index out of bounds: check everything. */
+    db->version = get_u32(p + SW_DB_IX_VERSION);
+    db->id = get_u64(p + SW_DB_IX_ID);
+    uint32_t alphabet = get_u32(p + SW_DB_IX_ALPHABET);
+    db->max_length = get_u32(p + SW_DB_IX_MAX_LENGTH);
+    db->num_seqs = get_u64(p + SW_DB_IX_NUM_SEQS);
+    db->num_residues = get_u64(p + SW_DB_IX_NUM_RESIDUES);
+    db->header_text_bytes = get_u64(p + SW_DB_IX_HEADER_TEXT);
+    uint64_t nr = get_u64(p + SW_DB_IX_NUM_RESIDUE_CHUNKS);
+    uint64_t nh = get_u64(p + SW_DB_IX_NUM_HEADER_CHUNKS);
+    db->file_bytes[DATA_RESIDUES] = get_u64(p + SW_DB_IX_RESIDUE_FILE_SIZE);
+    db->file_bytes[DATA_HEADERS] = get_u64(p + SW_DB_IX_HEADER_FILE_SIZE);
+    uint64_t recorded_size = get_u64(p + SW_DB_IX_INDEX_FILE_SIZE);
+
+    if (alphabet == SW_ALPHABET_PROTEIN) {
+        db->alphabet_size = SW_PROTEIN_CODES;
+    } else if (alphabet == SW_ALPHABET_DNA) {
+        db->alphabet_size = SW_DNA_CODES;
+    } else {
+        return inconsistent(db, "unknown alphabet", err);
+    }
+    db->alphabet = (int)alphabet;
+    if (recorded_size != size) return inconsistent(db, "recorded index size", err);
+    /* Bounding every count by the file size first keeps the products below
+     * from overflowing. */
+    uint64_t body = size - SW_DB_INDEX_FIXED_SIZE - 8;
+    if (db->num_seqs > UINT32_MAX || db->num_seqs > body / 12 ||
+        nr > body / SW_DB_CHUNK_ENTRY_SIZE || nh > body / SW_DB_CHUNK_ENTRY_SIZE)
+        return inconsistent(db, "counts exceed the index size", err);
+    uint64_t arrays = (db->num_seqs * 12 + 7) / 8 * 8;
+    if (SW_DB_INDEX_FIXED_SIZE + arrays + (nr + nh) * SW_DB_CHUNK_ENTRY_SIZE + 8 != size)
+        return inconsistent(db, "counts do not match the index size", err);
+    if (db->file_bytes[DATA_RESIDUES] < SW_DB_FILE_HEADER_SIZE ||
+        db->file_bytes[DATA_HEADERS] < SW_DB_FILE_HEADER_SIZE)
+        return inconsistent(db, "data file sizes", err);
+
+    uint32_t *lengths = (uint32_t *)(db->index + SW_DB_INDEX_FIXED_SIZE);
+    uint32_t *positions = lengths + db->num_seqs;
+    uint32_t *header_lengths = positions + db->num_seqs;
+    u32_array_from_le(lengths, db->num_seqs * 3);
+    db->lengths = lengths;
+    db->positions = positions;
+    db->header_lengths = header_lengths;
+    if ((rc = check_sequences(db, err)) != SW_OK) return rc;
+
+    db->num_chunks[DATA_RESIDUES] = (size_t)nr;
+    db->num_chunks[DATA_HEADERS] = (size_t)nh;
+    const uint8_t *tables = db->index + SW_DB_INDEX_FIXED_SIZE + arrays;
+    if ((rc = load_chunks(db, DATA_RESIDUES, tables, db->lengths, err)) != SW_OK) return rc;
+    return load_chunks(db, DATA_HEADERS, tables + nr * SW_DB_CHUNK_ENTRY_SIZE, db->header_lengths,
+                       err);
+}
+
+/* A data file belongs to the index only if its id and size match: files of
+ * two builds, or a file cut short, are refused here rather than when a
+ * chunk fails its checksum in the middle of a search. */
+static int open_data(sw_db *db, int which, sw_error *err)
+{
+    static const char *const magic[NUM_DATA] = {SW_DB_MAGIC_RESIDUES, SW_DB_MAGIC_HEADERS};
+    static const char *const what[NUM_DATA] = {"residue file", "header file"};
+    const char *path = db->path[which];
+    uint64_t size = 0;
+    int rc = open_file(path, "the database is incomplete, rebuild it with makedb", &db->fd[which],
+                       &size, err);
+    if (rc != SW_OK) return rc;
+    uint8_t h[SW_DB_FILE_HEADER_SIZE];
+    uint64_t have = size < sizeof h ? size : sizeof h;
+    int r = pread_exact(db->fd[which], h, (size_t)have, 0);
+    if (r != 0)
+        return sw_error_set(err, SW_EIO, "%s: read failed: %s", path,
+                            r < 0 ? strerror(errno) : "file shrank while reading");
+    if ((rc = check_file_header(path, h, have, magic[which], what[which], err)) != SW_OK) return rc;
+    if (get_u64(h + SW_DB_IX_ID) != db->id)
+        return sw_error_set(err, SW_ECORRUPT,
+                            "%s: belongs to a different database than %s (database ids differ); "
+                            "rebuild the database with makedb",
+                            path, db->path_index);
+    if (size != db->file_bytes[which])
+        return sw_error_set(err, SW_ECORRUPT,
+                            "%s: %llu bytes, but the index expects %llu (truncated or damaged); "
+                            "rebuild the database with makedb",
+                            path, (unsigned long long)size,
+                            (unsigned long long)db->file_bytes[which]);
+    return SW_OK;
+}
+
+int sw_db_open(const char *prefix, sw_db **out, sw_error *err)
+{
+    if (out) *out = NULL;
+    if (!prefix || !*prefix || !out) return sw_error_set(err, SW_EINVAL, "no database name given");
+    sw_db *db = calloc(1, sizeof *db);
+    if (!db) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    db->fd[DATA_RESIDUES] = db->fd[DATA_HEADERS] = -1;
+    db->path_index = concat(prefix, ".swi");
+    db->path[DATA_RESIDUES] = concat(prefix, ".swr");
+    db->path[DATA_HEADERS] = concat(prefix, ".swh");
+    db->cache = calloc(1, sizeof *db->cache);
+    if (!db->path_index || !db->path[DATA_RESIDUES] || !db->path[DATA_HEADERS] || !db->cache) {
+        free(db->cache);
+        db->cache = NULL;
+        sw_db_close(db);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    if (pthread_mutex_init(&db->cache->lock, NULL) != 0) {
+        free(db->cache);
+        db->cache = NULL;
+        sw_db_close(db);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    db->cache->chunk = SIZE_MAX;
+    int rc = load_index(db, err);
+    if (rc == SW_OK) rc = open_data(db, DATA_RESIDUES, err);
+    if (rc == SW_OK) rc = open_data(db, DATA_HEADERS, err);
+    if (rc != SW_OK) {
+        sw_db_close(db);
+        return rc;
+    }
+    *out = db;
+    return SW_OK;
+}
+
+void sw_db_close(sw_db *db)
+{
+    if (!db) return;
+    for (int d = 0; d < NUM_DATA; d++) {
+        if (db->fd[d] >= 0) close(db->fd[d]);
+        free(db->path[d]);
+        free(db->chunks[d]);
+    }
+    if (db->cache) {
+        pthread_mutex_destroy(&db->cache->lock);
+        ZSTD_freeDCtx(db->cache->dctx);
+        free(db->cache->data);
+        free(db->cache);
+    }
+    free(db->path_index);
+    free(db->index);
+    free(db);
+}
+
+uint32_t sw_db_format_version(const sw_db *db) { return db->version; }
+int sw_db_alphabet(const sw_db *db) { return db->alphabet; }
+uint64_t sw_db_num_seqs(const sw_db *db) { return db->num_seqs; }
+uint64_t sw_db_num_residues(const sw_db *db) { return db->num_residues; }
+uint32_t sw_db_max_length(const sw_db *db) { return db->max_length; }
+const uint32_t *sw_db_lengths(const sw_db *db) { return db->lengths; }
+uint64_t sw_db_id(const sw_db *db) { return db->id; }
+
+uint64_t sw_db_original_index(const sw_db *db, uint64_t seq)
+{
+    return seq < db->num_seqs ? db->positions[seq] : UINT64_MAX;
+}
+
+size_t sw_db_num_chunks(const sw_db *db) { return db->num_chunks[DATA_RESIDUES]; }
+
+void sw_db_chunk_info(const sw_db *db, size_t c, sw_db_chunk *info)
+{
+    memset(info, 0, sizeof *info);
+    if (c >= db->num_chunks[DATA_RESIDUES]) return;
+    const chunk *k = &db->chunks[DATA_RESIDUES][c];
+    info->first_seq = k->first_seq;
+    info->num_seqs = k->num_seqs;
+    info->num_residues = k->size;
+    info->compressed_size = k->compressed_size;
+}
+
+void sw_db_file_info(const sw_db *db, sw_db_files *info)
+{
+    info->index_bytes = db->index_bytes;
+    info->residue_bytes = db->file_bytes[DATA_RESIDUES];
+    info->header_bytes = db->file_bytes[DATA_HEADERS];
+    info->num_header_chunks = db->num_chunks[DATA_HEADERS];
+    info->header_text_bytes = db->header_text_bytes;
+}
+
+/* Reads, checks and decompresses chunk `c` of data file `which` into `dst`
+ * (chunk size bytes). On failure `reason` says why, for the caller's
+ * message. The compressed checksum is checked before zstd sees the bytes;
+ * the checksum of the result guards against anything the first missed. */
+static int decode_chunk(const sw_db *db, int which, size_t c, uint8_t *dst, ZSTD_DCtx *dctx,
+                        char *reason, size_t reason_size)
+{
+    const chunk *k = &db->chunks[which][c];
+    uint8_t *src = malloc(k->compressed_size);
+    if (!src) {
+        snprintf(reason, reason_size, "out of memory");
+        return SW_ENOMEM;
+    }
+    int rc = SW_OK;
+    int r = pread_exact(db->fd[which], src, (size_t)k->compressed_size, k->offset);
+    if (r != 0) {
+        rc = r < 0 ? SW_EIO : SW_ECORRUPT;
+        snprintf(reason, reason_size, "%s", r < 0 ? strerror(errno) : "the file was cut short");
+    } else if (XXH3_64bits(src, (size_t)k->compressed_size) != k->hash_compressed) {
+        rc = SW_ECORRUPT;
+        snprintf(reason, reason_size, "checksum mismatch");
+    } else if (ZSTD_getFrameContentSize(src, (size_t)k->compressed_size) != k->size) {
+        rc = SW_ECORRUPT;
+        snprintf(reason, reason_size, "size mismatch");
+    } else {
+        size_t got =
+            ZSTD_decompressDCtx(dctx, dst, (size_t)k->size, src, (size_t)k->compressed_size);
+        if (ZSTD_isError(got)) {
+            rc = SW_ECORRUPT;
+            snprintf(reason, reason_size, "decompression failed: %s", ZSTD_getErrorName(got));
+        } else if (got != k->size) {
+            rc = SW_ECORRUPT;
+            snprintf(reason, reason_size, "size mismatch");
+        } else if (XXH3_64bits(dst, got) != k->hash_data) {
+            rc = SW_ECORRUPT;
+            snprintf(reason, reason_size, "checksum mismatch after decompression");
+        }
+    }
+    free(src);
+    if (rc == SW_OK && which == DATA_RESIDUES) {
+        /* Engines index score tables with these codes. */
+        uint8_t m = 0;
+        for (uint64_t i = 0; i < k->size; i++) m = dst[i] > m ? dst[i] : m;
+        if (m >= db->alphabet_size) {
+            rc = SW_ECORRUPT;
+            snprintf(reason, reason_size, "residue code %u outside the alphabet", m);
+        }
+    }
+    return rc;
+}
+
+static int chunk_error(const sw_db *db, int which, size_t c, int rc, const char *reason,
+                       sw_error *err)
+{
+    const char *path = db->path[which];
+    if (rc == SW_ECORRUPT)
+        return sw_error_set(err, rc, "%s: chunk %zu is corrupt (%s); run 'swsearch verify'", path,
+                            c, reason);
+    return sw_error_set(err, rc, "%s: reading chunk %zu failed: %s", path, c, reason);
+}
+
+int sw_db_read_chunk(const sw_db *db, size_t c, uint8_t *residues, sw_error *err)
+{
+    if (!db || c >= db->num_chunks[DATA_RESIDUES] || !residues)
+        return sw_error_set(err, SW_EINVAL, "no such residue chunk");
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!dctx) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    char reason[160];
+    int rc = decode_chunk(db, DATA_RESIDUES, c, residues, dctx, reason, sizeof reason);
+    ZSTD_freeDCtx(dctx);
+    return rc == SW_OK ? SW_OK : chunk_error(db, DATA_RESIDUES, c, rc, reason, err);
+}
+
+static size_t header_chunk_of(const sw_db *db, uint64_t seq)
+{
+    const chunk *c = db->chunks[DATA_HEADERS];
+    size_t lo = 0, hi = db->num_chunks[DATA_HEADERS];
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c[mid].first_seq <= seq)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static char *copy_header(const sw_db *db, const chunk *k, const uint8_t *text, uint64_t seq)
+{
+    uint64_t at = 0;
+    for (uint64_t s = k->first_seq; s < seq; s++) at += db->header_lengths[s];
+    size_t len = db->header_lengths[seq];
+    char *h = malloc(len + 1);
+    if (h) {
+        if (len > 0) memcpy(h, text + at, len);
+        h[len] = '\0';
+    }
+    return h;
+}
+
+int sw_db_read_header(const sw_db *db, uint64_t seq, char **header, sw_error *err)
+{
+    if (header) *header = NULL;
+    if (!db || !header || seq >= db->num_seqs)
+        return sw_error_set(err, SW_EINVAL, "no such sequence");
+    size_t c = header_chunk_of(db, seq);
+    const chunk *k = &db->chunks[DATA_HEADERS][c];
+    header_cache *cache = db->cache;
+    int rc = SW_OK;
+    char reason[160];
+    pthread_mutex_lock(&cache->lock);
+    if (cache->chunk != c) {
+        cache->chunk = SIZE_MAX;
+        if (k->size + 1 > cache->capacity) {
+            uint8_t *d = realloc(cache->data, (size_t)k->size + 1);
+            if (d) {
+                cache->data = d;
+                cache->capacity = (size_t)k->size + 1;
+            } else {
+                rc = SW_ENOMEM;
+                snprintf(reason, sizeof reason, "out of memory");
+            }
+        }
+        if (rc == SW_OK && !cache->dctx && !(cache->dctx = ZSTD_createDCtx())) {
+            rc = SW_ENOMEM;
+            snprintf(reason, sizeof reason, "out of memory");
+        }
+        if (rc == SW_OK)
+            rc = decode_chunk(db, DATA_HEADERS, c, cache->data, cache->dctx, reason, sizeof reason);
+        if (rc == SW_OK) cache->chunk = c;
+    }
+    if (rc == SW_OK && !(*header = copy_header(db, k, cache->data, seq))) {
+        rc = SW_ENOMEM;
+        snprintf(reason, sizeof reason, "out of memory");
+    }
+    pthread_mutex_unlock(&cache->lock);
+    return rc == SW_OK ? SW_OK : chunk_error(db, DATA_HEADERS, c, rc, reason, err);
+}
+
+typedef struct seq_slot {
+    uint64_t seq;
+    size_t slot;
+} seq_slot;
+
+static int by_seq(const void *a, const void *b)
+{
+    uint64_t x = ((const seq_slot *)a)->seq, y = ((const seq_slot *)b)->seq;
+    return (x > y) - (x < y);
+}
+
+int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
+                       sw_error *err)
+{
+    if (!db || (n > 0 && (!seqs || !headers)))
+        return sw_error_set(err, SW_EINVAL, "no sequences given");
+    for (size_t i = 0; i < n; i++) headers[i] = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (seqs[i] >= db->num_seqs) return sw_error_set(err, SW_EINVAL, "no such sequence");
+    seq_slot *order = malloc((n ? n : 1) * sizeof *order);
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!order || !dctx) {
+        free(order);
+        ZSTD_freeDCtx(dctx);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) order[i] = (seq_slot){seqs[i], i};
+    qsort(order, n, sizeof *order, by_seq);
+    uint8_t *text = NULL;
+    size_t capacity = 0, have = SIZE_MAX, c = 0;
+    int rc = SW_OK;
+    char reason[160];
+    for (size_t i = 0; i < n && rc == SW_OK; i++) {
+        c = header_chunk_of(db, order[i].seq);
+        const chunk *k = &db->chunks[DATA_HEADERS][c];
+        if (c != have) {
+            if (k->size + 1 > capacity) {
+                uint8_t *t = realloc(text, (size_t)k->size + 1);
+                if (!t) {
+                    rc = SW_ENOMEM;
+                    snprintf(reason, sizeof reason, "out of memory");
+                    break;
+                }
+                text = t;
+                capacity = (size_t)k->size + 1;
+            }
+            rc = decode_chunk(db, DATA_HEADERS, c, text, dctx, reason, sizeof reason);
+            if (rc != SW_OK) break;
+            have = c;
+        }
+        if (!(headers[order[i].slot] = copy_header(db, k, text, order[i].seq))) {
+            rc = SW_ENOMEM;
+            snprintf(reason, sizeof reason, "out of memory");
+        }
+    }
+    free(text);
+    free(order);
+    ZSTD_freeDCtx(dctx);
+    if (rc != SW_OK) {
+        for (size_t i = 0; i < n; i++) {
+            free(headers[i]);
+            headers[i] = NULL;
+        }
+        return chunk_error(db, DATA_HEADERS, c, rc, reason, err);
+    }
+    return SW_OK;
+}
+
+int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, uint64_t total),
+                 void *user, sw_error *err)
+{
+    if (!db) return sw_error_set(err, SW_EINVAL, "no database");
+    uint64_t largest = 0;
+    for (int d = 0; d < NUM_DATA; d++)
+        for (size_t c = 0; c < db->num_chunks[d]; c++)
+            if (db->chunks[d][c].size > largest) largest = db->chunks[d][c].size;
+    uint8_t *buf = malloc(largest ? (size_t)largest : 1);
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!buf || !dctx) {
+        free(buf);
+        ZSTD_freeDCtx(dctx);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    uint64_t total = db->num_chunks[DATA_RESIDUES] + db->num_chunks[DATA_HEADERS], done = 0;
+    int rc = SW_OK;
+    char reason[160];
+    if (progress) progress(user, 0, total);
+    for (int d = 0; d < NUM_DATA && rc == SW_OK; d++) {
+        for (size_t c = 0; c < db->num_chunks[d] && rc == SW_OK; c++) {
+            rc = decode_chunk(db, d, c, buf, dctx, reason, sizeof reason);
+            if (rc != SW_OK) {
+                const chunk *k = &db->chunks[d][c];
+                sw_error_set(err, rc, "%s: chunk %zu of %zu (sequences %llu-%llu) %s: %s",
+                             db->path[d], c, db->num_chunks[d], (unsigned long long)k->first_seq,
+                             (unsigned long long)(k->first_seq + k->num_seqs - 1),
+                             rc == SW_ECORRUPT ? "is corrupt" : "cannot be read", reason);
+                break;
+            }
+            if (progress) progress(user, ++done, total);
+        }
+    }
+    free(buf);
+    ZSTD_freeDCtx(dctx);
+    return rc;
+}

@@ -1,0 +1,848 @@
+/* The database format: what sw_db_writer stores comes back exactly, and
+ * damaged, truncated or mismatched files are refused, never misread. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "sw_alphabet.h"
+#include "sw_db.h"
+#include "sw_db_writer.h"
+
+/* Larger than the 2 MiB residue chunk target of docs/FORMAT.md. */
+#define BIG_SEQUENCE (5u << 20)
+
+static char dir[64];
+static char prefix[128];
+
+static void make_dir(void)
+{
+    strcpy(dir, "/tmp/test_db.XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(prefix, sizeof prefix, "%s/db", dir);
+}
+
+static void remove_dir(void)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static int count_files(const char *path)
+{
+    DIR *d = opendir(path);
+    cr_assert_not_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
+}
+
+/* Test input in input order. */
+typedef struct input {
+    size_t n;
+    uint32_t *length;
+    uint8_t **residues;
+    char **header;
+} input;
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* `n` sequences with lengths in 1..max_length (so many ties), each filled
+ * with a pattern tied to its input position, and headers naming it. */
+static input make_input(size_t n, uint32_t max_length, uint64_t seed)
+{
+    input in = {n, calloc(n, sizeof(uint32_t)), calloc(n, sizeof(uint8_t *)),
+                calloc(n, sizeof(char *))};
+    cr_assert(in.length && in.residues && in.header);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len = 1 + (uint32_t)(rng_next(&seed) % max_length);
+        in.length[i] = len;
+        in.residues[i] = malloc(len);
+        cr_assert_not_null(in.residues[i]);
+        for (uint32_t k = 0; k < len; k++) in.residues[i][k] = (uint8_t)(rng_next(&seed) % 20);
+        char h[96];
+        int hl = snprintf(h, sizeof h, "seq%zu some description %u", i,
+                          (unsigned)(rng_next(&seed) % 100000));
+        in.header[i] = strndup(h, (size_t)hl);
+    }
+    return in;
+}
+
+static void free_input(input *in)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        free(in->residues[i]);
+        free(in->header[i]);
+    }
+    free(in->length);
+    free(in->residues);
+    free(in->header);
+}
+
+static void write_db(const char *pfx, const input *in)
+{
+    sw_db_writer *w;
+    sw_error err;
+    cr_assert_eq(sw_db_writer_create(pfx, NULL, &w, &err), SW_OK, "%s", err.message);
+    for (size_t i = 0; i < in->n; i++)
+        cr_assert_eq(sw_db_writer_add(w, in->header[i], strlen(in->header[i]), in->residues[i],
+                                      in->length[i], &err),
+                     SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_finish(w, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_writer_free(w);
+}
+
+static sw_db *open_db(const char *pfx)
+{
+    sw_db *db;
+    sw_error err;
+    cr_assert_eq(sw_db_open(pfx, &db, &err), SW_OK, "%s", err.message);
+    return db;
+}
+
+static char *file_path(const char *suffix)
+{
+    static char path[160];
+    snprintf(path, sizeof path, "%s%s", prefix, suffix);
+    return path;
+}
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    *size = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *data = malloc(*size ? *size : 1);
+    cr_assert_eq(fread(data, 1, *size, f), *size);
+    fclose(f);
+    return data;
+}
+
+static void write_file(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_eq(fwrite(data, 1, size, f), size);
+    cr_assert_eq(fclose(f), 0);
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Every residue of the database in sorted order, read through the chunks. */
+static uint8_t *read_all_residues(const sw_db *db)
+{
+    uint8_t *all = malloc(sw_db_num_residues(db) + 1);
+    uint64_t at = 0;
+    for (size_t c = 0; c < sw_db_num_chunks(db); c++) {
+        sw_db_chunk info;
+        sw_error err;
+        sw_db_chunk_info(db, c, &info);
+        cr_assert_eq(sw_db_read_chunk(db, c, all + at, &err), SW_OK, "%s", err.message);
+        at += info.num_residues;
+    }
+    cr_assert_eq(at, sw_db_num_residues(db));
+    return all;
+}
+
+static void expect_open_fails(int code, const char *fragment)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    sw_error_clear(&err);
+    int rc = sw_db_open(prefix, &db, &err);
+    cr_assert_eq(rc, code, "expected code %d, got %d: %s", code, rc, err.message);
+    cr_assert_null(db);
+    cr_assert(strstr(err.message, fragment), "message '%s' lacks '%s'", err.message, fragment);
+}
+
+TestSuite(db_roundtrip, .init = make_dir, .fini = remove_dir);
+TestSuite(db_format, .init = make_dir, .fini = remove_dir);
+TestSuite(db_corruption, .init = make_dir, .fini = remove_dir);
+TestSuite(db_writer, .init = make_dir, .fini = remove_dir);
+
+Test(db_roundtrip, reports_counts_of_the_input)
+{
+    input in = make_input(3000, 2000, 1);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    uint64_t residues = 0;
+    uint32_t longest = 0;
+    for (size_t i = 0; i < in.n; i++) {
+        residues += in.length[i];
+        if (in.length[i] > longest) longest = in.length[i];
+    }
+    cr_assert_eq(sw_db_format_version(db), SW_DB_FORMAT_VERSION);
+    cr_assert_eq(sw_db_alphabet(db), SW_ALPHABET_PROTEIN);
+    cr_assert_eq(sw_db_num_seqs(db), in.n);
+    cr_assert_eq(sw_db_num_residues(db), residues);
+    cr_assert_eq(sw_db_max_length(db), longest);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, sorts_by_length_keeping_input_order_for_ties)
+{
+    input in = make_input(3000, 200, 2);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    const uint32_t *len = sw_db_lengths(db);
+    for (uint64_t s = 1; s < sw_db_num_seqs(db); s++) {
+        cr_assert_leq(len[s - 1], len[s]);
+        if (len[s - 1] == len[s])
+            cr_assert_lt(sw_db_original_index(db, s - 1), sw_db_original_index(db, s));
+    }
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, returns_every_sequence_under_its_input_position)
+{
+    input in = make_input(3000, 2000, 3);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    cr_assert_gt(sw_db_num_chunks(db), 1, "the test needs several chunks");
+    uint8_t *all = read_all_residues(db);
+    const uint32_t *len = sw_db_lengths(db);
+    char *seen = calloc(in.n, 1);
+    uint64_t at = 0;
+    for (uint64_t s = 0; s < sw_db_num_seqs(db); s++) {
+        uint64_t pos = sw_db_original_index(db, s);
+        cr_assert_lt(pos, in.n);
+        cr_assert_not(seen[pos], "input position %llu appears twice", (unsigned long long)pos);
+        seen[pos] = 1;
+        cr_assert_eq(len[s], in.length[pos]);
+        cr_assert_arr_eq(all + at, in.residues[pos], len[s], "sequence %llu differs",
+                         (unsigned long long)s);
+        at += len[s];
+    }
+    free(seen);
+    free(all);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, chunks_hold_whole_sequences_back_to_back)
+{
+    input in = make_input(3000, 2000, 4);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    const uint32_t *len = sw_db_lengths(db);
+    uint64_t next = 0;
+    for (size_t c = 0; c < sw_db_num_chunks(db); c++) {
+        sw_db_chunk info;
+        sw_db_chunk_info(db, c, &info);
+        cr_assert_eq(info.first_seq, next);
+        cr_assert_gt(info.num_seqs, 0);
+        uint64_t sum = 0;
+        for (uint64_t s = info.first_seq; s < info.first_seq + info.num_seqs; s++) sum += len[s];
+        cr_assert_eq(info.num_residues, sum);
+        cr_assert_gt(info.compressed_size, 0);
+        next += info.num_seqs;
+    }
+    cr_assert_eq(next, sw_db_num_seqs(db));
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, returns_every_header_one_at_a_time)
+{
+    input in = make_input(3000, 500, 5);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    sw_db_files files;
+    sw_db_file_info(db, &files);
+    cr_assert_gt(files.num_header_chunks, 1, "the test needs several header chunks");
+    for (uint64_t s = 0; s < sw_db_num_seqs(db); s++) {
+        char *h;
+        sw_error err;
+        cr_assert_eq(sw_db_read_header(db, s, &h, &err), SW_OK, "%s", err.message);
+        cr_assert_str_eq(h, in.header[sw_db_original_index(db, s)]);
+        free(h);
+    }
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, returns_headers_in_a_batch_in_the_requested_order)
+{
+    input in = make_input(3000, 500, 6);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    size_t n = 5000;
+    uint64_t *seqs = malloc(n * sizeof *seqs);
+    char **headers = malloc(n * sizeof *headers);
+    uint64_t rng = 7;
+    for (size_t i = 0; i < n; i++) seqs[i] = rng_next(&rng) % sw_db_num_seqs(db);
+    sw_error err;
+    cr_assert_eq(sw_db_read_headers(db, seqs, n, headers, &err), SW_OK, "%s", err.message);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_str_eq(headers[i], in.header[sw_db_original_index(db, seqs[i])]);
+        free(headers[i]);
+    }
+    free(seqs);
+    free(headers);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, keeps_empty_headers_and_arbitrary_bytes)
+{
+    const char *headers[] = {"", "x", "tab\there \x01\xff bytes", ""};
+    const uint8_t res[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    sw_db_writer *w;
+    sw_error err;
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w, &err), SW_OK, "%s", err.message);
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_eq(sw_db_writer_add(w, headers[i], strlen(headers[i]), res, 8 - i, &err), SW_OK);
+    cr_assert_eq(sw_db_writer_finish(w, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_writer_free(w);
+    sw_db *db = open_db(prefix);
+    for (uint64_t s = 0; s < 4; s++) {
+        char *h;
+        cr_assert_eq(sw_db_read_header(db, s, &h, &err), SW_OK, "%s", err.message);
+        cr_assert_str_eq(h, headers[sw_db_original_index(db, s)]);
+        free(h);
+    }
+    sw_db_close(db);
+}
+
+Test(db_roundtrip, stores_a_sequence_longer_than_a_chunk_in_a_chunk_of_its_own)
+{
+    uint8_t *big = malloc(BIG_SEQUENCE);
+    for (size_t i = 0; i < BIG_SEQUENCE; i++) big[i] = (uint8_t)(i * 7 % 20);
+    const uint8_t small[] = {3, 1, 4, 1, 5};
+    sw_db_writer *w;
+    sw_error err;
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_add(w, "small1", 6, small, 5, &err), SW_OK);
+    cr_assert_eq(sw_db_writer_add(w, "big", 3, big, BIG_SEQUENCE, &err), SW_OK);
+    cr_assert_eq(sw_db_writer_add(w, "small2", 6, small, 4, &err), SW_OK);
+    cr_assert_eq(sw_db_writer_finish(w, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_writer_free(w);
+
+    sw_db *db = open_db(prefix);
+    size_t last = sw_db_num_chunks(db) - 1;
+    sw_db_chunk info;
+    sw_db_chunk_info(db, last, &info);
+    cr_assert_eq(info.num_seqs, 1);
+    cr_assert_eq(info.first_seq, 2);
+    cr_assert_eq(info.num_residues, BIG_SEQUENCE);
+    uint8_t *back = malloc(BIG_SEQUENCE);
+    cr_assert_eq(sw_db_read_chunk(db, last, back, &err), SW_OK, "%s", err.message);
+    cr_assert_arr_eq(back, big, BIG_SEQUENCE);
+    cr_assert_eq(sw_db_original_index(db, 2), 1);
+    cr_assert_eq(sw_db_max_length(db), BIG_SEQUENCE);
+    free(back);
+    free(big);
+    sw_db_close(db);
+}
+
+Test(db_roundtrip, opens_a_single_sequence_database)
+{
+    const uint8_t res[] = {9, 8, 7};
+    sw_db_writer *w;
+    sw_error err;
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_add(w, "only one", 8, res, 3, &err), SW_OK);
+    cr_assert_eq(sw_db_writer_finish(w, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_writer_free(w);
+    sw_db *db = open_db(prefix);
+    cr_assert_eq(sw_db_num_seqs(db), 1);
+    cr_assert_eq(sw_db_num_chunks(db), 1);
+    uint8_t back[3];
+    cr_assert_eq(sw_db_read_chunk(db, 0, back, &err), SW_OK, "%s", err.message);
+    cr_assert_arr_eq(back, res, 3);
+    char *h;
+    cr_assert_eq(sw_db_read_header(db, 0, &h, &err), SW_OK, "%s", err.message);
+    cr_assert_str_eq(h, "only one");
+    free(h);
+    cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_close(db);
+}
+
+Test(db_roundtrip, opens_an_empty_database)
+{
+    input in = make_input(0, 1, 8);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    sw_error err;
+    cr_assert_eq(sw_db_num_seqs(db), 0);
+    cr_assert_eq(sw_db_num_chunks(db), 0);
+    cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, stores_dna)
+{
+    const uint8_t res[] = {0, 1, 2, 3, 4, 3, 2, 1};
+    sw_db_writer_options opt = {.alphabet = SW_ALPHABET_DNA};
+    sw_db_writer *w;
+    sw_error err;
+    cr_assert_eq(sw_db_writer_create(prefix, &opt, &w, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_add(w, "chr", 3, res, 8, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_finish(w, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_writer_free(w);
+    sw_db *db = open_db(prefix);
+    cr_assert_eq(sw_db_alphabet(db), SW_ALPHABET_DNA);
+    uint8_t back[8];
+    cr_assert_eq(sw_db_read_chunk(db, 0, back, &err), SW_OK, "%s", err.message);
+    cr_assert_arr_eq(back, res, 8);
+    sw_db_close(db);
+}
+
+typedef struct reader_arg {
+    const sw_db *db;
+    const uint8_t *expected;
+    int failures;
+} reader_arg;
+
+static void *read_every_chunk(void *p)
+{
+    reader_arg *a = p;
+    uint64_t at = 0;
+    for (size_t c = 0; c < sw_db_num_chunks(a->db); c++) {
+        sw_db_chunk info;
+        sw_db_chunk_info(a->db, c, &info);
+        uint8_t *buf = malloc(info.num_residues);
+        if (sw_db_read_chunk(a->db, c, buf, NULL) != SW_OK ||
+            memcmp(buf, a->expected + at, info.num_residues) != 0)
+            a->failures++;
+        char *h;
+        if (sw_db_read_header(a->db, info.first_seq, &h, NULL) != SW_OK) a->failures++;
+        free(h);
+        free(buf);
+        at += info.num_residues;
+    }
+    return NULL;
+}
+
+Test(db_roundtrip, reads_chunks_and_headers_from_several_threads_at_once)
+{
+    input in = make_input(6000, 2000, 9);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    uint8_t *expected = read_all_residues(db);
+    reader_arg args[4];
+    pthread_t tid[4];
+    for (int t = 0; t < 4; t++) {
+        args[t] = (reader_arg){db, expected, 0};
+        cr_assert_eq(pthread_create(&tid[t], NULL, read_every_chunk, &args[t]), 0);
+    }
+    for (int t = 0; t < 4; t++) {
+        pthread_join(tid[t], NULL);
+        cr_assert_eq(args[t].failures, 0);
+    }
+    free(expected);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_roundtrip, verify_accepts_an_intact_database)
+{
+    input in = make_input(3000, 2000, 10);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    sw_error err;
+    cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_format, refuses_another_format_version)
+{
+    input in = make_input(20, 50, 11);
+    write_db(prefix, &in);
+    size_t size;
+    uint8_t *idx = read_file(file_path(".swi"), &size);
+    put_u32(idx + SW_DB_IX_VERSION, 2);
+    write_file(file_path(".swi"), idx, size);
+    expect_open_fails(SW_EVERSION, "db.swi: database format version 2 is not supported (this "
+                                   "swsearch reads version 1); rebuild it with makedb");
+    free(idx);
+    free_input(&in);
+}
+
+Test(db_format, refuses_a_file_without_the_magic_number)
+{
+    input in = make_input(20, 50, 12);
+    write_db(prefix, &in);
+    write_file(file_path(".swi"), (const uint8_t *)">seq1\nACDEF\n", 12);
+    expect_open_fails(SW_EFORMAT, "db.swi: not a swsearch database index");
+    free_input(&in);
+}
+
+Test(db_format, refuses_a_residue_file_in_place_of_the_index)
+{
+    input in = make_input(20, 50, 13);
+    write_db(prefix, &in);
+    size_t size;
+    uint8_t *res = read_file(file_path(".swr"), &size);
+    write_file(file_path(".swi"), res, size);
+    expect_open_fails(SW_EFORMAT, "not a swsearch database index");
+    free(res);
+    free_input(&in);
+}
+
+Test(db_format, refuses_a_missing_index)
+{
+    expect_open_fails(SW_ENOTFOUND,
+                      "db.swi: No such file or directory; build the database with makedb");
+}
+
+Test(db_format, refuses_a_missing_residue_file)
+{
+    input in = make_input(20, 50, 14);
+    write_db(prefix, &in);
+    unlink(file_path(".swr"));
+    expect_open_fails(SW_ENOTFOUND, "db.swr: No such file or directory");
+    free_input(&in);
+}
+
+static void truncate_and_expect_failure(const char *suffix)
+{
+    input in = make_input(40, 100, 15);
+    write_db(prefix, &in);
+    size_t size;
+    uint8_t *data = read_file(file_path(suffix), &size);
+    /* Every shorter length, down to an empty file. */
+    for (size_t keep = 0; keep < size; keep++) {
+        write_file(file_path(suffix), data, keep);
+        sw_db *db = NULL;
+        sw_error err;
+        sw_error_clear(&err);
+        cr_assert_neq(sw_db_open(prefix, &db, &err), SW_OK, "%s cut to %zu bytes opened", suffix,
+                      keep);
+        cr_assert_null(db);
+        cr_assert_neq(err.message[0], '\0');
+    }
+    free(data);
+    free_input(&in);
+}
+
+Test(db_format, refuses_a_truncated_index) { truncate_and_expect_failure(".swi"); }
+Test(db_format, refuses_a_truncated_residue_file) { truncate_and_expect_failure(".swr"); }
+Test(db_format, refuses_a_truncated_header_file) { truncate_and_expect_failure(".swh"); }
+
+Test(db_format, refuses_data_files_of_another_build)
+{
+    input in = make_input(40, 100, 16);
+    write_db(prefix, &in);
+    char other[160];
+    snprintf(other, sizeof other, "%s/other", dir);
+    write_db(other, &in);
+    /* Same input, so same sizes: only the database id tells them apart. */
+    char path[200];
+    snprintf(path, sizeof path, "%s.swr", other);
+    size_t size, own_size;
+    uint8_t *res = read_file(path, &size);
+    free(read_file(file_path(".swr"), &own_size));
+    cr_assert_eq(size, own_size);
+    write_file(file_path(".swr"), res, size);
+    expect_open_fails(SW_ECORRUPT, "db.swr: belongs to a different database than");
+    free(res);
+    free_input(&in);
+}
+
+Test(db_format, refuses_a_forged_index_whose_checksum_matches)
+{
+    input in = make_input(40, 100, 17);
+    write_db(prefix, &in);
+    size_t size;
+    uint8_t *idx = read_file(file_path(".swi"), &size);
+    /* Claim more residues than the lengths add up to, and re-seal. */
+    put_u64(idx + SW_DB_IX_NUM_RESIDUES, 1ull << 40);
+    put_u64(idx + size - 8, XXH3_64bits(idx, size - 8));
+    write_file(file_path(".swi"), idx, size);
+    expect_open_fails(SW_ECORRUPT, "inconsistent index");
+    free(idx);
+    free_input(&in);
+}
+
+Test(db_format, refuses_a_forged_chunk_table_that_overlaps_itself)
+{
+    input in = make_input(40, 100, 18);
+    write_db(prefix, &in);
+    size_t size;
+    uint8_t *idx = read_file(file_path(".swi"), &size);
+    uint64_t n = 40;
+    size_t table = SW_DB_INDEX_FIXED_SIZE + (size_t)(n * 12 + 7) / 8 * 8;
+    /* Make the first residue chunk start one byte later. */
+    uint8_t *off = idx + table + SW_DB_CK_OFFSET;
+    put_u64(off, SW_DB_FILE_HEADER_SIZE + 1);
+    put_u64(idx + size - 8, XXH3_64bits(idx, size - 8));
+    write_file(file_path(".swi"), idx, size);
+    expect_open_fails(SW_ECORRUPT, "residue chunk table: chunk 0");
+    free(idx);
+    free_input(&in);
+}
+
+/* Flips every byte of one file in turn (with two patterns: all bits and the
+ * lowest bit) and checks that the damage is reported by sw_db_open or
+ * sw_db_verify, and that reading through the normal API never returns data
+ * other than the original. */
+static void flip_every_byte(const char *suffix)
+{
+    input in = make_input(40, 100, 19);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    uint64_t n = sw_db_num_seqs(db);
+    uint8_t *expected = read_all_residues(db);
+    char **headers = calloc(n, sizeof *headers);
+    for (uint64_t s = 0; s < n; s++) cr_assert_eq(sw_db_read_header(db, s, &headers[s], NULL), 0);
+    sw_db_close(db);
+
+    size_t size;
+    uint8_t *data = read_file(file_path(suffix), &size);
+    cr_assert_lt(size, 8192, "the fixture should stay small");
+    static const uint8_t patterns[] = {0xFF, 0x01};
+    for (size_t p = 0; p < sizeof patterns; p++) {
+        for (size_t i = 0; i < size; i++) {
+            data[i] ^= patterns[p];
+            write_file(file_path(suffix), data, size);
+            data[i] ^= patterns[p];
+
+            sw_error err;
+            sw_error_clear(&err);
+            db = NULL;
+            if (sw_db_open(prefix, &db, &err) != SW_OK) {
+                cr_assert_null(db);
+                cr_assert_neq(err.message[0], '\0', "byte %zu: open failed without a message", i);
+                continue;
+            }
+            int verify = sw_db_verify(db, NULL, NULL, &err);
+            cr_assert_neq(verify, SW_OK, "%s byte %zu (^%#x) went unnoticed", suffix, i,
+                          patterns[p]);
+            cr_assert_neq(err.message[0], '\0');
+
+            uint8_t *back = malloc(sw_db_num_residues(db) + 1);
+            uint64_t at = 0;
+            for (size_t c = 0; c < sw_db_num_chunks(db); c++) {
+                sw_db_chunk info;
+                sw_db_chunk_info(db, c, &info);
+                if (sw_db_read_chunk(db, c, back + at, NULL) == SW_OK)
+                    cr_assert_arr_eq(back + at, expected + at, info.num_residues,
+                                     "%s byte %zu: chunk %zu came back altered", suffix, i, c);
+                at += info.num_residues;
+            }
+            for (uint64_t s = 0; s < n; s++) {
+                char *h;
+                if (sw_db_read_header(db, s, &h, NULL) == SW_OK) {
+                    cr_assert_str_eq(h, headers[s], "%s byte %zu: header %llu came back altered",
+                                     suffix, i, (unsigned long long)s);
+                    free(h);
+                }
+            }
+            free(back);
+            sw_db_close(db);
+        }
+    }
+    for (uint64_t s = 0; s < n; s++) free(headers[s]);
+    free(headers);
+    free(expected);
+    free(data);
+    free_input(&in);
+}
+
+Test(db_corruption, detects_every_flipped_byte_in_the_index) { flip_every_byte(".swi"); }
+Test(db_corruption, detects_every_flipped_byte_in_the_residue_file) { flip_every_byte(".swr"); }
+Test(db_corruption, detects_every_flipped_byte_in_the_header_file) { flip_every_byte(".swh"); }
+
+Test(db_corruption, verify_names_the_damaged_chunk_and_its_sequences)
+{
+    input in = make_input(3000, 2000, 20);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    sw_db_chunk info;
+    sw_db_chunk_info(db, 1, &info);
+    size_t chunks = sw_db_num_chunks(db);
+    uint64_t offset = SW_DB_FILE_HEADER_SIZE;
+    sw_db_chunk first;
+    sw_db_chunk_info(db, 0, &first);
+    offset += first.compressed_size;
+    sw_db_close(db);
+
+    size_t size;
+    uint8_t *res = read_file(file_path(".swr"), &size);
+    res[offset + info.compressed_size / 2] ^= 0x40;
+    write_file(file_path(".swr"), res, size);
+    db = open_db(prefix);
+    sw_error err;
+    cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_ECORRUPT);
+    char want[200];
+    snprintf(want, sizeof want,
+             "db.swr: chunk 1 of %zu (sequences %llu-%llu) is corrupt: checksum mismatch", chunks,
+             (unsigned long long)info.first_seq,
+             (unsigned long long)(info.first_seq + info.num_seqs - 1));
+    cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
+    uint8_t *buf = malloc(info.num_residues);
+    cr_assert_eq(sw_db_read_chunk(db, 1, buf, &err), SW_ECORRUPT);
+    cr_assert(strstr(err.message,
+                     "db.swr: chunk 1 is corrupt (checksum mismatch); run 'swsearch verify'"),
+              "%s", err.message);
+    free(buf);
+    free(res);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_writer, leaves_no_files_when_freed_without_finishing)
+{
+    input in = make_input(100, 100, 21);
+    sw_db_writer *w;
+    sw_error err;
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w, &err), SW_OK, "%s", err.message);
+    for (size_t i = 0; i < in.n; i++)
+        cr_assert_eq(sw_db_writer_add(w, in.header[i], strlen(in.header[i]), in.residues[i],
+                                      in.length[i], &err),
+                     SW_OK);
+    sw_db_writer_free(w);
+    cr_assert_eq(count_files(dir), 0);
+    free_input(&in);
+}
+
+Test(db_writer, leaves_exactly_the_three_database_files)
+{
+    input in = make_input(100, 100, 22);
+    write_db(prefix, &in);
+    cr_assert_eq(count_files(dir), 3);
+    struct stat st;
+    cr_assert_eq(stat(file_path(".swi"), &st), 0);
+    cr_assert_eq(stat(file_path(".swr"), &st), 0);
+    cr_assert_eq(stat(file_path(".swh"), &st), 0);
+    free_input(&in);
+}
+
+Test(db_writer, replaces_an_existing_database)
+{
+    input first = make_input(100, 100, 23);
+    input second = make_input(7, 100, 24);
+    write_db(prefix, &first);
+    write_db(prefix, &second);
+    sw_db *db = open_db(prefix);
+    cr_assert_eq(sw_db_num_seqs(db), 7);
+    cr_assert_eq(count_files(dir), 3);
+    sw_db_close(db);
+    free_input(&first);
+    free_input(&second);
+}
+
+Test(db_writer, refuses_an_empty_sequence)
+{
+    sw_db_writer *w;
+    sw_error err;
+    const uint8_t res[1] = {0};
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_add(w, "e", 1, res, 0, &err), SW_EINVAL);
+    cr_assert(strstr(err.message, "sequence 1 is empty"), "%s", err.message);
+    sw_db_writer_free(w);
+}
+
+Test(db_writer, refuses_a_residue_code_outside_the_alphabet)
+{
+    sw_db_writer *w;
+    sw_error err;
+    const uint8_t res[3] = {1, SW_DNA_CODES, 2};
+    sw_db_writer_options opt = {.alphabet = SW_ALPHABET_DNA};
+    cr_assert_eq(sw_db_writer_create(prefix, &opt, &w, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_add(w, "d", 1, res, 3, &err), SW_EINVAL);
+    cr_assert(strstr(err.message, "outside the alphabet"), "%s", err.message);
+    sw_db_writer_free(w);
+}
+
+Test(db_writer, refuses_sequences_after_finishing)
+{
+    sw_db_writer *w;
+    sw_error err;
+    const uint8_t res[2] = {1, 2};
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_add(w, "a", 1, res, 2, &err), SW_OK);
+    cr_assert_eq(sw_db_writer_finish(w, NULL, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_add(w, "b", 1, res, 2, &err), SW_EINVAL);
+    cr_assert_eq(sw_db_writer_finish(w, NULL, &err), SW_EINVAL);
+    sw_db_writer_free(w);
+    sw_db *db = open_db(prefix);
+    cr_assert_eq(sw_db_num_seqs(db), 1);
+    sw_db_close(db);
+}
+
+Test(db_writer, fails_early_when_the_directory_does_not_exist)
+{
+    sw_db_writer *w = (sw_db_writer *)1;
+    sw_error err;
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s/no/such/dir/db", dir);
+    cr_assert_neq(sw_db_writer_create(missing, NULL, &w, &err), SW_OK);
+    cr_assert_null(w);
+    cr_assert(strstr(err.message, "No such file or directory"), "%s", err.message);
+}
+
+static void count_phases(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    int *seen = user;
+    cr_assert_leq(done, total);
+    if (!strcmp(phase, "sorting")) seen[0]++;
+    if (!strcmp(phase, "compressing residues") && done == total) seen[1]++;
+    if (!strcmp(phase, "compressing headers") && done == total) seen[2]++;
+}
+
+Test(db_writer, reports_each_phase_to_completion)
+{
+    input in = make_input(3000, 2000, 25);
+    int seen[3] = {0, 0, 0};
+    sw_db_writer_options opt = {.threads = 3, .progress = count_phases, .progress_user = seen};
+    sw_db_writer *w;
+    sw_error err;
+    cr_assert_eq(sw_db_writer_create(prefix, &opt, &w, &err), SW_OK, "%s", err.message);
+    for (size_t i = 0; i < in.n; i++)
+        cr_assert_eq(sw_db_writer_add(w, in.header[i], strlen(in.header[i]), in.residues[i],
+                                      in.length[i], &err),
+                     SW_OK);
+    sw_db_build_stats stats;
+    cr_assert_eq(sw_db_writer_finish(w, &stats, &err), SW_OK, "%s", err.message);
+    sw_db_writer_free(w);
+    cr_assert_gt(seen[0], 0);
+    cr_assert_eq(seen[1], 1);
+    cr_assert_eq(seen[2], 1);
+    cr_assert_eq(stats.num_seqs, in.n);
+    struct stat st;
+    cr_assert_eq(stat(file_path(".swr"), &st), 0);
+    cr_assert_eq((uint64_t)st.st_size, stats.residue_bytes);
+    free_input(&in);
+}
