@@ -268,8 +268,8 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
                                 "BLOSUM50, BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70, PAM250)",
                                 path_or_name);
     }
-    char *text;
-    size_t len;
+    char *text = NULL;
+    size_t len = 0;
     int rc = read_file(found, &text, &len, err);
     if (rc) return rc;
     rc = sw_matrix_parse(text, len, found, out, err);
