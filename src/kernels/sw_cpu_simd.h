@@ -1,7 +1,8 @@
-/* The fast CPU engine: striped Smith-Waterman (Farrar 2007) in 16-bit SIMD
- * lanes, with runtime dispatch between AVX2 and SSE2. Scores that may have
- * saturated 16 bits are recomputed exactly, so results always equal the
- * reference engine's. */
+/* The fast CPU engine: striped Smith-Waterman (Farrar 2007) with runtime
+ * dispatch between AVX2 and SSE2. An 8-bit pass runs first; a score that may
+ * have saturated is recomputed in 16 and then 32 bits, so results always
+ * equal the reference engine's. SWSEARCH_SIMD=avx2|sse2|scalar[/16|/32]
+ * forces an instruction set and a starting width (for tests). */
 #ifndef SW_CPU_SIMD_H
 #define SW_CPU_SIMD_H
 
@@ -32,7 +33,7 @@ void sw_simd_workspace_free(sw_simd_workspace *w);
 int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
                   size_t subject_len);
 
-/* Name of the instruction set in use ("avx2", "sse2"), for --version. */
+/* Name of the instruction set in use ("avx2", "sse2", "scalar"), for --version. */
 const char *sw_simd_isa(void);
 
 #ifdef __cplusplus

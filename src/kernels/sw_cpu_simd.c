@@ -1,0 +1,253 @@
+/* The CPU SIMD engine: striped query profiles, per-thread workspaces, and the
+ * 8 -> 16 -> 32-bit cascade that keeps every score exact. The kernels are in
+ * sw_cpu_simd_striped.h, instantiated by sw_cpu_simd_{sse2,avx2}.c.
+ *
+ * The instruction set is chosen when a profile is created: AVX2 where the CPU
+ * has it, else SSE2; off x86-64, the reference engine. SWSEARCH_SIMD, read at
+ * that moment, overrides the choice for tests and benchmarks: "avx2", "sse2"
+ * or "scalar" (the reference engine), optionally followed by "/16" or "/32"
+ * to start the cascade at wider lanes. An instruction set the CPU lacks falls
+ * back to SSE2. */
+#include "sw_cpu_simd.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw_align_ref.h"
+#include "sw_cpu_simd_impl.h"
+
+/* Lane widths of the cascade: 8, 16 and 32 bits. Most database sequences
+ * score far below 255 against a query, so the 8-bit pass, with twice the
+ * lanes of the 16-bit one, settles nearly all of them. */
+enum { WIDTHS = 3 };
+
+/* Profiles and workspaces are aligned to a cache line, which covers every
+ * vector size in use. */
+enum { ALIGNMENT = 64 };
+
+struct sw_simd_profile {
+    const sw_simd_kernels *kernels; /* NULL: every subject goes to the reference */
+    int first_width;                /* where the cascade starts, 0..WIDTHS-1 */
+    uint8_t *query;
+    size_t query_len;
+    int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    sw_scoring scoring;             /* .table points at the copy above */
+    int bias;                       /* of the 8-bit profile */
+    int ceiling[WIDTHS];
+    size_t seg_len[WIDTHS];
+    void *striped[WIDTHS];
+};
+
+struct sw_simd_workspace {
+    void *mem;
+    size_t size;
+};
+
+typedef struct engine_choice {
+    const sw_simd_kernels *kernels;
+    int first_width;
+} engine_choice;
+
+static engine_choice choose_engine(void)
+{
+    engine_choice c = {NULL, 0};
+#if SW_SIMD_X86
+    c.kernels = __builtin_cpu_supports("avx2") ? &sw_simd_kernels_avx2 : &sw_simd_kernels_sse2;
+    const char *env = getenv("SWSEARCH_SIMD");
+    if (env && *env) {
+        size_t n = strcspn(env, "/");
+        if (n == 4 && strncmp(env, "sse2", n) == 0) c.kernels = &sw_simd_kernels_sse2;
+        if (n == 6 && strncmp(env, "scalar", n) == 0) c.kernels = NULL;
+        if (strcmp(env + n, "/16") == 0) c.first_width = 1;
+        if (strcmp(env + n, "/32") == 0) c.first_width = 2;
+    }
+#endif
+    return c;
+}
+
+const char *sw_simd_isa(void)
+{
+    engine_choice c = choose_engine();
+    return c.kernels ? c.kernels->name : "scalar";
+}
+
+/* Same bound as the reference engine (see sw_align_ref.c): refuse what could
+ * pass INT32_MAX, which also keeps the 32-bit lanes from wrapping. */
+static int exceeds_int32(size_t query_len, size_t subject_len, int max_score)
+{
+    size_t shorter = query_len < subject_len ? query_len : subject_len;
+    return max_score > 0 && shorter > (size_t)(INT32_MAX / max_score);
+}
+
+static void *aligned_zalloc(size_t bytes)
+{
+    bytes = (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    void *p = aligned_alloc(ALIGNMENT, bytes ? bytes : ALIGNMENT);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+/* Lays out the striped profile of `width` (see sw_simd_pass for the layout). */
+static int build_striped(sw_simd_profile *p, int width)
+{
+    size_t elem = (size_t)1 << width; /* bytes per lane */
+    size_t lanes = p->kernels->vector_bytes / elem;
+    size_t seg_len = (p->query_len + lanes - 1) / lanes;
+    void *prof = aligned_zalloc(SW_CODE_LIMIT * seg_len * p->kernels->vector_bytes);
+    if (!prof) return SW_ENOMEM;
+    int bias = width == 0 ? p->bias : 0;
+    for (size_t c = 0; c < SW_CODE_LIMIT; c++) {
+        for (size_t s = 0; s < seg_len; s++) {
+            for (size_t l = 0; l < lanes; l++) {
+                size_t q = l * seg_len + s;
+                size_t at = (c * seg_len + s) * lanes + l;
+                if (q >= p->query_len) continue; /* padding stays 0 */
+                int v = p->table[p->query[q] * SW_CODE_LIMIT + c] + bias;
+                if (width == 0) ((uint8_t *)prof)[at] = (uint8_t)v;
+                if (width == 1) ((int16_t *)prof)[at] = (int16_t)v;
+                if (width == 2) ((int32_t *)prof)[at] = v;
+            }
+        }
+    }
+    p->striped[width] = prof;
+    p->seg_len[width] = seg_len;
+    return SW_OK;
+}
+
+int sw_simd_profile_create(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
+                           sw_simd_profile **out)
+{
+    if (!out) return SW_EINVAL;
+    *out = NULL;
+    if (!scoring || !scoring->table || (query_len && !query)) return SW_EINVAL;
+    for (size_t i = 0; i < query_len; i++)
+        if (query[i] >= SW_CODE_LIMIT) return SW_EINVAL;
+
+    sw_simd_profile *p = calloc(1, sizeof *p);
+    if (!p) return SW_ENOMEM;
+    p->query = malloc(query_len ? query_len : 1);
+    if (!p->query) {
+        sw_simd_profile_free(p);
+        return SW_ENOMEM;
+    }
+    if (query_len) memcpy(p->query, query, query_len);
+    p->query_len = query_len;
+    memcpy(p->table, scoring->table, sizeof p->table);
+    p->scoring = *scoring;
+    p->scoring.table = p->table;
+
+    engine_choice c = choose_engine();
+    p->kernels = c.kernels;
+    p->first_width = c.first_width;
+
+    /* The ceilings come from the table itself, so that a max_score that
+     * understates it cannot let a saturated lane pass as exact. */
+    int lo = INT8_MAX, hi = INT8_MIN;
+    for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++) {
+        lo = p->table[i] < lo ? p->table[i] : lo;
+        hi = p->table[i] > hi ? p->table[i] : hi;
+    }
+    if (hi > p->scoring.max_score) p->scoring.max_score = hi;
+    int gain = hi > 0 ? hi : 0;
+    p->bias = lo < 0 ? -lo : 0;
+    /* A lane saturates only when a cell plus its score passes the lane's
+     * top; while the best cell stays at or below top - gain (top - bias -
+     * gain for the biased 8-bit lanes), no cell can have. bias + gain <=
+     * 255, so the 8-bit ceiling is never negative. */
+    p->ceiling[0] = UINT8_MAX - p->bias - gain;
+    p->ceiling[1] = INT16_MAX - gain;
+    p->ceiling[2] = INT32_MAX;
+
+    if (p->kernels && query_len) {
+        for (int w = p->first_width; w < WIDTHS; w++) {
+            int rc = build_striped(p, w);
+            if (rc) {
+                sw_simd_profile_free(p);
+                return rc;
+            }
+        }
+    }
+    *out = p;
+    return SW_OK;
+}
+
+void sw_simd_profile_free(sw_simd_profile *p)
+{
+    if (!p) return;
+    for (int w = 0; w < WIDTHS; w++) free(p->striped[w]);
+    free(p->query);
+    free(p);
+}
+
+int sw_simd_workspace_create(sw_simd_workspace **out)
+{
+    if (!out) return SW_EINVAL;
+    *out = calloc(1, sizeof **out);
+    return *out ? SW_OK : SW_ENOMEM;
+}
+
+void sw_simd_workspace_free(sw_simd_workspace *w)
+{
+    if (!w) return;
+    free(w->mem);
+    free(w);
+}
+
+/* Grows, never shrinks: a thread that met a long query keeps the room, so
+ * the search loop allocates nothing once warm. */
+static int workspace_reserve(sw_simd_workspace *w, size_t bytes)
+{
+    if (bytes <= w->size) return SW_OK;
+    size_t want = bytes > 2 * w->size ? bytes : 2 * w->size;
+    void *mem = aligned_zalloc(want);
+    if (!mem) return SW_ENOMEM;
+    free(w->mem);
+    w->mem = mem;
+    w->size = want;
+    return SW_OK;
+}
+
+int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
+                  size_t subject_len)
+{
+    if (!p || !w || (subject_len && !subject)) return SW_EINVAL;
+    for (size_t j = 0; j < subject_len; j++)
+        if (subject[j] >= SW_CODE_LIMIT) return SW_EINVAL;
+    if (exceeds_int32(p->query_len, subject_len, p->scoring.max_score)) return SW_ELIMIT;
+    if (p->query_len == 0 || subject_len == 0) return 0;
+
+    if (!p->kernels) {
+        sw_ref_result r;
+        int rc = sw_ref_align(p->query, p->query_len, subject, subject_len, &p->scoring, &r);
+        return rc ? rc : r.score;
+    }
+
+    const size_t vb = p->kernels->vector_bytes;
+    /* open + extend may reach 510; in 8-bit lanes, where every H <= 255,
+     * a cost of 255 already takes any H to 0, as the full cost would. */
+    const int open_extend = p->scoring.gap_open + p->scoring.gap_extend;
+    for (int width = p->first_width; width < WIDTHS; width++) {
+        size_t seg_bytes = p->seg_len[width] * vb;
+        int rc = workspace_reserve(w, 3 * seg_bytes);
+        if (rc) return rc;
+        sw_simd_pass pass = {
+            .profile = p->striped[width],
+            .seg_len = p->seg_len[width],
+            .subject = subject,
+            .subject_len = subject_len,
+            .gap_open_extend = width == 0 && open_extend > UINT8_MAX ? UINT8_MAX : open_extend,
+            .gap_extend = p->scoring.gap_extend,
+            .bias = width == 0 ? p->bias : 0,
+            .ceiling = p->ceiling[width],
+            .h_a = w->mem,
+            .h_b = (char *)w->mem + seg_bytes,
+            .e = (char *)w->mem + 2 * seg_bytes,
+        };
+        int score = p->kernels->striped[width](&pass);
+        if (score != SW_SIMD_SATURATED) return score;
+    }
+    /* Unreachable: the 32-bit ceiling is INT32_MAX and exceeds_int32 holds
+     * every score below it. */
+    return SW_ELIMIT;
+}
