@@ -95,6 +95,19 @@ expect 0 "other matrix" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --mat
 expect 0 "other matrix, reference" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --matrix PAM30 --gap-open 9 --gap-extend 1 --top 200 --cpu-engine reference -o "$tmp/pamref.tsv"
 cmp -s "$tmp/pam.tsv" "$tmp/pamref.tsv" && pass || fail "PAM30 simd and reference differ"
 
+# The GPU, where there is one, gives the CPU's results; where there is none,
+# --device gpu says so and auto falls back to the CPU.
+expect 2 "bad --device" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --device tpu
+err_has "--device is 'auto', 'gpu' or 'cpu'"
+"$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --device gpu -o "$tmp/gpu.tsv" 2> "$tmp/err"
+case $? in
+  0) cmp -s "$tmp/gpu.tsv" "$tmp/simd2.tsv" && pass || fail "GPU and CPU results differ" ;;
+  1) err_has "GPU\|CUDA"; absent "$tmp/gpu.tsv"
+     expect 0 "auto without GPU" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -o "$tmp/auto.tsv"
+     cmp -s "$tmp/auto.tsv" "$tmp/simd2.tsv" && pass || fail "auto fallback differs from CPU" ;;
+  *) fail "--device gpu crashed or misbehaved"; cat "$tmp/err" ;;
+esac
+
 # info and verify; a damaged database is refused, never searched.
 expect 0 "info" -- "$swsearch" info -d "$tmp/sp"
 out_has "format     version 1"

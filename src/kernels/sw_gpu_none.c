@@ -1,5 +1,12 @@
-/* GPU discovery for builds without the CUDA toolkit: there is never a GPU. */
+/* GPU discovery and the GPU engine for builds without the CUDA toolkit:
+ * there is never a GPU, and every call says so. */
 #include "sw_gpu.h"
+#include "sw_gpu_engine.h"
+
+static int no_cuda(sw_error *err)
+{
+    return sw_error_set(err, SW_ENODEV, "this swsearch was built without CUDA support");
+}
 
 int sw_gpu_compiled(void) { return 0; }
 
@@ -8,5 +15,43 @@ int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *err)
     (void)infos;
     (void)max;
     *count = 0;
-    return sw_error_set(err, SW_ENODEV, "this swsearch was built without CUDA support");
+    return no_cuda(err);
 }
+
+int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_t top_n,
+                         const sw_gpu_engine_options *opt, sw_gpu_engine **out, sw_error *err)
+{
+    (void)device;
+    (void)scoring;
+    (void)top_n;
+    (void)opt;
+    *out = NULL;
+    return no_cuda(err);
+}
+
+int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32_t *lengths,
+                         const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err)
+{
+    (void)e;
+    (void)residues;
+    (void)lengths;
+    (void)tiebreak;
+    (void)num_seqs;
+    return no_cuda(err);
+}
+
+int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
+                         const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
+                         size_t *counts, sw_gpu_stats *stats, sw_error *err)
+{
+    (void)e;
+    (void)queries;
+    (void)query_lengths;
+    (void)num_queries;
+    (void)hits;
+    (void)counts;
+    (void)stats;
+    return no_cuda(err);
+}
+
+void sw_gpu_engine_free(sw_gpu_engine *e) { (void)e; }

@@ -29,6 +29,9 @@ static void search_usage(FILE *out)
           "      --gap-open G      gap open penalty (default 11)\n"
           "      --gap-extend E    gap extension penalty (default 1); a gap of k\n"
           "                        residues costs G + k*E, as in BLAST and ssearch36\n"
+          "      --device D        auto (default: the GPU when one is usable, else the\n"
+          "                        CPU), gpu or cpu\n"
+          "      --gpu ID          CUDA device number (default 0)\n"
           "  -t, --threads T       CPU threads (default: all cores)\n"
           "      --cpu-engine E    simd (default) or reference (scalar, slow; for checks)\n"
           "  -v, --verbose         print timing and throughput to stderr\n"
@@ -42,13 +45,13 @@ static void search_usage(FILE *out)
 
 typedef struct search_args {
     const char *query_path, *db_path, *out_path, *matrix;
-    long top, gap_open, gap_extend, threads;
-    int cpu_engine, verbose;
+    long top, gap_open, gap_extend, threads, gpu_id;
+    int cpu_engine, device, verbose;
 } search_args;
 
 static int parse_args(int argc, char **argv, search_args *a)
 {
-    enum { OPT_GAP_OPEN = 256, OPT_GAP_EXTEND, OPT_CPU_ENGINE };
+    enum { OPT_GAP_OPEN = 256, OPT_GAP_EXTEND, OPT_CPU_ENGINE, OPT_DEVICE, OPT_GPU };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
         {"out", required_argument, NULL, 'o'},       {"top", required_argument, NULL, 'n'},
@@ -56,6 +59,8 @@ static int parse_args(int argc, char **argv, search_args *a)
         {"gap-open", required_argument, NULL, OPT_GAP_OPEN},
         {"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
         {"cpu-engine", required_argument, NULL, OPT_CPU_ENGINE},
+        {"device", required_argument, NULL, OPT_DEVICE},
+        {"gpu", required_argument, NULL, OPT_GPU},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -94,6 +99,18 @@ static int parse_args(int argc, char **argv, search_args *a)
                 return CLI_EXIT_USAGE;
             }
             break;
+        case OPT_DEVICE:
+            if (!strcmp(optarg, "auto")) a->device = SW_DEVICE_AUTO;
+            else if (!strcmp(optarg, "cpu")) a->device = SW_DEVICE_CPU;
+            else if (!strcmp(optarg, "gpu")) a->device = SW_DEVICE_GPU;
+            else {
+                cli_error("--device is 'auto', 'gpu' or 'cpu', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_GPU:
+            if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu_id)) return CLI_EXIT_USAGE;
+            break;
         case 'h': search_usage(stdout); return -1;
         case ':':
             cli_error("option '%s' needs a value; see 'swsearch search --help'", argv[optind - 1]);
@@ -112,6 +129,12 @@ static int parse_args(int argc, char **argv, search_args *a)
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
+}
+
+static void cli_note(void *user, const char *message)
+{
+    (void)user;
+    cli_error("%s", message);
 }
 
 static void draw_progress(void *user, uint64_t done, uint64_t total)
@@ -152,9 +175,20 @@ int cli_search(int argc, char **argv)
 
     cli_progress progress;
     cli_progress_init(&progress, "searching");
-    sw_search_options opt = {(size_t)a.top, (int)a.threads, (sw_cpu_engine)a.cpu_engine,
-                             draw_progress, &progress};
-    rc = sw_search_cpu(db, queries, &scoring, &opt, &results, &err);
+    sw_search_options opt = {
+        .top_n = (size_t)a.top,
+        .threads = (int)a.threads,
+        .cpu_engine = (sw_cpu_engine)a.cpu_engine,
+        .device = (sw_device)a.device,
+        .gpu_id = (int)a.gpu_id,
+        .progress = draw_progress,
+        .progress_user = &progress,
+        .note = cli_note,
+    };
+    /* The reference engine exists only on the CPU. */
+    if (a.cpu_engine == SW_CPU_ENGINE_REFERENCE && opt.device == SW_DEVICE_AUTO)
+        opt.device = SW_DEVICE_CPU;
+    rc = sw_search_run(db, queries, &scoring, &opt, &results, &err);
     cli_progress_end(&progress);
     if (rc) goto done;
     if ((rc = sw_report_write_tsv(out.file, db, queries, results, &err)) ||
@@ -165,12 +199,16 @@ int cli_search(int argc, char **argv)
         sw_search_stats st;
         sw_results_stats(results, &st);
         fprintf(stderr,
-                "swsearch: %zu queries x %llu sequences (%llu residues): %.3e cells, scan %.3f s "
-                "(%.2f GCUPS, %d threads, CPU %s engine), total %.3f s\n",
+                "swsearch: %zu queries x %llu sequences (%llu residues): %.3e cells on %s\n"
+                "swsearch: scan %.3f s (%.1f GCUPS)",
                 sw_queries_count(queries), (unsigned long long)sw_db_num_seqs(db),
-                (unsigned long long)sw_db_num_residues(db), (double)st.cells, st.scan_seconds,
-                st.scan_seconds > 0 ? (double)st.cells / st.scan_seconds / 1e9 : 0.0, st.threads,
-                a.cpu_engine == SW_CPU_ENGINE_SIMD ? "simd" : "reference", cli_now() - t0);
+                (unsigned long long)sw_db_num_residues(db), (double)st.cells, st.engine,
+                st.scan_seconds, st.scan_seconds > 0 ? (double)st.cells / st.scan_seconds / 1e9 : 0.0);
+        if (st.threads) fprintf(stderr, ", %d threads", st.threads);
+        if (st.load_seconds > 0)
+            fprintf(stderr, ", database load %.3f s, transfers %.3f s, %llu scores recomputed",
+                    st.load_seconds, st.transfer_seconds, (unsigned long long)st.recomputed);
+        fprintf(stderr, "; whole command %.3f s\n", cli_now() - t0);
     }
 
 done:

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,13 +14,6 @@
 
 #include "sw_align_ref.h"
 #include "sw_cpu_simd.h"
-
-struct sw_search_results {
-    size_t num_queries;
-    size_t *counts;
-    sw_hit **hits;
-    sw_search_stats stats;
-};
 
 typedef struct work_block {
     size_t chunk;
@@ -207,46 +201,26 @@ static int online_cpus(void)
     return n > 0 ? (int)n : 1;
 }
 
-static void results_free_partial(sw_search_results *r)
-{
-    if (!r) return;
-    if (r->hits)
-        for (size_t q = 0; q < r->num_queries; q++) free(r->hits[q]);
-    free(r->hits);
-    free(r->counts);
-    free(r);
-}
-
-void sw_results_free(sw_search_results *r) { results_free_partial(r); }
-
 static int collect_results(worker *workers, int nthreads, size_t nq, size_t top_n,
                            sw_search_results **out, sw_error *err)
 {
-    sw_search_results *r = calloc(1, sizeof *r);
-    if (!r) return sw_error_set(err, SW_ENOMEM, "out of memory collecting results");
-    r->num_queries = nq;
-    r->counts = calloc(nq, sizeof *r->counts);
-    r->hits = calloc(nq, sizeof *r->hits);
-    if (!r->counts || !r->hits) {
-        results_free_partial(r);
+    sw_search_results *r;
+    if (sw_results_create(nq, &r) != SW_OK)
         return sw_error_set(err, SW_ENOMEM, "out of memory collecting results");
-    }
-    for (size_t q = 0; q < nq; q++) {
-        sw_topn *all = sw_topn_create(top_n);
-        if (!all) {
-            results_free_partial(r);
-            return sw_error_set(err, SW_ENOMEM, "out of memory collecting results");
-        }
+    sw_hit *sorted = malloc((top_n ? top_n : 1) * sizeof *sorted);
+    sw_topn *all = sw_topn_create(top_n);
+    int rc = sorted && all ? SW_OK : SW_ENOMEM;
+    for (size_t q = 0; q < nq && rc == SW_OK; q++) {
+        sw_topn_clear(all);
         for (int t = 0; t < nthreads; t++) sw_topn_merge(all, workers[t].top[q]);
-        r->counts[q] = sw_topn_count(all);
-        r->hits[q] = malloc((r->counts[q] ? r->counts[q] : 1) * sizeof(sw_hit));
-        if (!r->hits[q]) {
-            sw_topn_free(all);
-            results_free_partial(r);
-            return sw_error_set(err, SW_ENOMEM, "out of memory collecting results");
-        }
-        sw_topn_sorted(all, r->hits[q]);
-        sw_topn_free(all);
+        sw_topn_sorted(all, sorted);
+        rc = sw_results_set_hits(r, q, sorted, sw_topn_count(all));
+    }
+    free(sorted);
+    sw_topn_free(all);
+    if (rc != SW_OK) {
+        sw_results_free(r);
+        return sw_error_set(err, SW_ENOMEM, "out of memory collecting results");
     }
     *out = r;
     return SW_OK;
@@ -370,9 +344,14 @@ int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
 
     rc = collect_results(workers, nthreads, nq, options->top_n, out, err);
     if (rc == SW_OK) {
-        (*out)->stats.scan_seconds = now_seconds() - start;
-        (*out)->stats.cells = cells_total;
-        (*out)->stats.threads = nthreads;
+        sw_search_stats st;
+        memset(&st, 0, sizeof st);
+        snprintf(st.engine, sizeof st.engine, "CPU %s (%s)",
+                 ctx.profiles ? "simd" : "reference", ctx.profiles ? sw_simd_isa() : "scalar");
+        st.scan_seconds = now_seconds() - start;
+        st.cells = cells_total;
+        st.threads = nthreads;
+        sw_results_set_stats(*out, &st);
     }
 
 done:
@@ -401,7 +380,3 @@ done:
     pthread_mutex_destroy(&ctx.state_lock);
     return rc;
 }
-
-size_t sw_results_count(const sw_search_results *r, size_t q) { return r->counts[q]; }
-const sw_hit *sw_results_hits(const sw_search_results *r, size_t q) { return r->hits[q]; }
-void sw_results_stats(const sw_search_results *r, sw_search_stats *stats) { *stats = r->stats; }

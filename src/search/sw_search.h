@@ -1,6 +1,5 @@
 /* Database search: every query against every database sequence, keeping the
- * N best hits per query. The CPU engine splits the database into blocks of
- * sequences that worker threads take in turn. */
+ * N best hits per query, on the GPU or on the CPU. */
 #ifndef SW_SEARCH_H
 #define SW_SEARCH_H
 
@@ -10,37 +9,44 @@
 #include "sw_db.h"
 #include "sw_matrix.h"
 #include "sw_queries.h"
-#include "sw_topn.h"
+#include "sw_results.h"
 
 typedef enum {
     SW_CPU_ENGINE_SIMD = 0,      /* striped SIMD, exact (the default) */
     SW_CPU_ENGINE_REFERENCE = 1  /* the scalar reference: slow, for checking */
 } sw_cpu_engine;
 
+typedef enum {
+    SW_DEVICE_AUTO = 0,  /* the GPU when one is usable, else the CPU */
+    SW_DEVICE_CPU = 1,
+    SW_DEVICE_GPU = 2
+} sw_device;
+
 typedef struct sw_search_options {
     size_t top_n;          /* hits kept per query */
-    int threads;           /* <= 0: all online CPUs */
+    int threads;           /* CPU threads; <= 0: all online CPUs */
     sw_cpu_engine cpu_engine;
+    sw_device device;
+    int gpu_id;            /* CUDA device number */
     /* Called from the calling thread every few tenths of a second; may be NULL. */
     void (*progress)(void *user, uint64_t cells_done, uint64_t cells_total);
     void *progress_user;
+    /* Receives notes such as "no usable GPU; searching on the CPU"; may be NULL. */
+    void (*note)(void *user, const char *message);
+    void *note_user;
 } sw_search_options;
 
-typedef struct sw_search_results sw_search_results;
+/* Runs the search on the device that `options` asks for. */
+int sw_search_run(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
+                  const sw_search_options *options, sw_search_results **out, sw_error *err);
 
-typedef struct sw_search_stats {
-    double scan_seconds;   /* reading, decompressing and aligning */
-    uint64_t cells;        /* sum over queries of query length x database residues */
-    int threads;
-} sw_search_stats;
-
+/* The CPU engine: worker threads take blocks of database sequences in turn. */
 int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err);
 
-/* Hits of query `q`, best first; only hits with a positive score are kept. */
-size_t sw_results_count(const sw_search_results *r, size_t q);
-const sw_hit *sw_results_hits(const sw_search_results *r, size_t q);
-void sw_results_stats(const sw_search_results *r, sw_search_stats *stats);
-void sw_results_free(sw_search_results *r);
+/* The GPU engine: the whole database is decompressed and handed to the GPU
+ * once; SW_ENODEV when no GPU is usable. */
+int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
+                  const sw_search_options *options, sw_search_results **out, sw_error *err);
 
 #endif

@@ -27,6 +27,8 @@ sw_topn *sw_topn_create(size_t capacity)
 
 void sw_topn_free(sw_topn *t) { free(t); }
 
+void sw_topn_clear(sw_topn *t) { t->count = 0; }
+
 int sw_topn_threshold(const sw_topn *t)
 {
     if (t->capacity == 0) return INT_MAX;

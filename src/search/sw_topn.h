@@ -17,6 +17,8 @@ typedef struct sw_topn sw_topn;
 
 sw_topn *sw_topn_create(size_t capacity);
 void sw_topn_free(sw_topn *t);
+/* Empties the list, keeping its capacity. */
+void sw_topn_clear(sw_topn *t);
 
 /* Lowest score that can still enter: hits below it are rejected. */
 int sw_topn_threshold(const sw_topn *t);

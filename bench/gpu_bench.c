@@ -1,0 +1,187 @@
+/* GPU engine benchmark: loads a database made by makedb, then times the GPU
+ * engine on each query alone, on all queries in one pipelined call (the
+ * figure to compare with other tools), and per length bucket.
+ *
+ * usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S]
+ *                  [--repeat K] [--gap-open G] [--gap-extend E] [--matrix M]
+ * GCUPS = query residues x database residues / seconds / 1e9. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sw_db.h"
+#include "sw_gpu.h"
+#include "sw_gpu_engine.h"
+#include "sw_matrix.h"
+#include "sw_queries.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int fail(const sw_error *err)
+{
+    fprintf(stderr, "gpu_bench: %s\n", err->message);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S] "
+                        "[--repeat K] [--gap-open G] [--gap-extend E] [--matrix M]\n");
+        return 2;
+    }
+    size_t top_n = 10;
+    int columns = 0, streams = 0, repeat = 3, gap_open = 11, gap_extend = 1;
+    const char *matrix = "BLOSUM62";
+    for (int i = 3; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--top")) top_n = (size_t)atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--columns")) columns = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--streams")) streams = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--repeat")) repeat = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--gap-open")) gap_open = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--gap-extend")) gap_extend = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--matrix")) matrix = argv[i + 1];
+        else {
+            fprintf(stderr, "gpu_bench: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (repeat < 1) repeat = 1;
+    sw_error err = {0};
+    sw_gpu_info gpu;
+    int ngpu = 0;
+    if (sw_gpu_list(&gpu, 1, &ngpu, &err) != SW_OK || ngpu == 0) return fail(&err);
+
+    double t0 = now_seconds();
+    sw_db *db = NULL;
+    if (sw_db_open(argv[1], &db, &err) != SW_OK) return fail(&err);
+    uint64_t nseqs = sw_db_num_seqs(db), nres = sw_db_num_residues(db);
+    uint8_t *residues = malloc(nres ? nres : 1);
+    uint32_t *tiebreak = malloc((nseqs ? nseqs : 1) * sizeof *tiebreak);
+    if (!residues || !tiebreak) {
+        fprintf(stderr, "gpu_bench: out of memory\n");
+        return 1;
+    }
+    uint64_t at = 0;
+    for (size_t c = 0; c < sw_db_num_chunks(db); ++c) {
+        sw_db_chunk info;
+        sw_db_chunk_info(db, c, &info);
+        if (sw_db_read_chunk(db, c, residues + at, &err) != SW_OK) return fail(&err);
+        at += info.num_residues;
+    }
+    for (uint64_t s = 0; s < nseqs; ++s) tiebreak[s] = (uint32_t)sw_db_original_index(db, s);
+    double t_read = now_seconds() - t0;
+
+    sw_matrix *m = NULL;
+    sw_scoring sc;
+    sw_query_set *qs = NULL;
+    if (sw_matrix_load(matrix, &m, &err) != SW_OK || sw_scoring_init(&sc, m, gap_open, gap_extend, &err) != SW_OK ||
+        sw_queries_load(argv[2], sw_matrix_alphabet(m), NULL, NULL, &qs, &err) != SW_OK)
+        return fail(&err);
+    size_t nq = sw_queries_count(qs);
+    const uint8_t **qp = malloc(nq * sizeof *qp);
+    size_t *ql = malloc(nq * sizeof *ql), *counts = malloc(nq * sizeof *counts);
+    sw_gpu_hit *hits = malloc(nq * (top_n ? top_n : 1) * sizeof *hits);
+    if (!qp || !ql || !counts || !hits) {
+        fprintf(stderr, "gpu_bench: out of memory\n");
+        return 1;
+    }
+    uint64_t qres = 0;
+    for (size_t q = 0; q < nq; ++q) {
+        qp[q] = sw_queries_residues(qs, q, &ql[q]);
+        qres += ql[q];
+    }
+
+    printf("GPU: %s, %d SMs\n", gpu.name, gpu.multiprocessors);
+    printf("database: %s, %llu sequences, %llu residues, longest %u\n", argv[1], (unsigned long long)nseqs,
+           (unsigned long long)nres, sw_db_max_length(db));
+    printf("queries: %zu, %llu residues; %s %d/%d; top %zu\n", nq, (unsigned long long)qres, matrix, gap_open,
+           gap_extend, top_n);
+    printf("database read and decompressed: %.3f s\n", t_read);
+
+    sw_gpu_engine_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.max_columns_per_thread = columns;
+    opt.bucket_streams = streams;
+    sw_gpu_engine *e = NULL;
+    t0 = now_seconds();
+    if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK) return fail(&err);
+    double t_create = now_seconds() - t0;
+    t0 = now_seconds();
+    if (sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK) return fail(&err);
+    double t_upload = now_seconds() - t0;
+    printf("engine created: %.3f s; database to the GPU: %.3f s\n", t_create, t_upload);
+
+    sw_gpu_stats st;
+    /* Warm-up: loads the kernels and sizes the buffers. */
+    if (sw_gpu_engine_search(e, qp, ql, 1, hits, counts, &st, &err) != SW_OK) return fail(&err);
+
+    printf("\n%-12s %6s %10s %8s   (each query alone, best of %d)\n", "query", "length", "seconds", "GCUPS",
+           repeat);
+    double sum_alone = 0;
+    for (size_t q = 0; q < nq; ++q) {
+        double best = 1e30;
+        for (int r = 0; r < repeat; ++r) {
+            if (sw_gpu_engine_search(e, qp + q, ql + q, 1, hits, counts, &st, &err) != SW_OK) return fail(&err);
+            if (st.total_seconds < best) best = st.total_seconds;
+        }
+        sum_alone += best;
+        printf("%-12s %6zu %10.4f %8.1f\n", sw_queries_id(qs, q), ql[q], best, (double)ql[q] * nres / best / 1e9);
+    }
+    double best_all = 1e30, kernel_all = 0;
+    uint64_t recomputed = 0;
+    for (int r = 0; r < repeat; ++r) {
+        if (sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK) return fail(&err);
+        if (st.total_seconds < best_all) {
+            best_all = st.total_seconds;
+            kernel_all = st.kernel_seconds;
+            recomputed = st.recomputed;
+        }
+    }
+    double cells = (double)qres * (double)nres;
+    printf("%-12s %6llu %10.4f %8.1f   (sum of the single-query runs)\n", "sum", (unsigned long long)qres,
+           sum_alone, cells / sum_alone / 1e9);
+    printf("\nall %zu queries in one call (best of %d): %.4f s = %.1f GCUPS (%.3e cells); "
+           "16-bit kernels %.4f s; %llu scores recomputed in 32 bits; %d batch(es)\n",
+           nq, repeat, best_all, cells / best_all / 1e9, cells, kernel_all, (unsigned long long)recomputed,
+           st.batches);
+    sw_gpu_engine_free(e);
+
+    /* Where the time goes: every bucket timed alone, one stream. */
+    opt.profile = 1;
+    if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK ||
+        sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK ||
+        sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK)
+        return fail(&err);
+    printf("\nper length bucket (profiled run, buckets one after another: %.4f s in all)\n", st.total_seconds);
+    printf("%10s %6s %7s %9s %9s %13s %13s %9s %8s %8s\n", "max len", "group", "columns", "multipass", "seqs",
+           "residues", "padded", "seconds", "share", "GCUPS");
+    double bucket_sum = 0;
+    for (size_t b = 0; b < st.num_buckets; ++b) bucket_sum += st.buckets[b].seconds;
+    for (size_t b = 0; b < st.num_buckets; ++b) {
+        const sw_gpu_bucket_stats *k = &st.buckets[b];
+        if (!k->seqs) continue;
+        printf("%10u %6d %7d %9s %9llu %13llu %13llu %9.4f %7.1f%% %8.1f\n", k->max_length, k->group_size, k->columns,
+               k->multipass ? "yes" : "no", (unsigned long long)k->seqs, (unsigned long long)k->residues,
+               (unsigned long long)k->padded_residues, k->seconds, 100.0 * k->seconds / bucket_sum,
+               k->seconds > 0 ? (double)qres * k->residues / k->seconds / 1e9 : 0.0);
+    }
+    printf("%10s %6s %7s %9s %9s %13s %13s %9.4f\n", "sum", "", "", "", "", "", "", bucket_sum);
+    sw_gpu_engine_free(e);
+    sw_queries_free(qs);
+    sw_matrix_free(m);
+    sw_db_close(db);
+    free(residues);
+    free(tiebreak);
+    free(qp);
+    free(ql);
+    free(counts);
+    free(hits);
+    return 0;
+}

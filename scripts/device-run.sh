@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds on the GPU machine and runs what is asked: `test` (GPU tests),
+# `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh).
+# Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
+set -uo pipefail
+. .deps/env.sh
+out=${OUT:-/tmp}
+build=build-device
+cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DSW_SHARED_DIR="$PWD/.deps/shared" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build $build -j16 > "$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
+echo "build ok"
+for step in "$@"; do
+  case $step in
+    test)
+      (cd $build && ctest -L gpu --output-on-failure) > "$out/gpu-test.log" 2>&1
+      echo "gpu test rc=$?"; tail -40 "$out/gpu-test.log" ;;
+    alltests)
+      (cd $build && ctest --output-on-failure -j8) > "$out/all-tests.log" 2>&1
+      echo "all tests rc=$?"; tail -15 "$out/all-tests.log" ;;
+    sanitize)
+      for tool in memcheck racecheck; do
+        sh tests/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/test_gpu_engine" \
+          matrices tests/data .deps/shared/bench/synthdb.c --quick > "$out/sanitize-$tool.log" 2>&1
+        echo "compute-sanitizer $tool rc=$?"; tail -6 "$out/sanitize-$tool.log"
+      done ;;
+    bench)
+      bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
+      echo "bench rc=$?"; cat "$out/bench.log" ;;
+  esac
+done

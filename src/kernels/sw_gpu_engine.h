@@ -1,0 +1,101 @@
+/* The GPU inter-task engine: every database sequence is aligned by a small
+ * group of threads, two sequences per group in 16-bit lanes, and any score
+ * that may have saturated 16 bits is recomputed in 32 bits, so every score
+ * equals the scalar reference (sw_align_ref.h). Plain C API; the CUDA
+ * runtime stays inside the .cu files.
+ *
+ * Scoring: a gap of k residues costs gap_open + k * gap_extend (sw_matrix.h). */
+#ifndef SW_GPU_ENGINE_H
+#define SW_GPU_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sw_error.h"
+#include "sw_matrix.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sw_gpu_engine sw_gpu_engine;
+
+typedef struct sw_gpu_engine_options {
+    /* Device memory the engine may use, database included. 0: the free
+     * memory at creation less a reserve. A database larger than what is left
+     * after the working buffers stays in pinned host memory and is streamed
+     * in batches for every query. */
+    size_t max_device_bytes;
+    /* Streams over which the length buckets of one query run concurrently;
+     * 0: 4. 1 runs them one after another. */
+    int bucket_streams;
+    /* Nonzero: buckets run one after another and each is timed into
+     * sw_gpu_stats.buckets (slower; for finding where the time goes). */
+    int profile;
+    /* Largest columns per thread for the single-pass kernels (8..32; 0: 32).
+     * Smaller values trade padding for occupancy; for benchmarks. */
+    int max_columns_per_thread;
+} sw_gpu_engine_options;
+
+typedef struct sw_gpu_hit {
+    int score;
+    uint64_t seq; /* index into the arrays given to sw_gpu_engine_set_db() */
+} sw_gpu_hit;
+
+#define SW_GPU_MAX_BUCKETS 24
+
+/* One length bucket of the database: sequences up to `max_length` residues,
+ * aligned by groups of `group_size` threads holding `columns` subject
+ * columns each (a longer subject takes several passes). */
+typedef struct sw_gpu_bucket_stats {
+    uint32_t max_length;
+    int group_size;
+    int columns;
+    int multipass;
+    uint64_t seqs;
+    uint64_t residues;
+    uint64_t padded_residues; /* columns computed, padding included */
+    double seconds;           /* summed over the queries; profile mode only */
+} sw_gpu_bucket_stats;
+
+typedef struct sw_gpu_stats {
+    /* Alignment kernels, from a query's first launch to its last, summed
+     * over the queries; queries overlap, so this can exceed total_seconds. */
+    double kernel_seconds;
+    double transfer_seconds; /* database batches and results between host and GPU */
+    double total_seconds;    /* the whole sw_gpu_engine_search() call, wall clock */
+    uint64_t cells;          /* sum over queries of query length x database residues */
+    uint64_t recomputed;     /* scores redone in 32 bits because 16 bits might have saturated */
+    int batches;             /* database batches per query; 1 when it is resident */
+    size_t num_buckets;
+    sw_gpu_bucket_stats buckets[SW_GPU_MAX_BUCKETS];
+} sw_gpu_stats;
+
+/* Creates an engine on CUDA device `device` that keeps the `top_n` best hits
+ * per query. `scoring` is copied; `opt` may be NULL. SW_ENODEV without a
+ * usable GPU, SW_EDEVICE ("GPU: <message> (<where>)") when a CUDA call fails. */
+int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_t top_n,
+                         const sw_gpu_engine_options *opt, sw_gpu_engine **out, sw_error *err);
+
+/* Gives the engine its database: `num_seqs` sequences of alphabet codes
+ * (below SW_CODE_LIMIT) back to back, sorted by length (`lengths` ascending),
+ * and for each its position in the input FASTA (`tiebreak`), which orders
+ * equal scores. Everything is copied: the caller's arrays may go right after.
+ * Replaces an earlier database. */
+int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32_t *lengths,
+                         const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err);
+
+/* Aligns every query against the database. For query q, hits[q * top_n ..]
+ * receives counts[q] hits (at most top_n, only scores > 0), by score
+ * descending, then tiebreak ascending. `stats` may be NULL. */
+int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
+                         const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
+                         size_t *counts, sw_gpu_stats *stats, sw_error *err);
+
+void sw_gpu_engine_free(sw_gpu_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

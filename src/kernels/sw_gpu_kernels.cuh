@@ -1,0 +1,107 @@
+/* Private interface between the GPU engine's host side (sw_gpu_engine.cu) and
+ * its kernels (sw_gpu_kernels.cu): parameter blocks, the list of compiled
+ * alignment kernels, and launchers that return the CUDA error of the launch. */
+#ifndef SW_GPU_KERNELS_CUH
+#define SW_GPU_KERNELS_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+/* Every query is stored with this many padding rows before and after it, so
+ * that the skewed wavefront (thread t reads row s - t) needs no bounds checks. */
+#define SW_GK_QUERY_PAD 32
+
+/* "Minus infinity" of E and F in 16-bit lanes: E and F are at least
+ * -(gap_open + gap_extend) >= -510 once computed, and the start value minus
+ * one gap_extend (<= 255) stays far above -32768, so no lane ever wraps. */
+#define SW_GK_NEG16 (-16384)
+/* The same in 32-bit lanes. */
+#define SW_GK_NEG32 (-(1 << 29))
+
+/* Score histogram of the top-N threshold: bin s counts scores s, the last
+ * bin every score at or above it. */
+#define SW_GK_HIST_BINS 4096
+
+/* One compiled alignment kernel: groups of `group_size` threads, `columns`
+ * subject columns per thread; `multipass` kernels loop over column blocks
+ * of group_size * columns; `wide` kernels use 32-bit lanes, one subject per
+ * group, and take their subjects from a list. */
+typedef struct sw_gk_config {
+    int group_size;
+    int columns;
+    int multipass;
+    int wide;
+} sw_gk_config;
+
+typedef struct sw_gk_align_params {
+    const uint8_t *residues;      /* residues of the batch in device memory */
+    uint64_t residue_base;        /* database offset of residues[0] */
+    const uint64_t *offsets;      /* database offset of each sequence */
+    const uint32_t *lengths;
+    uint32_t first;               /* first sequence of the bucket */
+    uint32_t count;               /* sequences in the bucket (16-bit kernels) */
+    const uint32_t *list;         /* wide kernels: the sequences to align, */
+    const uint32_t *list_count;   /* and how many (written by earlier kernels) */
+    const uint8_t *query;         /* substitution-table row of each query residue */
+    uint32_t query_len;
+    const uint4 *table;           /* substitution table, copied to shared memory */
+    uint32_t table_words;         /* multiple of 4 */
+    const uint8_t *subject_class; /* residue code -> table column, 32 entries */
+    uint32_t subject_classes;     /* columns per table row, padding column last */
+    int gap_open;
+    int gap_extend;
+    int limit;                    /* 16-bit: a score >= limit may have saturated */
+    int32_t *scores;              /* indexed by sequence */
+    uint32_t *work;               /* work counter, zero at launch */
+    uint32_t *overflow;           /* 16-bit: sequences to redo in 32 bits */
+    uint32_t *overflow_count;
+    uint2 *temp;                  /* multipass: two columns of (H, E) per group */
+    uint32_t temp_rows;           /* rows of one such column, >= query_len */
+} sw_gk_align_params;
+
+/* Compiled alignment kernels; the list never changes while a program runs. */
+int sw_gk_num_configs(void);
+const sw_gk_config *sw_gk_get_config(int id);
+/* Shared memory that a launch of kernel `id` needs for a table of `table_words`. */
+size_t sw_gk_align_smem(uint32_t table_words);
+cudaError_t sw_gk_align_prepare(int id, size_t smem);
+cudaError_t sw_gk_align_occupancy(int id, int threads, size_t smem, int *blocks_per_sm);
+cudaError_t sw_gk_align_launch(int id, int blocks, int threads, size_t smem, cudaStream_t stream,
+                               const sw_gk_align_params *p);
+
+/* A hit as the GPU keeps it. */
+typedef struct sw_gk_hit {
+    int32_t score;
+    uint32_t seq;
+} sw_gk_hit;
+
+/* Top-N selection over the scores of one query. Counters live in `ctl`:
+ * ctl[SW_GK_CTL_*], all zero at the start; `hist` is zero at the start. */
+enum {
+    SW_GK_CTL_OUT_COUNT = 0,
+    SW_GK_CTL_CAND_COUNT = 1,
+    SW_GK_CTL_THRESHOLD = 2,
+    SW_GK_CTL_WORDS = 4
+};
+
+typedef struct sw_gk_select_params {
+    const int32_t *scores;
+    const uint32_t *tiebreak;
+    uint32_t num_seqs;
+    uint32_t top_n;
+    uint32_t *hist;           /* SW_GK_HIST_BINS */
+    uint32_t *ctl;
+    uint64_t *cand_keys;      /* num_seqs entries: score << 32 | ~tiebreak */
+    uint32_t *cand_seqs;
+    uint32_t sort_capacity;   /* power of two >= top_n: keys one block sorts at once */
+    sw_gk_hit *out;           /* top_n entries */
+} sw_gk_select_params;
+
+/* Shared memory of the final sort, and the attribute that allows it. */
+size_t sw_gk_select_smem(uint32_t sort_capacity);
+cudaError_t sw_gk_select_prepare(size_t smem);
+/* Histogram, threshold, compaction and the final sort, in `stream`;
+ * `blocks` is the grid of the two passes over all scores. */
+cudaError_t sw_gk_select_launch(int blocks, cudaStream_t stream, const sw_gk_select_params *p);
+
+#endif

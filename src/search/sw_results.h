@@ -1,0 +1,34 @@
+/* The outcome of a search: the best hits of every query, and how the search
+ * went (engine, time, cells). Filled by whichever engine ran. */
+#ifndef SW_RESULTS_H
+#define SW_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sw_topn.h"
+
+typedef struct sw_search_results sw_search_results;
+
+typedef struct sw_search_stats {
+    char engine[96];        /* "CPU simd (avx2)", "GPU NVIDIA H100 ...", ... */
+    double load_seconds;    /* reading the database into the engine (GPU only) */
+    double scan_seconds;    /* aligning: CPU: reading and aligning; GPU: kernels */
+    double transfer_seconds;/* GPU: host-device copies */
+    uint64_t cells;         /* sum over queries of query length x database residues */
+    uint64_t recomputed;    /* scores redone in wider arithmetic (GPU) */
+    int threads;            /* CPU threads */
+} sw_search_stats;
+
+int sw_results_create(size_t num_queries, sw_search_results **out);
+void sw_results_free(sw_search_results *r);
+
+/* Stores a copy of the hits of query `q` (best first). */
+int sw_results_set_hits(sw_search_results *r, size_t q, const sw_hit *hits, size_t count);
+void sw_results_set_stats(sw_search_results *r, const sw_search_stats *stats);
+
+size_t sw_results_count(const sw_search_results *r, size_t q);
+const sw_hit *sw_results_hits(const sw_search_results *r, size_t q);
+void sw_results_stats(const sw_search_results *r, sw_search_stats *stats);
+
+#endif
