@@ -13,14 +13,14 @@ echo "build ok"
 for step in "$@"; do
   case $step in
     test)
-      (cd $build && ctest -L gpu --output-on-failure) > "$out/gpu-test.log" 2>&1
-      echo "gpu test rc=$?"; tail -40 "$out/gpu-test.log" ;;
+      (cd $build && ctest -L gpu -V) > "$out/gpu-test.log" 2>&1
+      echo "gpu test rc=$?"; grep -E "FAIL|compared|best score|failure|GPU scores|GPU 0|Passed|Failed" "$out/gpu-test.log" ;;
     alltests)
       (cd $build && ctest --output-on-failure -j8) > "$out/all-tests.log" 2>&1
       echo "all tests rc=$?"; tail -15 "$out/all-tests.log" ;;
     sanitize)
       for tool in memcheck racecheck; do
-        sh tests/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/test_gpu_engine" \
+        timeout 280 sh tests/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/test_gpu_engine" \
           matrices tests/data .deps/shared/bench/synthdb.c --quick > "$out/sanitize-$tool.log" 2>&1
         echo "compute-sanitizer $tool rc=$?"; tail -6 "$out/sanitize-$tool.log"
       done ;;

@@ -4,8 +4,9 @@
  *
  * usage: test_gpu_engine [--quick] MATRIX_DIR QUERIES.fa SWISSPROT_LIKE.fa
  * The third file holds the Swiss-Prot-like sequences to search (20,000 of
- * them in the ctest run); the other databases are made here. --quick takes
- * 2,000 of them and two of the matrices, for runs under compute-sanitizer. */
+ * them in the ctest run); the other databases are made here. --quick shrinks
+ * every set (three queries, 600 sequences, shorter random databases), for
+ * runs under compute-sanitizer, which slows the kernels a hundredfold. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -456,6 +457,10 @@ int main(int argc, char **argv)
     const char *mdir = argv[1];
     seqset q20 = {0};
     read_fasta(argv[2], 0, &q20);
+    /* Quick runs keep the three shortest-first queries for the first set. */
+    seqset q3 = {0};
+    for (size_t q = 0; q < 3 && q < q20.n; ++q) set_add(&q3, q20.res + q20.off[q], q20.len[q]);
+    const seqset *first_queries = quick ? &q3 : &q20;
     sw_matrix *b62 = load_matrix(mdir, "BLOSUM62");
     sw_scoring s62 = scoring_of(b62, 11, 1);
     run_options ro;
@@ -465,22 +470,29 @@ int main(int argc, char **argv)
      * selection, then the same database streamed in batches. */
     {
         seqset sp = {0};
-        read_fasta(argv[3], quick ? 2000 : 0, &sp);
+        read_fasta(argv[3], quick ? 600 : 0, &sp);
         sorted_db db;
         sort_db(&sp, &db);
         printf("Swiss-Prot-like: %zu sequences, %llu residues, longest %u\n", db.n,
                (unsigned long long)db.total, db.len[db.n - 1]);
-        int32_t *cpu = cpu_scores(&db, &q20, &s62, 0);
+        const seqset *qs = first_queries;
+        int32_t *cpu = cpu_scores(&db, qs, &s62, 0);
         memset(&ro, 0, sizeof ro);
-        compare_gpu("swissprot-like, all hits", &db, &q20, &s62, cpu, &ro, NULL);
+        compare_gpu("swissprot-like, all hits", &db, qs, &s62, cpu, &ro, NULL);
         ro.top_n = 10;
-        compare_gpu("swissprot-like, top 10", &db, &q20, &s62, cpu, &ro, NULL);
+        compare_gpu("swissprot-like, top 10", &db, qs, &s62, cpu, &ro, NULL);
         ro.top_n = 1000;
-        compare_gpu("swissprot-like, top 1000", &db, &q20, &s62, cpu, &ro, NULL);
+        if (!quick) compare_gpu("swissprot-like, top 1000", &db, qs, &s62, cpu, &ro, NULL);
         ro.top_n = 100;
         ro.max_device_bytes = db.total / 2;
-        compare_gpu("swissprot-like, top 100, batches", &db, &q20, &s62, cpu, &ro, NULL);
+        compare_gpu("swissprot-like, top 100, batches", &db, qs, &s62, cpu, &ro, NULL);
         ro.max_device_bytes = 0;
+        if (quick) {
+            free(cpu);
+            sorted_free(&db);
+            set_free(&sp);
+            goto every_length;
+        }
         ro.bucket_streams = 1;
         ro.profile = 1;
         compare_gpu("swissprot-like, top 100, one stream, profiled", &db, &q20, &s62, cpu, &ro, NULL);
@@ -488,6 +500,8 @@ int main(int argc, char **argv)
         ro.bucket_streams = 0;
         ro.max_columns = 16;
         compare_gpu("swissprot-like, top 100, 16 columns per thread", &db, &q20, &s62, cpu, &ro, NULL);
+        ro.max_columns = 32;
+        compare_gpu("swissprot-like, top 100, 32 columns per thread", &db, &q20, &s62, cpu, &ro, NULL);
         free(cpu);
         sorted_free(&db);
         set_free(&sp);
@@ -495,22 +509,24 @@ int main(int argc, char **argv)
 
     /* 2. Every length from 1 to 5,000 against short and long queries, the
      * scalar reference as the oracle. */
+every_length:;
     seqset shortq = {0};
     {
         uint64_t rng = 42;
         uint8_t buf[1200];
         const uint32_t lens[] = {1, 2, 7, 31, 32, 33, 100, 257, 1100};
-        for (size_t i = 0; i < sizeof lens / sizeof *lens; ++i) {
+        const size_t nlens = quick ? 6 : sizeof lens / sizeof *lens;
+        for (size_t i = 0; i < nlens; ++i) {
             for (uint32_t k = 0; k < lens[i]; ++k) buf[k] = random_residue(&rng);
             set_add(&shortq, buf, lens[i]);
         }
         /* Two real queries as well: mutated pieces of them are planted. */
         set_add(&shortq, q20.res + q20.off[0], q20.len[0]);
-        set_add(&shortq, q20.res + q20.off[5], q20.len[5]);
+        if (!quick) set_add(&shortq, q20.res + q20.off[5], q20.len[5]);
     }
     {
         seqset every = {0};
-        make_every_length(5000, &shortq, 7, &every);
+        make_every_length(quick ? 600 : 5000, &shortq, 7, &every);
         sorted_db db;
         sort_db(&every, &db);
         int32_t *ref = cpu_scores(&db, &shortq, &s62, 1);
@@ -542,7 +558,7 @@ int main(int argc, char **argv)
         uint8_t *tmp = xmalloc(4 * (size_t)ll + 16);
         set_add(&dbs, lq, ll);
         set_add(&dbs, dbl, 2 * ll);
-        for (int i = 0; i < 40; ++i) {
+        for (int i = 0; i < (quick ? 1 : 40); ++i) {
             uint32_t n = mutate(dbl, 2 * ll, (uint32_t)(20 + 40 * i), tmp, 4 * ll, &rng);
             set_add(&dbs, tmp, n);
             n = mutate(lq, ll, (uint32_t)(20 + 40 * i), tmp, 4 * ll, &rng);
@@ -550,7 +566,7 @@ int main(int argc, char **argv)
         }
         /* Short sequences with them, so 16-bit and 32-bit results mix in
          * one bucket. */
-        for (uint32_t len = 50; len <= 3000; len += 50) {
+        for (uint32_t len = 50; len <= (quick ? 300u : 3000u); len += 50) {
             for (uint32_t k = 0; k < len; ++k) tmp[k] = random_residue(&rng);
             set_add(&dbs, tmp, len);
         }
@@ -579,7 +595,7 @@ int main(int argc, char **argv)
     /* 4. Other matrices and gap penalties, extremes included. */
     {
         seqset every = {0};
-        make_every_length(1500, &shortq, 11, &every);
+        make_every_length(quick ? 300 : 1500, &shortq, 11, &every);
         sorted_db db;
         sort_db(&every, &db);
         static const struct {
@@ -617,7 +633,7 @@ int main(int argc, char **argv)
             for (uint32_t k = 0; k < len; ++k) buf[k] = (uint8_t)(rng_next(&rng) % 5);
             set_add(&dq, buf, len);
         }
-        for (uint32_t len = 1; len <= 3000; len += 7) {
+        for (uint32_t len = 1; len <= (quick ? 600u : 3000u); len += 7) {
             for (uint32_t k = 0; k < len; ++k) buf[k] = (uint8_t)(rng_next(&rng) % 4);
             if (len > 200) memcpy(buf + len / 3, dq.res + dq.off[len % 4], len / 3 < dq.len[len % 4] ? len / 3 : dq.len[len % 4]);
             set_add(&dd, buf, len);
@@ -657,6 +673,7 @@ int main(int argc, char **argv)
     sw_matrix_free(b62);
     set_free(&shortq);
     set_free(&q20);
+    set_free(&q3);
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;

@@ -10,6 +10,13 @@ namespace {
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 
+__device__ __forceinline__ uint32_t mad(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+
 /* Two subjects per register, one in each 16-bit half. On sm_90 the DPX
  * intrinsics are single instructions; elsewhere CUDA emulates them. */
 struct lanes16 {
@@ -88,7 +95,14 @@ __global__ void align_kernel(const sw_gk_align_params p)
     const uint32_t neg_open_ext = L::splat(-(p.gap_open + p.gap_extend));
     const uint32_t neg_ext = L::splat(-p.gap_extend);
     const uint32_t sc = p.subject_classes;
-    const uint32_t row_bytes = (L::subjects == 2 ? sc * sc : sc) * 4;
+    /* 32-bit lanes: one row of sc words per query class. 16-bit lanes:
+     * every lane has its own copy of the table, one word in every 32, so
+     * that a warp's loads never meet in a bank; a query class takes
+     * sc * 128 bytes. */
+    const uint32_t row_bytes = sc * 4;
+    const uint32_t group_bytes = sc * 128;
+    const uint32_t unit = p.unit, high_lane = p.high_lane;
+    const uint32_t lane_bytes = lane * 4;
     const uint32_t pad_class = sc - 1;
     const int qlen = (int)p.query_len;
     const int steps = qlen + G - 1;
@@ -138,24 +152,30 @@ __global__ void align_kernel(const sw_gk_align_params p)
 
         uint32_t best = 0;
         for (uint32_t pass = 0; pass < passes; ++pass) {
-            /* Byte offset of each column's entry within a table row. */
-            uint32_t col[R];
+            /* Byte offsets of each column's table entries: in 16-bit lanes
+             * one per subject (within this lane's copy of the table), in
+             * 32-bit lanes one within a table row. */
+            uint32_t col_a[R], col_b[L::subjects == 2 ? R : 1];
             const uint32_t c0 = pass * (G * R) + t * R;
 #pragma unroll
             for (int k = 0; k < R; ++k) {
                 const uint32_t c = c0 + k;
                 const uint32_t a = c < len_a ? subject_class[res_a[c]] : pad_class;
-                if (L::subjects == 2) {
+                if constexpr (L::subjects == 2) {
                     const uint32_t b = c < len_b ? subject_class[res_b[c]] : pad_class;
-                    col[k] = (a + b * sc) * 4;
+                    col_a[k] = a * 128;
+                    col_b[k] = b * 128;
                 } else {
-                    col[k] = a * 4;
+                    col_a[k] = a * 4;
                 }
             }
-            uint32_t h[R], f[R];
+            /* H of the previous row in one array, of this row in the other:
+             * steps go in pairs and swap them, so no register is copied. */
+            uint32_t h0[R], h1[R], f[R];
 #pragma unroll
             for (int k = 0; k < R; ++k) {
-                h[k] = 0;
+                h0[k] = 0;
+                h1[k] = 0;
                 f[k] = neg;
             }
             /* Left H and E of the current row, and left H of the row before. */
@@ -181,51 +201,72 @@ __global__ void align_kernel(const sw_gk_align_params p)
                 }
             }
 
-            for (int s = 0; s < steps; ++s) {
-                const uint8_t *const row = smem + query[s] * row_bytes;
+            auto step = [&](const int s, const uint32_t(&h_prev)[R], uint32_t(&h_cur)[R]) {
+                const uint32_t r = query[s];
+                /* Byte offset of this row in shared memory (16-bit lanes:
+                 * in this lane's copy). */
+                const uint32_t row = L::subjects == 2 ? lane_bytes + r * group_bytes : r * row_bytes;
                 uint32_t e = e_left, diag = h_diag;
 #pragma unroll
                 for (int k = 0; k < R; ++k) {
-                    const uint32_t score = *(const uint32_t *)(row + col[k]);
+                    uint32_t score;
+                    if constexpr (L::subjects == 2) {
+                        /* Address arithmetic and the packing of the two
+                         * scores (b * 65536 + a, each word holding its score
+                         * zero-extended from 16 bits) are multiply-adds by
+                         * values the compiler cannot see, so they run on the
+                         * FMA pipe; the DPX instructions fill the ALU pipe. */
+                        const uint32_t wa = *(const uint32_t *)(smem + mad(col_a[k], unit, row));
+                        const uint32_t wb = *(const uint32_t *)(smem + mad(col_b[k], unit, row));
+                        score = mad(wb, high_lane, wa);
+                    } else {
+                        score = *(const uint32_t *)(smem + row + col_a[k]);
+                    }
                     const uint32_t hk = L::add_max(diag, score, L::max_relu(e, f[k]));
-                    diag = h[k];
-                    h[k] = hk;
+                    diag = h_prev[k];
+                    h_cur[k] = hk;
                     /* open + ext is charged once for both gap directions. */
                     const uint32_t h_open = L::add(hk, neg_open_ext);
                     e = L::add_max(e, neg_ext, h_open);
                     f[k] = L::add_max(f[k], neg_ext, h_open);
                 }
 #pragma unroll
-                for (int k = 0; k < R; k += 2) best = L::max3(best, h[k], h[k + 1]);
+                for (int k = 0; k < R; k += 2) best = L::max3(best, h_cur[k], h_cur[k + 1]);
 
-                const uint32_t h_up = __shfl_up_sync(FULL_MASK, h[R - 1], 1, G);
+                const uint32_t h_up = __shfl_up_sync(FULL_MASK, h_cur[R - 1], 1, G);
                 const uint32_t e_up = __shfl_up_sync(FULL_MASK, e, 1, G);
                 h_diag = h_left;
                 uint32_t bh = 0, be = neg;
                 if (has_in) {
-                    const int r = s + 1;
-                    if ((r & (G - 1)) == 0) {
+                    const int r1 = s + 1;
+                    if ((r1 & (G - 1)) == 0) {
                         in_now = in_next;
-                        const int next = r + G + t;
+                        const int next = r1 + G + t;
                         in_next = next < qlen ? temp_in[next] : make_uint2(0, neg);
                     }
-                    bh = __shfl_sync(FULL_MASK, in_now.x, r & (G - 1), G);
-                    be = __shfl_sync(FULL_MASK, in_now.y, r & (G - 1), G);
+                    bh = __shfl_sync(FULL_MASK, in_now.x, r1 & (G - 1), G);
+                    be = __shfl_sync(FULL_MASK, in_now.y, r1 & (G - 1), G);
                 }
                 if (has_out) {
                     /* Lane t ends up with the row that the last thread
                      * finished G - 1 - t steps ago. */
                     out.x = __shfl_down_sync(FULL_MASK, out.x, 1, G);
                     out.y = __shfl_down_sync(FULL_MASK, out.y, 1, G);
-                    if (t == G - 1) out = make_uint2(h[R - 1], e);
+                    if (t == G - 1) out = make_uint2(h_cur[R - 1], e);
                     const int last = s - (G - 1);
                     if (last >= 0 && ((last & (G - 1)) == G - 1 || last == qlen - 1)) {
-                        const int r = last - (G - 1) + t;
-                        if (r >= 0 && r >= (last & ~(G - 1))) temp_out[r] = out;
+                        const int r2 = last - (G - 1) + t;
+                        if (r2 >= 0 && r2 >= (last & ~(G - 1)) && r2 < qlen) temp_out[r2] = out;
                     }
                 }
                 h_left = t ? h_up : bh;
                 e_left = t ? e_up : be;
+            };
+            /* An even number of steps; an extra one reads a padding row,
+             * which cannot raise the maximum (see above). */
+            for (int s = 0; s < steps; s += 2) {
+                step(s, h0, h1);
+                step(s + 1, h1, h0);
             }
             /* The next pass reads what other lanes of this warp wrote. */
             if (MULTIPASS) __syncwarp();

@@ -57,6 +57,8 @@ typedef struct sw_gk_align_params {
     uint32_t *overflow_count;
     uint2 *temp;                  /* multipass: two columns of (H, E) per group */
     uint32_t temp_rows;           /* rows of one such column, >= query_len */
+    uint32_t unit;                /* 1 and 65536, as parameters so that the */
+    uint32_t high_lane;           /* kernels multiply by them (see align_kernel) */
 } sw_gk_align_params;
 
 /* Compiled alignment kernels; the list never changes while a program runs. */
