@@ -8,20 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "sw_clock.h"
 #include "sw_db.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 #include "sw_matrix.h"
 #include "sw_queries.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int fail(const sw_error *err)
 {
@@ -58,7 +51,7 @@ int main(int argc, char **argv)
     int ngpu = 0;
     if (sw_gpu_list(&gpu, 1, &ngpu, &err) != SW_OK || ngpu == 0) return fail(&err);
 
-    double t0 = now_seconds();
+    double t0 = sw_clock_seconds();
     sw_db *db = NULL;
     if (sw_db_open(argv[1], &db, &err) != SW_OK) return fail(&err);
     uint64_t nseqs = sw_db_num_seqs(db), nres = sw_db_num_residues(db);
@@ -76,7 +69,7 @@ int main(int argc, char **argv)
         at += info.num_residues;
     }
     for (uint64_t s = 0; s < nseqs; ++s) tiebreak[s] = (uint32_t)sw_db_original_index(db, s);
-    double t_read = now_seconds() - t0;
+    double t_read = sw_clock_seconds() - t0;
 
     sw_matrix *m = NULL;
     sw_scoring sc;
@@ -110,12 +103,12 @@ int main(int argc, char **argv)
     opt.max_columns_per_thread = columns;
     opt.bucket_streams = streams;
     sw_gpu_engine *e = NULL;
-    t0 = now_seconds();
+    t0 = sw_clock_seconds();
     if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK) return fail(&err);
-    double t_create = now_seconds() - t0;
-    t0 = now_seconds();
+    double t_create = sw_clock_seconds() - t0;
+    t0 = sw_clock_seconds();
     if (sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK) return fail(&err);
-    double t_upload = now_seconds() - t0;
+    double t_upload = sw_clock_seconds() - t0;
     printf("engine created: %.3f s; database to the GPU: %.3f s\n", t_create, t_upload);
 
     sw_gpu_stats st;

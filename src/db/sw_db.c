@@ -1,6 +1,7 @@
 /* Opens, reads and verifies a database (docs/FORMAT.md); every number read from
  * disk is checked before use, so damaged files give errors, never wrong data. */
 #include "sw_db.h"
+#include "sw_file_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,24 +85,6 @@ static char *concat(const char *a, const char *b)
         memcpy(s + la, b, lb + 1);
     }
     return s;
-}
-
-/* Returns 0, or -1 with errno set, or 1 when the file ends early. */
-static int pread_exact(int fd, void *buf, size_t n, uint64_t offset)
-{
-    uint8_t *p = buf;
-    while (n > 0) {
-        ssize_t k = pread(fd, p, n, (off_t)offset);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        if (k == 0) return 1;
-        p += k;
-        n -= (size_t)k;
-        offset += (uint64_t)k;
-    }
-    return 0;
 }
 
 static int open_file(const char *path, const char *hint, int *fd_out, uint64_t *size_out,
@@ -255,7 +238,7 @@ static int load_index(sw_db *db, sw_error *err)
     if (rc != SW_OK) return rc;
     uint8_t head[SW_DB_INDEX_FIXED_SIZE];
     uint64_t have = size < sizeof head ? size : sizeof head;
-    int r = pread_exact(fd, head, (size_t)have, 0);
+    int r = sw_io_pread_exact(fd, head, (size_t)have, 0);
     if (r != 0) {
         close(fd);
         return sw_error_set(err, SW_EIO, "%s: read failed: %s", db->path_index,
@@ -277,7 +260,7 @@ static int load_index(sw_db *db, sw_error *err)
         close(fd);
         return sw_error_set(err, SW_ENOMEM, "%s: out of memory reading the index", db->path_index);
     }
-    r = pread_exact(fd, db->index, (size_t)size, 0);
+    r = sw_io_pread_exact(fd, db->index, (size_t)size, 0);
     int read_errno = errno;
     close(fd);
     if (r != 0)
@@ -360,7 +343,7 @@ static int open_data(sw_db *db, int which, sw_error *err)
     if (rc != SW_OK) return rc;
     uint8_t h[SW_DB_FILE_HEADER_SIZE];
     uint64_t have = size < sizeof h ? size : sizeof h;
-    int r = pread_exact(db->fd[which], h, (size_t)have, 0);
+    int r = sw_io_pread_exact(db->fd[which], h, (size_t)have, 0);
     if (r != 0)
         return sw_error_set(err, SW_EIO, "%s: read failed: %s", path,
                             r < 0 ? strerror(errno) : "file shrank while reading");
@@ -482,7 +465,7 @@ static int decode_chunk(const sw_db *db, int which, size_t c, uint8_t *dst, ZSTD
         return SW_ENOMEM;
     }
     int rc = SW_OK;
-    int r = pread_exact(db->fd[which], src, (size_t)k->compressed_size, k->offset);
+    int r = sw_io_pread_exact(db->fd[which], src, (size_t)k->compressed_size, k->offset);
     if (r != 0) {
         rc = r < 0 ? SW_EIO : SW_ECORRUPT;
         snprintf(reason, reason_size, "%s", r < 0 ? strerror(errno) : "the file was cut short");

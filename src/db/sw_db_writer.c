@@ -1,6 +1,7 @@
 /* Builds a database (docs/FORMAT.md): spills input to unlinked files, sorts by
  * length, compresses chunks on all cores, renames into place index last. */
 #include "sw_db_writer.h"
+#include "sw_file_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,55 +109,6 @@ static uint64_t random_id(void)
     return XXH3_64bits(seed, sizeof seed);
 }
 
-static int write_all(int fd, const void *data, size_t n)
-{
-    const uint8_t *p = data;
-    while (n > 0) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int pwrite_all(int fd, const void *data, size_t n, uint64_t offset)
-{
-    const uint8_t *p = data;
-    while (n > 0) {
-        ssize_t k = pwrite(fd, p, n, (off_t)offset);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += k;
-        n -= (size_t)k;
-        offset += (uint64_t)k;
-    }
-    return 0;
-}
-
-/* Returns 0, or -1 with errno set, or 1 when the file ends early. */
-static int pread_exact(int fd, void *buf, size_t n, uint64_t offset)
-{
-    uint8_t *p = buf;
-    while (n > 0) {
-        ssize_t k = pread(fd, p, n, (off_t)offset);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        if (k == 0) return 1;
-        p += k;
-        n -= (size_t)k;
-        offset += (uint64_t)k;
-    }
-    return 0;
-}
-
 /* The directory that will hold the files of `prefix`. */
 static char *directory_of(const char *prefix)
 {
@@ -205,7 +157,7 @@ static int open_spill(const sw_db_writer *w, spill *s, sw_error *err)
 
 static int spill_flush(spill *s)
 {
-    if (s->fill > 0 && write_all(s->fd, s->buf, s->fill) != 0) return -1;
+    if (s->fill > 0 && sw_io_write_all(s->fd, s->buf, s->fill) != 0) return -1;
     s->fill = 0;
     return 0;
 }
@@ -215,7 +167,7 @@ static int spill_add(spill *s, const void *data, size_t n)
     if (n > SPILL_BUFFER_BYTES - s->fill) {
         if (spill_flush(s) != 0) return -1;
         if (n >= SPILL_BUFFER_BYTES) {
-            if (write_all(s->fd, data, n) != 0) return -1;
+            if (sw_io_write_all(s->fd, data, n) != 0) return -1;
             s->size += n;
             return 0;
         }
@@ -482,7 +434,7 @@ static void *compress_worker(void *arg)
         for (uint64_t s = e->first_seq; s < e->first_seq + e->num_seqs && !failure; s++) {
             uint32_t pos = job->order[s];
             uint32_t len = job->source_size[pos];
-            int r = len ? pread_exact(job->source_fd, p, len, job->source_offset[pos]) : 0;
+            int r = len ? sw_io_pread_exact(job->source_fd, p, len, job->source_offset[pos]) : 0;
             if (r != 0) failure = r < 0 ? strerror(errno) : "temporary file ended early";
             p += len;
         }
@@ -506,7 +458,7 @@ static void *compress_worker(void *arg)
         pthread_mutex_unlock(&job->lock);
         if (failed) break;
         /* Only the worker whose turn it is writes, so no lock is needed. */
-        if (pwrite_all(job->fd, out, csize, offset) != 0) {
+        if (sw_io_pwrite_all(job->fd, out, csize, offset) != 0) {
             job_fail(job, SW_EIO, "write failed", strerror(errno));
             break;
         }
@@ -723,7 +675,7 @@ static int finish(sw_db_writer *w, finish_state *st, sw_db_build_stats *stats, s
         if ((rc = create_output(w, f, &st->fd[f], err)) != SW_OK) return rc;
         if (f == FILE_INDEX) continue;
         put_file_header(file_header, magic[f], w->id);
-        if (write_all(st->fd[f], file_header, sizeof file_header) != 0)
+        if (sw_io_write_all(st->fd[f], file_header, sizeof file_header) != 0)
             return sw_error_set(err, SW_EIO, "%s: write failed: %s", w->path[f], strerror(errno));
     }
 
@@ -756,7 +708,7 @@ static int finish(sw_db_writer *w, finish_state *st, sw_db_build_stats *stats, s
     size_t index_bytes;
     if (build_index(w, st, residue_bytes, header_bytes, &index_bytes) != SW_OK)
         return sw_error_set(err, SW_ENOMEM, "out of memory");
-    if (write_all(st->fd[FILE_INDEX], st->index, index_bytes) != 0)
+    if (sw_io_write_all(st->fd[FILE_INDEX], st->index, index_bytes) != 0)
         return sw_error_set(err, SW_EIO, "%s: write failed: %s", w->path[FILE_INDEX],
                             strerror(errno));
 

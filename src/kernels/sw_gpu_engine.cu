@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "sw_clock.h"
 #include "sw_gpu_kernels.cuh"
 
 namespace {
@@ -30,13 +30,6 @@ int gpu_fail(sw_error *err, cudaError_t e, const char *where)
         const cudaError_t ck_ = (call);                       \
         if (ck_ != cudaSuccess) return gpu_fail(err, ck_, where); \
     } while (0)
-
-double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Lengths up to max_length go to kernel `config`. */
 struct plan_entry {
@@ -1068,7 +1061,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
                                     const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
                                     size_t *counts, sw_gpu_stats *stats, sw_error *err)
 {
-    const double t0 = now_seconds();
+    const double t0 = sw_clock_seconds();
     if (!e || (num_queries && (!queries || !query_lengths || !counts || (e->top_n && !hits))))
         return sw_error_set(err, SW_EINVAL, "GPU engine: invalid search arguments");
     search_ctx c;
@@ -1146,7 +1139,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             bs->residues += e->buckets[k].residues;
             bs->padded_residues += e->buckets[k].padded;
         }
-        stats->total_seconds = now_seconds() - t0;
+        stats->total_seconds = sw_clock_seconds() - t0;
     }
     return SW_OK;
 }

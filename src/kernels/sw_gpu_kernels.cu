@@ -100,7 +100,7 @@ __global__ void align_kernel(const sw_gk_align_params p)
      * that a warp's loads never meet in a bank; a query class takes
      * sc * 128 bytes. */
     const uint32_t row_bytes = sc * 4;
-    const uint32_t group_bytes = sc * 128;
+    const uint32_t lane_row_bytes = sc * 128;
     const uint32_t unit = p.unit, high_lane = p.high_lane;
     const uint32_t lane_bytes = lane * 4;
     const uint32_t pad_class = sc - 1;
@@ -205,7 +205,7 @@ __global__ void align_kernel(const sw_gk_align_params p)
                 const uint32_t r = query[s];
                 /* Byte offset of this row in shared memory (16-bit lanes:
                  * in this lane's copy). */
-                const uint32_t row = L::subjects == 2 ? lane_bytes + r * group_bytes : r * row_bytes;
+                const uint32_t row = L::subjects == 2 ? lane_bytes + r * lane_row_bytes : r * row_bytes;
                 uint32_t e = e_left, diag = h_diag;
 #pragma unroll
                 for (int k = 0; k < R; ++k) {

@@ -1,6 +1,7 @@
 /* The CPU search engine: worker threads take blocks of database sequences in
  * order, load (and check) each residue chunk on first use, align every query
  * against the block and keep their own top-N lists, merged at the end. */
+#include "sw_clock.h"
 #include "sw_search.h"
 
 #include <errno.h>
@@ -53,13 +54,6 @@ typedef struct worker {
     sw_topn **top;                /* one per query */
     sw_simd_workspace *workspace;
 } worker;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void fail(search_ctx *ctx, const sw_error *e)
 {
@@ -195,12 +189,6 @@ static int plan_blocks(search_ctx *ctx, uint64_t target, sw_error *err)
     return SW_OK;
 }
 
-static int online_cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 static int collect_results(worker *workers, int nthreads, size_t nq, size_t top_n,
                            sw_search_results **out, sw_error *err)
 {
@@ -229,10 +217,10 @@ static int collect_results(worker *workers, int nthreads, size_t nq, size_t top_
 int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err)
 {
-    double start = now_seconds();
+    double start = sw_clock_seconds();
     size_t nq = sw_queries_count(queries);
     size_t nchunks = sw_db_num_chunks(db);
-    int nthreads = options->threads > 0 ? options->threads : online_cpus();
+    int nthreads = options->threads > 0 ? options->threads : sw_clock_online_cpus();
     search_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.db = db;
@@ -348,7 +336,7 @@ int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         memset(&st, 0, sizeof st);
         snprintf(st.engine, sizeof st.engine, "CPU %s (%s)",
                  ctx.profiles ? "simd" : "reference", ctx.profiles ? sw_simd_isa() : "scalar");
-        st.scan_seconds = now_seconds() - start;
+        st.scan_seconds = sw_clock_seconds() - start;
         st.cells = cells_total;
         st.threads = nthreads;
         sw_results_set_stats(*out, &st);

@@ -5,19 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "sw_clock.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 #include "sw_search.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct load_ctx {
     const sw_db *db;
@@ -71,10 +63,7 @@ static int load_all_residues(const sw_db *db, int threads, uint8_t **out, sw_err
     atomic_init(&c.next, 0);
     atomic_init(&c.failed, 0);
     pthread_mutex_init(&c.lock, NULL);
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
+    if (threads <= 0) threads = sw_clock_online_cpus();
     if ((size_t)threads > c.num_chunks) threads = c.num_chunks ? (int)c.num_chunks : 1;
     pthread_t *tids = malloc((size_t)threads * sizeof *tids);
     int started = 0;
@@ -98,7 +87,7 @@ static int load_all_residues(const sw_db *db, int threads, uint8_t **out, sw_err
 int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err)
 {
-    double start = now_seconds();
+    double start = sw_clock_seconds();
     uint64_t nseqs = sw_db_num_seqs(db);
     size_t nq = sw_queries_count(queries);
     if (nseqs > UINT32_MAX)
@@ -143,7 +132,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         goto done;
     free(residues);
     residues = NULL;
-    double loaded = now_seconds();
+    double loaded = sw_clock_seconds();
 
     sw_gpu_stats gst;
     if ((rc = sw_gpu_engine_search(engine, qptr, qlen, nq, ghits, counts, &gst, err))) goto done;
