@@ -19,10 +19,12 @@ for step in "$@"; do
       (cd $build && ctest --output-on-failure -j8) > "$out/all-tests.log" 2>&1
       echo "all tests rc=$?"; tail -15 "$out/all-tests.log" ;;
     sanitize)
-      for tool in memcheck racecheck; do
-        timeout 280 sh tests/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/test_gpu_engine" \
-          matrices tests/data .deps/shared/bench/synthdb.c --quick > "$out/sanitize-$tool.log" 2>&1
-        echo "compute-sanitizer $tool rc=$?"; tail -6 "$out/sanitize-$tool.log"
+      # racecheck instruments every shared-memory access: it gets the tiny set.
+      for run in ${SANITIZE_RUNS:-memcheck:--quick racecheck:--tiny synccheck:--tiny initcheck:--tiny}; do
+        tool=${run%%:*} mode=${run#*:}
+        timeout ${SANITIZE_TIMEOUT:-280} sh tests/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/test_gpu_engine" \
+          matrices tests/data .deps/shared/bench/synthdb.c $mode > "$out/sanitize-$tool.log" 2>&1
+        echo "compute-sanitizer $tool $mode rc=$?"; tail -6 "$out/sanitize-$tool.log"
       done ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1

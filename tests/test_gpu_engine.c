@@ -2,11 +2,12 @@
  * the CPU's, and the hits must come in the same order (score, then database
  * position). Exits 77 (skipped) when no GPU is usable.
  *
- * usage: test_gpu_engine [--quick] MATRIX_DIR QUERIES.fa SWISSPROT_LIKE.fa
+ * usage: test_gpu_engine [--quick|--tiny] MATRIX_DIR QUERIES.fa SWISSPROT_LIKE.fa
  * The third file holds the Swiss-Prot-like sequences to search (20,000 of
  * them in the ctest run); the other databases are made here. --quick shrinks
  * every set (three queries, 600 sequences, shorter random databases), for
- * runs under compute-sanitizer, which slows the kernels a hundredfold. */
+ * runs under compute-sanitizer's memcheck, which slows the kernels a
+ * hundredfold; --tiny runs only a set small enough for racecheck. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -432,6 +433,52 @@ static void make_every_length(uint32_t max_len, const seqset *queries, uint64_t 
     free(tmp);
 }
 
+/* The smallest set that still reaches every kernel path, for racecheck,
+ * which slows shared-memory code a thousandfold: two short queries and a
+ * 3,000-residue tryptophan run (11 per match under BLOSUM62, so 33,000:
+ * beyond 16 bits) against short sequences of every length bucket, one long
+ * enough for the multi-pass kernel and the tryptophan run itself; all hits,
+ * GPU top-N selection, and batches. */
+static void run_tiny(const sw_scoring *s62)
+{
+    uint64_t rng = 7;
+    uint8_t buf[3000];
+    seqset qs = {0}, dbs = {0};
+    for (uint32_t len = 23; len <= 61; len += 38) {
+        for (uint32_t k = 0; k < len; ++k) buf[k] = random_residue(&rng);
+        set_add(&qs, buf, len);
+    }
+    for (uint32_t len = 1; len <= 700; len += 13) {
+        for (uint32_t k = 0; k < len; ++k) buf[k] = random_residue(&rng);
+        if (len > 80) memcpy(buf + len / 2, qs.res, qs.len[0]);
+        set_add(&dbs, buf, len);
+    }
+    for (uint32_t k = 0; k < 1000; ++k) buf[k] = random_residue(&rng);
+    memcpy(buf + 400, qs.res + qs.off[1], qs.len[1]);
+    set_add(&dbs, buf, 1000);
+    memset(buf, 17, sizeof buf); /* W */
+    set_add(&qs, buf, sizeof buf);
+    set_add(&dbs, buf, sizeof buf);
+    sorted_db db;
+    sort_db(&dbs, &db);
+    int32_t *ref = cpu_scores(&db, &qs, s62, 1);
+    check(ref[2 * db.n + db.n - 1] > 32767, "tiny set", "the tryptophan run scores %d, not beyond 16 bits",
+          ref[2 * db.n + db.n - 1]);
+    run_options ro;
+    sw_gpu_stats st;
+    memset(&ro, 0, sizeof ro);
+    compare_gpu("tiny set, all hits", &db, &qs, s62, ref, &ro, &st);
+    check(st.recomputed > 0, "tiny set", "nothing was recomputed in 32 bits");
+    ro.top_n = 5;
+    compare_gpu("tiny set, top 5", &db, &qs, s62, ref, &ro, NULL);
+    ro.max_device_bytes = 8192;
+    compare_gpu("tiny set, top 5, batches", &db, &qs, s62, ref, &ro, NULL);
+    free(ref);
+    sorted_free(&db);
+    set_free(&dbs);
+    set_free(&qs);
+}
+
 int main(int argc, char **argv)
 {
     /* Without a GPU nothing else matters: skip before reading anything. */
@@ -443,18 +490,31 @@ int main(int argc, char **argv)
         return 77;
     }
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
-    if (quick) {
+    int tiny = argc > 1 && !strcmp(argv[1], "--tiny");
+    if (quick || tiny) {
         argc--;
         argv++;
     }
     if (argc != 4) {
-        fprintf(stderr, "usage: test_gpu_engine [--quick] MATRIX_DIR QUERIES.fa SWISSPROT_LIKE.fa\n");
+        fprintf(stderr, "usage: test_gpu_engine [--quick|--tiny] MATRIX_DIR QUERIES.fa SWISSPROT_LIKE.fa\n");
         return 2;
     }
     printf("GPU 0: %s (sm_%d%d, %d SMs)\n", info[0].name, info[0].compute_major, info[0].compute_minor,
            info[0].multiprocessors);
 
     const char *mdir = argv[1];
+    if (tiny) {
+        sw_matrix *m = load_matrix(mdir, "BLOSUM62");
+        sw_scoring sc = scoring_of(m, 11, 1);
+        run_tiny(&sc);
+        sw_matrix_free(m);
+        if (failures) {
+            fprintf(stderr, "%d failure(s)\n", failures);
+            return 1;
+        }
+        printf("all GPU scores equal the CPU engines'\n");
+        return 0;
+    }
     seqset q20 = {0};
     read_fasta(argv[2], 0, &q20);
     /* Quick runs keep the three shortest-first queries for the first set. */
