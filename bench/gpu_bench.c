@@ -4,17 +4,30 @@
  *
  * usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S]
  *                  [--repeat K] [--gap-open G] [--gap-extend E] [--matrix M]
+ *                  [--threshold N|none] [--sweep N,N,...] [--single 0|1]
+ *                  [--intra-tile 8|16] [--intra-warps W]
+ * --threshold: database sequences longer than N go to the intra-task kernel
+ * (none: never; 0, the default: the calibrated threshold, as swsearch search
+ * picks it). --sweep: only the all-queries time for each threshold listed.
+ * --single 0: skip the single-query runs.
  * GCUPS = query residues x database residues / seconds / 1e9. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sw_calibrate.h"
 #include "sw_clock.h"
 #include "sw_db.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 #include "sw_matrix.h"
 #include "sw_queries.h"
+
+static uint32_t parse_threshold(const char *s)
+{
+    return !strncmp(s, "none", 4) && (s[4] == 0 || s[4] == ',') ? SW_GPU_NO_INTRA
+                                                                  : (uint32_t)strtoul(s, NULL, 10);
+}
 
 static int fail(const sw_error *err)
 {
@@ -26,12 +39,16 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S] "
-                        "[--repeat K] [--gap-open G] [--gap-extend E] [--matrix M]\n");
+                        "[--repeat K] [--gap-open G] [--gap-extend E] [--matrix M] [--threshold N|none] "
+                        "[--sweep N,N,...] [--single 0|1] [--intra-tile 8|16] [--intra-warps W]\n");
         return 2;
     }
     size_t top_n = 10;
     int columns = 0, streams = 0, repeat = 3, gap_open = 11, gap_extend = 1;
     const char *matrix = "BLOSUM62";
+    uint32_t threshold = 0;
+    const char *sweep = NULL;
+    int single = 1, intra_tile = 0, intra_warps = 0;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--top")) top_n = (size_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--columns")) columns = atoi(argv[i + 1]);
@@ -40,6 +57,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--gap-open")) gap_open = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--gap-extend")) gap_extend = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--matrix")) matrix = argv[i + 1];
+        else if (!strcmp(argv[i], "--threshold")) threshold = parse_threshold(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sweep")) sweep = argv[i + 1];
+        else if (!strcmp(argv[i], "--single")) single = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--intra-tile")) intra_tile = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--intra-warps")) intra_warps = atoi(argv[i + 1]);
         else {
             fprintf(stderr, "gpu_bench: unknown option %s\n", argv[i]);
             return 2;
@@ -102,7 +124,58 @@ int main(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     opt.max_columns_per_thread = columns;
     opt.bucket_streams = streams;
+    /* 0: what swsearch search would take. */
+    uint32_t calibrated = 0;
+    {
+        sw_calibration cal;
+        int measured = 0;
+        if (sw_calibration_get(0, &sc, &cal, &measured, &err) != SW_OK) return fail(&err);
+        calibrated = sw_calibration_pick(&cal, sw_db_lengths(db), nseqs, NULL);
+        if (calibrated == SW_GPU_NO_INTRA)
+            printf("calibrated threshold: none%s\n", measured ? " (measured now)" : " (from the cache)");
+        else
+            printf("calibrated threshold: %u%s\n", calibrated, measured ? " (measured now)" : " (from the cache)");
+    }
+    opt.intra_threshold = threshold ? threshold : calibrated;
+    opt.intra_tile = intra_tile;
+    opt.intra_warps = intra_warps;
     sw_gpu_engine *e = NULL;
+    if (sweep) {
+        /* Each threshold: a fresh engine, a warm-up, then the best of
+         * `repeat` all-query calls. */
+        printf("\n%16s %10s %8s %10s\n", "threshold", "seconds", "TCUPS", "intra seqs");
+        const double cells = (double)qres * (double)nres;
+        for (const char *at = sweep; *at;) {
+            opt.intra_threshold = parse_threshold(at);
+            if (opt.intra_threshold == 0) opt.intra_threshold = calibrated;
+            sw_gpu_stats st;
+            if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK ||
+                sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK ||
+                sw_gpu_engine_search(e, qp, ql, 1, hits, counts, &st, &err) != SW_OK)
+                return fail(&err);
+            double best = 1e30;
+            for (int r = 0; r < repeat; ++r) {
+                if (sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK) return fail(&err);
+                if (st.total_seconds < best) best = st.total_seconds;
+            }
+            uint64_t intra = 0;
+            for (size_t b = 0; b < st.num_buckets; ++b)
+                if (st.buckets[b].intra) intra += st.buckets[b].seqs;
+            char name[32];
+            size_t len = strcspn(at, ",");
+            if (parse_threshold(at) == 0 && calibrated == SW_GPU_NO_INTRA)
+                snprintf(name, sizeof name, "none (calibrated)");
+            else if (parse_threshold(at) == 0)
+                snprintf(name, sizeof name, "%u (calibrated)", calibrated);
+            else snprintf(name, sizeof name, "%.*s", (int)(len < 15 ? len : 15), at);
+            printf("%16s %10.4f %8.3f %10llu\n", name, best, cells / best / 1e12, (unsigned long long)intra);
+            fflush(stdout);
+            sw_gpu_engine_free(e);
+            at += len;
+            if (*at == ',') ++at;
+        }
+        return 0;
+    }
     t0 = sw_clock_seconds();
     if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK) return fail(&err);
     double t_create = sw_clock_seconds() - t0;
@@ -118,7 +191,7 @@ int main(int argc, char **argv)
     printf("\n%-12s %6s %10s %8s   (each query alone, best of %d)\n", "query", "length", "seconds", "GCUPS",
            repeat);
     double sum_alone = 0;
-    for (size_t q = 0; q < nq; ++q) {
+    for (size_t q = 0; q < (single ? nq : 0); ++q) {
         double best = 1e30;
         for (int r = 0; r < repeat; ++r) {
             if (sw_gpu_engine_search(e, qp + q, ql + q, 1, hits, counts, &st, &err) != SW_OK) return fail(&err);
@@ -153,7 +226,7 @@ int main(int argc, char **argv)
         sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK)
         return fail(&err);
     printf("\nper length bucket (profiled run, buckets one after another: %.4f s in all)\n", st.total_seconds);
-    printf("%10s %6s %7s %9s %9s %13s %13s %9s %8s %8s\n", "max len", "group", "columns", "multipass", "seqs",
+    printf("%10s %6s %7s %9s %9s %13s %13s %9s %8s %8s\n", "max len", "group", "columns", "kernel", "seqs",
            "residues", "padded", "seconds", "share", "GCUPS");
     double bucket_sum = 0;
     for (size_t b = 0; b < st.num_buckets; ++b) bucket_sum += st.buckets[b].seconds;
@@ -161,7 +234,7 @@ int main(int argc, char **argv)
         const sw_gpu_bucket_stats *k = &st.buckets[b];
         if (!k->seqs) continue;
         printf("%10u %6d %7d %9s %9llu %13llu %13llu %9.4f %7.1f%% %8.1f\n", k->max_length, k->group_size, k->columns,
-               k->multipass ? "yes" : "no", (unsigned long long)k->seqs, (unsigned long long)k->residues,
+               k->intra ? "intra" : k->multipass ? "multipass" : "single", (unsigned long long)k->seqs, (unsigned long long)k->residues,
                (unsigned long long)k->padded_residues, k->seconds, 100.0 * k->seconds / bucket_sum,
                k->seconds > 0 ? (double)qres * k->residues / k->seconds / 1e9 : 0.0);
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds on the GPU machine and runs what is asked: `test` (GPU tests),
-# `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh).
+# `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh),
+# `sweep` (bench/gpu_threshold_sweep.sh).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -26,6 +27,9 @@ for step in "$@"; do
           matrices tests/data .deps/shared/bench/synthdb.c $mode > "$out/sanitize-$tool.log" 2>&1
         echo "compute-sanitizer $tool $mode rc=$?"; tail -6 "$out/sanitize-$tool.log"
       done ;;
+    sweep)
+      bash bench/gpu_threshold_sweep.sh $build .deps/shared ${SWEEP_DBS:-} > "$out/sweep.log" 2>&1
+      echo "sweep rc=$?"; cat "$out/sweep.log" ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;

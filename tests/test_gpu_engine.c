@@ -312,6 +312,8 @@ typedef struct run_options {
     int bucket_streams;
     int profile;
     int max_columns;
+    uint32_t intra_threshold;  /* 0: default */
+    sw_gpu_engine *engine;     /* an engine to give this database to, instead of a new one */
 } run_options;
 
 /* Runs the GPU engine and compares its hits with the ranking of `expected`.
@@ -326,12 +328,13 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     opt.bucket_streams = ro->bucket_streams;
     opt.profile = ro->profile;
     opt.max_columns_per_thread = ro->max_columns;
-    sw_gpu_engine *e = NULL;
+    opt.intra_threshold = ro->intra_threshold;
+    sw_gpu_engine *e = ro->engine;
     sw_error err = {0};
-    if (sw_gpu_engine_create(0, scoring, top_n, &opt, &e, &err) != SW_OK ||
+    if ((!e && sw_gpu_engine_create(0, scoring, top_n, &opt, &e, &err) != SW_OK) ||
         sw_gpu_engine_set_db(e, db->res, db->len, db->tiebreak, db->n, &err) != SW_OK) {
         check(0, what, "engine setup: %s", err.message);
-        sw_gpu_engine_free(e);
+        if (!ro->engine) sw_gpu_engine_free(e);
         return;
     }
     const uint8_t **qp = xmalloc(queries->n * sizeof *qp);
@@ -381,7 +384,7 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     free(ql);
     free(hits);
     free(counts);
-    sw_gpu_engine_free(e);
+    if (!ro->engine) sw_gpu_engine_free(e);
 }
 
 static sw_matrix *load_matrix(const char *dir, const char *name)
@@ -473,6 +476,37 @@ static void run_tiny(const sw_scoring *s62)
     compare_gpu("tiny set, top 5", &db, &qs, s62, ref, &ro, NULL);
     ro.max_device_bytes = 8192;
     compare_gpu("tiny set, top 5, batches", &db, &qs, s62, ref, &ro, NULL);
+    memset(&ro, 0, sizeof ro);
+    ro.intra_threshold = 300;
+    compare_gpu("tiny set, intra-task above 300, all hits", &db, &qs, s62, ref, &ro, NULL);
+    ro.intra_threshold = 1;
+    ro.max_device_bytes = 8192;
+    compare_gpu("tiny set, intra-task above 1, batches", &db, &qs, s62, ref, &ro, NULL);
+
+    /* One engine, one database after another: buffers sized for the first
+     * must grow or be remade for the second. */
+    sw_gpu_engine_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.intra_threshold = 1;
+    sw_error err = {0};
+    memset(&ro, 0, sizeof ro);
+    ro.top_n = db.n; /* the engine's N, whichever database it has */
+    if (sw_gpu_engine_create(0, s62, db.n, &opt, &ro.engine, &err) != SW_OK) {
+        check(0, "tiny set, reused engine", "%s", err.message);
+    } else {
+        sorted_db small;
+        seqset few = {0};
+        for (size_t i = 0; i < 20; ++i) set_add(&few, db.res + db.off[i], db.len[i]);
+        sort_db(&few, &small);
+        int32_t *ref_small = cpu_scores(&small, &qs, s62, 1);
+        compare_gpu("tiny set, reused engine, first database", &small, &qs, s62, ref_small, &ro, NULL);
+        compare_gpu("tiny set, reused engine, second database", &db, &qs, s62, ref, &ro, NULL);
+        compare_gpu("tiny set, reused engine, first again", &small, &qs, s62, ref_small, &ro, NULL);
+        free(ref_small);
+        sorted_free(&small);
+        set_free(&few);
+        sw_gpu_engine_free(ro.engine);
+    }
     free(ref);
     sorted_free(&db);
     set_free(&dbs);
@@ -547,6 +581,9 @@ int main(int argc, char **argv)
         ro.max_device_bytes = db.total / 2;
         compare_gpu("swissprot-like, top 100, batches", &db, qs, &s62, cpu, &ro, NULL);
         ro.max_device_bytes = 0;
+        ro.intra_threshold = 500;
+        compare_gpu("swissprot-like, top 100, intra-task above 500", &db, qs, &s62, cpu, &ro, NULL);
+        ro.intra_threshold = 0;
         if (quick) {
             free(cpu);
             sorted_free(&db);
@@ -562,6 +599,14 @@ int main(int argc, char **argv)
         compare_gpu("swissprot-like, top 100, 16 columns per thread", &db, &q20, &s62, cpu, &ro, NULL);
         ro.max_columns = 32;
         compare_gpu("swissprot-like, top 100, 32 columns per thread", &db, &q20, &s62, cpu, &ro, NULL);
+        ro.max_columns = 0;
+        ro.intra_threshold = SW_GPU_NO_INTRA;
+        compare_gpu("swissprot-like, top 100, no intra-task kernel", &db, &q20, &s62, cpu, &ro, NULL);
+        ro.intra_threshold = 1;
+        ro.max_device_bytes = db.total / 3;
+        compare_gpu("swissprot-like, top 100, all intra-task, batches", &db, &q20, &s62, cpu, &ro, NULL);
+        ro.max_device_bytes = 0;
+        ro.intra_threshold = 0;
         free(cpu);
         sorted_free(&db);
         set_free(&sp);
@@ -594,6 +639,11 @@ every_length:;
         compare_gpu("lengths 1..5000, reference engine, all hits", &db, &shortq, &s62, ref, &ro, NULL);
         ro.max_device_bytes = 4u << 20;
         compare_gpu("lengths 1..5000, all hits, 4 MiB of device memory", &db, &shortq, &s62, ref, &ro, NULL);
+        memset(&ro, 0, sizeof ro);
+        ro.intra_threshold = 1;
+        compare_gpu("lengths 1..5000, all intra-task, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+        ro.intra_threshold = 1000;
+        compare_gpu("lengths 1..5000, intra-task above 1000, all hits", &db, &shortq, &s62, ref, &ro, NULL);
         free(ref);
         sorted_free(&db);
         set_free(&every);
@@ -644,6 +694,10 @@ every_length:;
         check(st.recomputed > 0, "beyond 16 bits", "nothing was recomputed in 32 bits");
         ro.max_device_bytes = 1u << 20;
         compare_gpu("beyond 16 bits, all hits, 1 MiB of device memory", &db, &qs, &s62, ref, &ro, NULL);
+        memset(&ro, 0, sizeof ro);
+        ro.intra_threshold = 100;
+        compare_gpu("beyond 16 bits, intra-task above 100, all hits", &db, &qs, &s62, ref, &ro, &st);
+        check(st.recomputed > 0, "beyond 16 bits, intra-task", "nothing was recomputed in 32 bits");
         free(ref);
         sorted_free(&db);
         set_free(&dbs);
@@ -676,6 +730,10 @@ every_length:;
                      cases[i].ext);
             memset(&ro, 0, sizeof ro);
             compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
+            ro.intra_threshold = 200;
+            snprintf(what, sizeof what, "%s %d/%d, lengths 1..1500, intra-task above 200", cases[i].matrix,
+                     cases[i].open, cases[i].ext);
+            compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
             free(ref);
             sw_matrix_free(m);
         }
@@ -704,6 +762,8 @@ every_length:;
         int32_t *ref = cpu_scores(&ddb, &dq, &sd, 1);
         memset(&ro, 0, sizeof ro);
         compare_gpu("DNA +1/-3, 3/2, all hits", &ddb, &dq, &sd, ref, &ro, NULL);
+        ro.intra_threshold = 300;
+        compare_gpu("DNA +1/-3, 3/2, intra-task above 300", &ddb, &dq, &sd, ref, &ro, NULL);
         free(ref);
         sorted_free(&ddb);
         set_free(&dq);

@@ -6,6 +6,8 @@
 set -u
 swsearch=$1 makedb=$2 data=$3
 tmp=$(mktemp -d)
+# Calibrations of a GPU go to a cache of this test, not the user's.
+export SWSEARCH_CACHE_DIR="$tmp/cache"
 trap 'rm -rf "$tmp"' EXIT
 failures=0 passed=0
 
@@ -106,6 +108,28 @@ case $? in
      expect 0 "auto without GPU" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -o "$tmp/auto.tsv"
      cmp -s "$tmp/auto.tsv" "$tmp/simd2.tsv" && pass || fail "auto fallback differs from CPU" ;;
   *) fail "--device gpu crashed or misbehaved"; cat "$tmp/err" ;;
+esac
+
+# The GPU's length threshold: a number from 1 or 'none'; on a GPU, every
+# threshold gives the same hits.
+expect 2 "bad --threshold" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --threshold 0
+err_has "--threshold needs a whole number"
+expect 2 "bad --threshold word" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --threshold some
+for t in 1 300 none; do
+  "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --device gpu --threshold $t -o "$tmp/gpu_t.tsv" 2> "$tmp/err"
+  case $? in
+    0) cmp -s "$tmp/gpu_t.tsv" "$tmp/simd2.tsv" && pass || fail "GPU with --threshold $t differs from the CPU" ;;
+    1) err_has "GPU\|CUDA"; absent "$tmp/gpu_t.tsv" ;;
+    *) fail "--threshold $t crashed or misbehaved"; cat "$tmp/err" ;;
+  esac
+done
+expect 2 "calibrate without -d" -- "$swsearch" calibrate
+err_has "calibrate needs -d DB"
+"$swsearch" calibrate -d "$tmp/sp" > "$tmp/cal.out" 2> "$tmp/err"
+case $? in
+  0) grep -q "chosen" "$tmp/cal.out" && pass || fail "calibrate printed no choice" ;;
+  1) err_has "GPU\|CUDA" ;;
+  *) fail "calibrate crashed or misbehaved"; cat "$tmp/err" ;;
 esac
 
 # info and verify; a damaged database is refused, never searched.

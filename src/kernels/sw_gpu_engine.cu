@@ -31,6 +31,9 @@ int gpu_fail(sw_error *err, cudaError_t e, const char *where)
         if (ck_ != cudaSuccess) return gpu_fail(err, ck_, where); \
     } while (0)
 
+/* The plan entry of the intra-task kernel has this instead of a config. */
+constexpr int INTRA_CONFIG = -2;
+
 /* Lengths up to max_length go to kernel `config`. */
 struct plan_entry {
     uint32_t max_length;
@@ -73,6 +76,7 @@ struct slot {
     uint32_t *host_ctl; /* pinned copies of ctl's head and of out */
     sw_gk_hit *host_out;
     int32_t *host_scores; /* host selection: pinned copy of every score */
+    uint32_t *profile;    /* intra-task query profile, built on the GPU */
     cudaEvent_t scan_start, scan_done, sel_done;
     cudaEvent_t *copy_events;   /* 2 per batch, batched mode */
     cudaEvent_t *bucket_events; /* 2 per bucket, profile mode */
@@ -144,6 +148,16 @@ struct sw_gpu_engine {
     size_t temp_bytes, temp_wide_bytes;
     int multipass_groups, wide_groups;
     launch_shape shapes[64];
+
+    /* Intra-task kernel: sequences longer than intra_threshold. */
+    uint32_t intra_longest;           /* longest such sequence, 0 if none */
+    uint32_t profile_words;           /* per class, for the longest query */
+    size_t profile_cap;
+    uint2 *d_row_buffer;
+    size_t row_buffer_bytes;
+    uint32_t row_stride;
+    int intra_grid;                   /* blocks that the row buffer serves */
+    int intra_tile, intra_threads;    /* shape of the last launch, for the statistics */
 };
 
 namespace {
@@ -165,6 +179,7 @@ int find_config(int group_size, int columns, int multipass, int wide)
  * blocks of 1024 just above 1024 residues. */
 void make_plan(sw_gpu_engine *e)
 {
+    const uint32_t threshold = e->opt.intra_threshold;
     const int max_columns = e->opt.max_columns_per_thread;
     e->plan_size = 0;
     uint32_t widest = 0;
@@ -194,6 +209,14 @@ void make_plan(sw_gpu_engine *e)
         e->plan[e->plan_size++] = plan_entry{UINT32_MAX, mp16};
     }
     e->wide_config = find_config(32, 16, 1, 1);
+    if (threshold != SW_GPU_NO_INTRA) {
+        /* Inter-task entries up to the threshold, then the intra-task kernel. */
+        size_t keep = 0;
+        while (keep < e->plan_size && e->plan[keep].max_length < threshold) ++keep;
+        if (keep < e->plan_size) e->plan[keep++].max_length = threshold;
+        e->plan_size = keep;
+        e->plan[e->plan_size++] = plan_entry{UINT32_MAX, INTRA_CONFIG};
+    }
 }
 
 void compute_classes(sw_gpu_engine *e)
@@ -227,6 +250,7 @@ void free_slot(slot *s)
     cudaFreeHost(s->host_ctl);
     cudaFreeHost(s->host_out);
     cudaFreeHost(s->host_scores);
+    cudaFree(s->profile);
     if (s->scan_start) cudaEventDestroy(s->scan_start);
     if (s->scan_done) cudaEventDestroy(s->scan_done);
     if (s->sel_done) cudaEventDestroy(s->sel_done);
@@ -259,6 +283,8 @@ void free_db(sw_gpu_engine *e)
     e->batches = nullptr;
     e->buckets = nullptr;
     e->num_batches = e->num_buckets = 0;
+    e->intra_longest = 0;
+    e->profile_cap = 0; /* the profiles went with the slots */
     e->num_seqs = e->num_residues = 0;
     e->buf_used[0] = e->buf_used[1] = 0;
 }
@@ -320,6 +346,18 @@ int make_buckets(sw_gpu_engine *e, const uint32_t *lengths, sw_error *err)
             bucket *k = &e->buckets[e->num_buckets++];
             k->plan = (int)pe;
             k->first = s;
+            if (e->plan[pe].config == INTRA_CONFIG) {
+                /* Pairs, each padded to its longer subject. */
+                while (s < end) {
+                    k->residues += lengths[s];
+                    if (((s - k->first) & 1) == 1) k->padded += 2 * (uint64_t)lengths[s];
+                    if (lengths[s] > e->intra_longest) e->intra_longest = lengths[s];
+                    ++s;
+                }
+                if (((s - k->first) & 1) == 1) k->padded += 2 * (uint64_t)lengths[s - 1];
+                k->count = s - k->first;
+                continue;
+            }
             const sw_gk_config *c = sw_gk_get_config(e->plan[pe].config);
             const uint64_t block = (uint64_t)c->group_size * c->columns;
             uint32_t longest = 0;
@@ -415,6 +453,7 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
     if (e->opt.max_columns_per_thread <= 0) e->opt.max_columns_per_thread = 24;
     if (e->opt.max_columns_per_thread > 32) e->opt.max_columns_per_thread = 32;
     if (e->opt.max_columns_per_thread < 16) e->opt.max_columns_per_thread = 16;
+    if (e->opt.intra_threshold == 0) e->opt.intra_threshold = SW_GPU_DEFAULT_THRESHOLD;
     e->num_streams = e->opt.bucket_streams > 0 ? e->opt.bucket_streams : DEFAULT_STREAMS;
     if (e->num_streams > MAX_STREAMS) e->num_streams = MAX_STREAMS;
     if (e->opt.profile) e->num_streams = 1;
@@ -507,6 +546,7 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
     cudaFree(e->d_query);
     cudaFree(e->d_temp);
     cudaFree(e->d_temp_wide);
+    cudaFree(e->d_row_buffer);
     for (int i = 0; i < e->num_streams; ++i) {
         if (e->s_bucket[i]) cudaStreamDestroy(e->s_bucket[i]);
         if (e->ev_join[i]) cudaEventDestroy(e->ev_join[i]);
@@ -777,6 +817,7 @@ int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err)
     int groups = 0;
     for (size_t p = 0; p < e->plan_size; ++p) {
         const int id = e->plan[p].config;
+        if (id == INTRA_CONFIG) continue;
         const sw_gk_config *cf = sw_gk_get_config(id);
         if (!cf->multipass) continue;
         const launch_shape *ls = &e->shapes[id];
@@ -802,6 +843,126 @@ int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err)
     e->wide_groups = wblocks * per_block;
     return ensure((void **)&e->d_temp_wide, &e->temp_wide_bytes, (size_t)e->wide_groups * per_group + 16,
                   "multipass buffers", err);
+}
+
+/* Shape of the intra-task kernel for a query of `qlen` residues.
+ * Tile height: 16 rows per thread halves the per-row costs that are paid
+ * per lane and step (shuffles, ring traffic, class loads) against 8, but a
+ * row block then covers 512 query rows; 16 is taken once the padding of
+ * the last row block stays under a quarter of the query.
+ * Warps per block: one per row block up to 2. More warps lengthen the
+ * wavefront's fill (WARP_LAG steps per warp) and the wait of a strip for
+ * the one above, while the multiprocessor is kept busy by several blocks at
+ * once anyway (H100, Swiss-Prot-like, intra-task above 768: 2 warps 2.41 s,
+ * 4 warps 2.47 s, 8 warps 2.71 s).
+ * Both fall back (fewer warps, then the smaller tile) until the occupancy
+ * API says that at least one block fits in a multiprocessor. */
+struct intra_shape {
+    int tile, threads, blocks_per_sm;
+    size_t smem;
+};
+
+int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw_error *err)
+{
+    const int tiles[2] = {16, 8};
+    for (int ti = 0; ti < 2; ++ti) {
+        const int tile = tiles[ti];
+        if (e->opt.intra_tile && tile != e->opt.intra_tile) continue;
+        const size_t rows = 32 * (size_t)tile;
+        const size_t row_blocks = (qlen + rows - 1) / rows;
+        if (tile == 16 && !e->opt.intra_tile && row_blocks * rows * 4 > qlen * 5) continue;
+        int warps = row_blocks < 2 ? (int)row_blocks : 2;
+        if (e->opt.intra_warps) warps = e->opt.intra_warps < 16 ? e->opt.intra_warps : 16;
+        if (warps < 1) warps = 1;
+        for (; warps >= 1; --warps) {
+            const size_t smem = sw_gk_intra_smem(tile, 32 * warps, e->subject_classes);
+            if (smem > e->smem_optin) continue;
+            int blocks = 0;
+            CK(sw_gk_intra_occupancy(tile, 32 * warps, smem, &blocks), "occupancy");
+            if (blocks > 0) {
+                *out = intra_shape{tile, 32 * warps, blocks, smem};
+                return SW_OK;
+            }
+        }
+    }
+    return sw_error_set(err, SW_ELIMIT, "GPU: the intra-task kernel does not fit in a multiprocessor");
+}
+
+/* Query profiles (one per slot, for the longest query) and the row buffers
+ * of the intra-task kernel, one per block of the largest grid that a query
+ * of this search launches. */
+int prepare_intra(sw_gpu_engine *e, search_ctx *c, const size_t *lens, size_t nq, sw_error *err)
+{
+    size_t longest = 1;
+    for (size_t q = 0; q < nq; ++q)
+        if (lens[q] > longest) longest = lens[q];
+    const size_t rows_per_unit = (size_t)SW_GK_PROFILE_WORD_ALIGN * SW_GK_PROFILE_ROWS_PER_WORD;
+    e->profile_words = (uint32_t)((longest + rows_per_unit - 1) / rows_per_unit * SW_GK_PROFILE_WORD_ALIGN);
+    const size_t profile_bytes = (size_t)e->subject_classes * e->profile_words * 4;
+    if (profile_bytes > e->profile_cap) {
+        for (int i = 0; i < SLOTS; ++i) {
+            cudaFree(e->slots[i].profile);
+            e->slots[i].profile = nullptr;
+        }
+        e->profile_cap = 0;
+        for (int i = 0; i < SLOTS; ++i) CK(cudaMalloc(&e->slots[i].profile, profile_bytes), "query profile");
+        e->profile_cap = profile_bytes;
+    }
+    CK(sw_gk_intra_prepare(16, e->smem_optin), "cudaFuncSetAttribute");
+    CK(sw_gk_intra_prepare(8, e->smem_optin), "cudaFuncSetAttribute");
+    int grid = 1;
+    for (size_t q = 0; q < nq; ++q) {
+        intra_shape sh;
+        int rc = choose_intra_shape(e, lens[q], &sh, err);
+        if (rc) return rc;
+        if (sh.blocks_per_sm * e->sms > grid) grid = sh.blocks_per_sm * e->sms;
+    }
+    e->row_stride = (e->intra_longest + 31) & ~31u;
+    const size_t per_block = (size_t)e->row_stride * sizeof(uint2);
+    const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
+    if ((size_t)grid * per_block > share) grid = (int)(share / per_block) > 0 ? (int)(share / per_block) : 1;
+    e->intra_grid = grid;
+    (void)c;
+    return ensure((void **)&e->d_row_buffer, &e->row_buffer_bytes, (size_t)grid * per_block + 16, "row buffers", err);
+}
+
+int launch_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
+                 const uint8_t *res, size_t qlen, cudaStream_t stream, sw_error *err)
+{
+    intra_shape sh;
+    int rc = choose_intra_shape(e, qlen, &sh, err);
+    if (rc) return rc;
+    sw_gk_intra_params p;
+    memset(&p, 0, sizeof p);
+    p.residues = res;
+    p.residue_base = bt->res_begin;
+    p.offsets = e->d_offsets;
+    p.lengths = e->d_lengths;
+    p.first = bk->first;
+    p.count = bk->count;
+    p.profile = s->profile;
+    p.profile_words = e->profile_words;
+    p.query_len = (uint32_t)qlen;
+    p.subject_class = e->d_subject_class;
+    p.subject_classes = e->subject_classes;
+    p.gap_open = e->gap_open;
+    p.gap_extend = e->gap_extend;
+    p.limit = c->limit;
+    p.scores = s->scores;
+    p.work = s->ctl + ctl_bucket_work(e, kb);
+    p.overflow = s->overflow + bt->first;
+    p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
+    p.row_buffer = e->d_row_buffer;
+    p.row_stride = e->row_stride;
+    const uint32_t items = (bk->count + 1) / 2;
+    int blocks = sh.blocks_per_sm * e->sms;
+    if (blocks > e->intra_grid) blocks = e->intra_grid;
+    if ((uint32_t)blocks > items) blocks = (int)items;
+    if (blocks < 1) blocks = 1;
+    e->intra_tile = sh.tile;
+    e->intra_threads = sh.threads;
+    CK(sw_gk_intra_launch(sh.tile, blocks, sh.threads, sh.smem, stream, &p), "intra-task kernel");
+    return SW_OK;
 }
 
 sw_gk_align_params base_params(const sw_gpu_engine *e, const search_ctx *c, size_t q_offset, size_t qlen,
@@ -865,6 +1026,15 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         const size_t kb = bt->first_bucket + k;
         const bucket *bk = &e->buckets[kb];
         const int id = e->plan[bk->plan].config;
+        if (id == INTRA_CONFIG) {
+            /* Its own stream, beside the inter-task kernels. */
+            const cudaStream_t st = ns > 1 ? e->s_bucket[0] : e->s_scan;
+            if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb], st), "cudaEventRecord");
+            const int rc = launch_intra(e, c, s, bk, kb, bt, res, qlen, st, err);
+            if (rc) return rc;
+            if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb + 1], st), "cudaEventRecord");
+            continue;
+        }
         const sw_gk_config *cf = sw_gk_get_config(id);
         const launch_shape *ls = &e->shapes[id];
         sw_gk_align_params p = base_params(e, c, q_offset, qlen, s);
@@ -886,7 +1056,7 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         if (blocks > limit) blocks = limit;
         if (blocks < 1) blocks = 1;
         cudaStream_t st = e->s_scan;
-        if (ns > 1) st = cf->multipass ? e->s_bucket[0] : e->s_bucket[next];
+        if (ns > 1) st = cf->multipass ? e->s_bucket[1] : e->s_bucket[next];
         if (ns > 1 && !cf->multipass) next = next + 1 < ns ? next + 1 : (ns > 1 ? 1 : 0);
         if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb], st), "cudaEventRecord");
         CK(sw_gk_align_launch(id, blocks, ls->threads, ls->smem, st, &p), "alignment kernel");
@@ -993,6 +1163,17 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
     s->busy = 1;
     CK(cudaMemsetAsync(s->ctl, 0, e->ctl_words * 4, e->s_scan), "cudaMemsetAsync");
     CK(cudaEventRecord(s->scan_start, e->s_scan), "cudaEventRecord");
+    if (e->intra_longest) {
+        sw_gk_profile_params pp;
+        pp.query = e->d_query + q_offset;
+        pp.query_len = (uint32_t)qlen;
+        pp.table32 = (const uint32_t *)e->d_table32;
+        pp.subject_classes = e->subject_classes;
+        pp.pad_row = c->query_rows - 1;
+        pp.words = e->profile_words;
+        pp.profile = s->profile;
+        CK(sw_gk_profile_launch(e->sms, e->s_scan, &pp), "query profile kernel");
+    }
     for (size_t b = 0; b < e->num_batches; ++b) {
         const batch *bt = &e->batches[b];
         const uint8_t *res = e->d_res;
@@ -1090,8 +1271,10 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
         c.temp_rows = (uint32_t)(longest_query > 0 ? longest_query : 1);
         do {
             if ((rc = build_tables(e, &c, queries, query_lengths, num_queries, err))) break;
-            for (size_t p = 0; p < e->plan_size && !rc; ++p) rc = prepare_kernel(e, e->plan[p].config, c.smem16, err);
+            for (size_t p = 0; p < e->plan_size && !rc; ++p)
+                if (e->plan[p].config != INTRA_CONFIG) rc = prepare_kernel(e, e->plan[p].config, c.smem16, err);
             if (!rc) rc = prepare_kernel(e, e->wide_config, c.smem32, err);
+            if (!rc && e->intra_longest) rc = prepare_intra(e, &c, query_lengths, num_queries, err);
             if (!rc) rc = prepare_temp(e, &c, err);
             if (rc) break;
             size_t batch_counter = 0;
@@ -1126,12 +1309,18 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
         stats->num_buckets = e->plan_size;
         for (size_t p = 0; p < e->plan_size; ++p) {
             sw_gpu_bucket_stats *bs = &stats->buckets[p];
-            const sw_gk_config *cf = sw_gk_get_config(e->plan[p].config);
             bs->max_length = e->plan[p].max_length;
+            bs->seconds = c.bucket_seconds[p];
+            if (e->plan[p].config == INTRA_CONFIG) {
+                bs->intra = 1;
+                bs->group_size = e->intra_threads;
+                bs->columns = e->intra_tile;
+                continue;
+            }
+            const sw_gk_config *cf = sw_gk_get_config(e->plan[p].config);
             bs->group_size = cf->group_size;
             bs->columns = cf->columns;
             bs->multipass = cf->multipass;
-            bs->seconds = c.bucket_seconds[p];
         }
         for (size_t k = 0; k < e->num_buckets; ++k) {
             sw_gpu_bucket_stats *bs = &stats->buckets[e->buckets[k].plan];

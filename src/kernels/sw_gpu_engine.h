@@ -35,7 +35,18 @@ typedef struct sw_gpu_engine_options {
     /* Largest columns per thread for the single-pass kernels (16..32; 0: 24).
      * Smaller values trade padding for occupancy; for benchmarks. */
     int max_columns_per_thread;
+    /* Database sequences longer than this go to the intra-task kernel (one
+     * thread block per pair of sequences), the rest to the inter-task
+     * kernels. 0: SW_GPU_DEFAULT_THRESHOLD; SW_GPU_NO_INTRA: never. */
+    uint32_t intra_threshold;
+    /* Intra-task kernel shape, for benchmarks: query rows per thread (8 or
+     * 16) and warps per block (1..16); 0: the engine's rule. */
+    int intra_tile;
+    int intra_warps;
 } sw_gpu_engine_options;
+
+#define SW_GPU_DEFAULT_THRESHOLD 3000u
+#define SW_GPU_NO_INTRA UINT32_MAX
 
 typedef struct sw_gpu_hit {
     int score;
@@ -46,12 +57,15 @@ typedef struct sw_gpu_hit {
 
 /* One length bucket of the database: sequences up to `max_length` residues,
  * aligned by groups of `group_size` threads holding `columns` subject
- * columns each (a longer subject takes several passes). */
+ * columns each (a longer subject takes several passes); or, for `intra`,
+ * by blocks of `group_size` threads (as last chosen) holding `columns`
+ * query rows each. */
 typedef struct sw_gpu_bucket_stats {
     uint32_t max_length;
     int group_size;
     int columns;
     int multipass;
+    int intra;
     uint64_t seqs;
     uint64_t residues;
     uint64_t padded_residues; /* columns computed, padding included */

@@ -106,4 +106,54 @@ cudaError_t sw_gk_select_prepare(size_t smem);
  * `blocks` is the grid of the two passes over all scores. */
 cudaError_t sw_gk_select_launch(int blocks, cudaStream_t stream, const sw_gk_select_params *p);
 
+/* ---- intra-task kernel (sw_gpu_intra.cu) ---- */
+
+/* Query rows per profile word: scores are signed bytes. */
+#define SW_GK_PROFILE_ROWS_PER_WORD 4
+/* Profile words per residue class are a multiple of this, so that every
+ * tile height's row blocks end inside the profile. */
+#define SW_GK_PROFILE_WORD_ALIGN 128
+
+typedef struct sw_gk_profile_params {
+    const uint8_t *query;         /* substitution-table row of each query residue */
+    uint32_t query_len;
+    const uint32_t *table32;      /* the 32-bit table: score of (row, class) at row * classes + class */
+    uint32_t subject_classes;
+    uint32_t pad_row;             /* table row of positions beyond the query */
+    uint32_t words;               /* profile words per class, >= query_len / 4 */
+    uint32_t *profile;            /* [class][word]: rows 4w..4w+3, one signed byte each */
+} sw_gk_profile_params;
+
+typedef struct sw_gk_intra_params {
+    const uint8_t *residues;
+    uint64_t residue_base;
+    const uint64_t *offsets;
+    const uint32_t *lengths;
+    uint32_t first;               /* sequences first .. first + count - 1, two per block at a time */
+    uint32_t count;
+    const uint32_t *profile;      /* sw_gk_profile_params.profile of this query */
+    uint32_t profile_words;
+    uint32_t query_len;
+    const uint8_t *subject_class; /* residue code -> class, SW_CODE_LIMIT entries */
+    uint32_t subject_classes;     /* padding class last */
+    int gap_open;
+    int gap_extend;
+    int limit;
+    int32_t *scores;
+    uint32_t *work;
+    uint32_t *overflow;
+    uint32_t *overflow_count;
+    uint2 *row_buffer;            /* per block: a strip's bottom row, row_stride entries */
+    uint32_t row_stride;          /* >= the longest subject of the launch */
+} sw_gk_intra_params;
+
+/* Tile heights (query rows per thread) that are compiled. */
+int sw_gk_intra_tile_supported(int tile);
+size_t sw_gk_intra_smem(int tile, int threads, uint32_t subject_classes);
+cudaError_t sw_gk_intra_prepare(int tile, size_t smem);
+cudaError_t sw_gk_intra_occupancy(int tile, int threads, size_t smem, int *blocks_per_sm);
+cudaError_t sw_gk_intra_launch(int tile, int blocks, int threads, size_t smem, cudaStream_t stream,
+                               const sw_gk_intra_params *p);
+cudaError_t sw_gk_profile_launch(int blocks, cudaStream_t stream, const sw_gk_profile_params *p);
+
 #endif

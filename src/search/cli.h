@@ -5,5 +5,6 @@
 int cli_search(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_verify(int argc, char **argv);
+int cli_calibrate(int argc, char **argv);
 
 #endif

@@ -32,6 +32,9 @@ static void search_usage(FILE *out)
           "      --device D        auto (default: the GPU when one is usable, else the\n"
           "                        CPU), gpu or cpu\n"
           "      --gpu ID          CUDA device number (default 0)\n"
+          "      --threshold N     GPU: database sequences longer than N residues go\n"
+          "                        to the intra-task kernel ('none': never); default:\n"
+          "                        calibrated for this GPU (see 'swsearch calibrate')\n"
           "  -t, --threads T       CPU threads (default: all cores)\n"
           "      --cpu-engine E    simd (default) or reference (scalar, slow; for checks)\n"
           "  -v, --verbose         print timing and throughput to stderr\n"
@@ -46,12 +49,13 @@ static void search_usage(FILE *out)
 typedef struct search_args {
     const char *query_path, *db_path, *out_path, *matrix;
     long top, gap_open, gap_extend, threads, gpu_id;
+    uint32_t threshold;
     int cpu_engine, device, verbose;
 } search_args;
 
 static int parse_args(int argc, char **argv, search_args *a)
 {
-    enum { OPT_GAP_OPEN = 256, OPT_GAP_EXTEND, OPT_CPU_ENGINE, OPT_DEVICE, OPT_GPU };
+    enum { OPT_GAP_OPEN = 256, OPT_GAP_EXTEND, OPT_CPU_ENGINE, OPT_DEVICE, OPT_GPU, OPT_THRESHOLD };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
         {"out", required_argument, NULL, 'o'},       {"top", required_argument, NULL, 'n'},
@@ -61,6 +65,7 @@ static int parse_args(int argc, char **argv, search_args *a)
         {"cpu-engine", required_argument, NULL, OPT_CPU_ENGINE},
         {"device", required_argument, NULL, OPT_DEVICE},
         {"gpu", required_argument, NULL, OPT_GPU},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -110,6 +115,15 @@ static int parse_args(int argc, char **argv, search_args *a)
             break;
         case OPT_GPU:
             if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu_id)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_THRESHOLD:
+            if (!strcmp(optarg, "none")) {
+                a->threshold = UINT32_MAX;
+            } else {
+                long t;
+                if (cli_parse_long("--threshold", optarg, 1, 1000000000, &t)) return CLI_EXIT_USAGE;
+                a->threshold = (uint32_t)t;
+            }
             break;
         case 'h': search_usage(stdout); return -1;
         case ':':
@@ -181,6 +195,7 @@ int cli_search(int argc, char **argv)
         .cpu_engine = (sw_cpu_engine)a.cpu_engine,
         .device = (sw_device)a.device,
         .gpu_id = (int)a.gpu_id,
+        .gpu_threshold = a.threshold,
         .progress = draw_progress,
         .progress_user = &progress,
         .note = cli_note,
@@ -208,6 +223,13 @@ int cli_search(int argc, char **argv)
         if (st.load_seconds > 0)
             fprintf(stderr, ", database load %.3f s, transfers %.3f s, %llu scores recomputed",
                     st.load_seconds, st.transfer_seconds, (unsigned long long)st.recomputed);
+        if (st.gpu_threshold_source) {
+            if (st.gpu_threshold == UINT32_MAX)
+                fprintf(stderr, ", no intra-task kernel (%s)", st.gpu_threshold_source);
+            else
+                fprintf(stderr, ", intra-task kernel above %u residues (%s)", st.gpu_threshold,
+                        st.gpu_threshold_source);
+        }
         fprintf(stderr, "; whole command %.3f s\n", cli_now() - t0);
     }
 

@@ -15,9 +15,10 @@ static void usage(FILE *out)
           "Exact Smith-Waterman search of protein databases.\n"
           "\n"
           "commands:\n"
-          "  search   rank database sequences by local alignment score against queries\n"
-          "  info     describe a database: counts, residues, length histogram\n"
-          "  verify   check every checksum of a database\n"
+          "  search     rank database sequences by local alignment score against queries\n"
+          "  info       describe a database: counts, residues, length histogram\n"
+          "  verify     check every checksum of a database\n"
+          "  calibrate  measure the GPU kernels; the length threshold they call for\n"
           "\n"
           "Databases are built with makedb. 'swsearch COMMAND --help' describes a command.\n"
           "  -h, --help     this help\n"
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "search")) return cli_search(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cli_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate")) return cli_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return CLI_EXIT_OK;

@@ -18,6 +18,8 @@ typedef struct sw_search_stats {
     uint64_t cells;         /* sum over queries of query length x database residues */
     uint64_t recomputed;    /* scores redone in wider arithmetic (GPU) */
     int threads;            /* CPU threads */
+    uint32_t gpu_threshold; /* GPU: longer sequences went to the intra-task kernel */
+    const char *gpu_threshold_source; /* "--threshold", "calibrated now", "calibration cache" */
 } sw_search_stats;
 
 int sw_results_create(size_t num_queries, sw_search_results **out);

@@ -28,6 +28,10 @@ typedef struct sw_search_options {
     sw_cpu_engine cpu_engine;
     sw_device device;
     int gpu_id;            /* CUDA device number */
+    /* Database sequences longer than this go to the GPU's intra-task
+     * kernel; 0: the calibrated threshold (sw_calibrate.h); UINT32_MAX:
+     * never. */
+    uint32_t gpu_threshold;
     /* Called from the calling thread every few tenths of a second; may be NULL. */
     void (*progress)(void *user, uint64_t cells_done, uint64_t cells_total);
     void *progress_user;

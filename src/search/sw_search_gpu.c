@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sw_calibrate.h"
 #include "sw_clock.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
@@ -111,7 +112,25 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     sw_hit *hits = NULL;
     sw_search_results *r = NULL;
 
-    if ((rc = sw_gpu_engine_create(options->gpu_id, scoring, options->top_n, NULL, &engine, err)))
+    sw_gpu_engine_options eopt;
+    memset(&eopt, 0, sizeof eopt);
+    const char *threshold_source = "--threshold";
+    eopt.intra_threshold = options->gpu_threshold;
+    if (eopt.intra_threshold == 0) {
+        sw_calibration cal;
+        int measured = 0;
+        if (options->note && nseqs) {
+            char path[4096];
+            sw_error ignored;
+            if (sw_calibration_cache_path(options->gpu_id, path, sizeof path, &ignored) != SW_OK ||
+                sw_calibration_load(path, gpus[options->gpu_id].name, &cal, &ignored) != SW_OK)
+                options->note(options->note_user, "calibrating the GPU kernels (once per GPU model)");
+        }
+        if (nseqs && (rc = sw_calibration_get(options->gpu_id, scoring, &cal, &measured, err))) goto done;
+        eopt.intra_threshold = nseqs ? sw_calibration_pick(&cal, sw_db_lengths(db), nseqs, NULL) : SW_GPU_NO_INTRA;
+        threshold_source = measured ? "calibrated now" : "calibration cache";
+    }
+    if ((rc = sw_gpu_engine_create(options->gpu_id, scoring, options->top_n, &eopt, &engine, err)))
         goto done;
     if ((rc = load_all_residues(db, options->threads, &residues, err))) goto done;
     tiebreak = malloc((nseqs ? nseqs : 1) * sizeof *tiebreak);
@@ -161,6 +180,8 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     st.transfer_seconds = gst.transfer_seconds;
     st.cells = gst.cells;
     st.recomputed = gst.recomputed;
+    st.gpu_threshold = eopt.intra_threshold;
+    st.gpu_threshold_source = threshold_source;
     sw_results_set_stats(r, &st);
     *out = r;
     r = NULL;
