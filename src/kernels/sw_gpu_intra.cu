@@ -45,6 +45,10 @@ constexpr int WARP_LAG = 64;
 constexpr int WRAP_LAG = 128;
 constexpr int CLASS_RING = 64;  /* columns of subject classes a warp keeps */
 constexpr int OUT_RING = 128;   /* columns of a warp's bottom row kept for the next warp */
+/* Two rings per warp, by strip parity: a warp that starts its next row
+ * block writes the other one while the warp below still reads the end of
+ * this one. */
+constexpr int OUT_RINGS = 2;
 
 __device__ __forceinline__ uint32_t add16(uint32_t a, uint32_t b)
 {
@@ -74,7 +78,7 @@ __device__ __forceinline__ uint32_t score_pair(uint32_t a, uint32_t b, int k)
 }
 
 /* Shared memory of a block, in this order: W profile slices (classes x
- * 8 * TILE words), W class rings, W output rings, the staging row of warp 0,
+ * 8 * TILE words), W class rings, 2W output rings, the staging row of warp 0,
  * the residue-class table, then W + 1 words for the reduction and the work
  * item. */
 __host__ __device__ inline size_t slice_words(int tile, uint32_t classes) { return (size_t)classes * 8 * tile; }
@@ -82,7 +86,7 @@ __host__ __device__ inline size_t slice_words(int tile, uint32_t classes) { retu
 __host__ __device__ inline size_t intra_smem_bytes(int tile, int warps, uint32_t classes)
 {
     return (size_t)warps * slice_words(tile, classes) * 4 + (size_t)warps * CLASS_RING * 4 +
-           (size_t)warps * OUT_RING * 8 + CHUNK * 8 + SW_CODE_LIMIT + (size_t)(warps + 1) * 4;
+           (size_t)warps * OUT_RINGS * OUT_RING * 8 + CHUNK * 8 + SW_CODE_LIMIT + (size_t)(warps + 1) * 4;
 }
 
 /* The row block that warp `w` works on during the chunk starting at step
@@ -118,9 +122,9 @@ __global__ void __launch_bounds__(512) intra_kernel(const sw_gk_intra_params p)
     uint32_t *const class_rings = profile_all + (size_t)warps * slice_words(TILE, classes);
     uint32_t *const class_ring = class_rings + warp * CLASS_RING;
     uint2 *const out_rings = (uint2 *)(class_rings + warps * CLASS_RING);
-    uint2 *const out_ring = out_rings + warp * OUT_RING;
-    const uint2 *const in_ring = warp ? out_rings + (warp - 1) * OUT_RING : nullptr;
-    uint2 *const staging = out_rings + warps * OUT_RING;
+    uint2 *const my_rings = out_rings + warp * OUT_RINGS * OUT_RING;
+    const uint2 *const in_rings = warp ? out_rings + (warp - 1) * OUT_RINGS * OUT_RING : nullptr;
+    uint2 *const staging = out_rings + warps * OUT_RINGS * OUT_RING;
     uint8_t *const class_of = (uint8_t *)(staging + CHUNK);
     uint32_t *const reduce = (uint32_t *)(class_of + SW_CODE_LIMIT);
     uint32_t *const item_word = reduce + warps;
@@ -173,12 +177,15 @@ __global__ void __launch_bounds__(512) intra_kernel(const sw_gk_intra_params p)
                 const int bp = block_at(warp, warps, blocks, period, n, c - CHUNK, &s0);
                 if (bp >= 0 && bp + 1 < blocks) {
                     const int col = (int)(c - CHUNK) - (int)s0 - 31 + lane;
-                    if (col >= 0 && col < (int)n) row_buffer[col] = out_ring[col & (OUT_RING - 1)];
+                    const uint2 *ring = my_rings + ((bp / warps) & 1) * OUT_RING;
+                    if (col >= 0 && col < (int)n) row_buffer[col] = ring[col & (OUT_RING - 1)];
                 }
             }
             uint32_t start = 0;
             const int b = block_at(warp, warps, blocks, period, n, c, &start);
             if (b < 0) continue;
+            uint2 *const out_ring = my_rings + ((b / warps) & 1) * OUT_RING;
+            const uint2 *const in_ring = warp ? in_rings + ((b / warps) & 1) * OUT_RING : nullptr;
             if (start == c) {
                 /* A new row block: its profile slice, and a fresh left
                  * boundary (H = 0, E = minus infinity). */
