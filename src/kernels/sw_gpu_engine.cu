@@ -77,6 +77,7 @@ struct slot {
     sw_gk_hit *host_out;
     int32_t *host_scores; /* host selection: pinned copy of every score */
     uint32_t *profile;    /* intra-task query profile, built on the GPU */
+    size_t profile_cap;
     cudaEvent_t scan_start, scan_done, sel_done;
     cudaEvent_t *copy_events;   /* 2 per batch, batched mode */
     cudaEvent_t *bucket_events; /* 2 per bucket, profile mode */
@@ -152,7 +153,6 @@ struct sw_gpu_engine {
     /* Intra-task kernel: sequences longer than intra_threshold. */
     uint32_t intra_longest;           /* longest such sequence, 0 if none */
     uint32_t profile_words;           /* per class, for the longest query */
-    size_t profile_cap;
     uint2 *d_row_buffer;
     size_t row_buffer_bytes;
     uint32_t row_stride;
@@ -284,7 +284,6 @@ void free_db(sw_gpu_engine *e)
     e->buckets = nullptr;
     e->num_batches = e->num_buckets = 0;
     e->intra_longest = 0;
-    e->profile_cap = 0; /* the profiles went with the slots */
     e->num_seqs = e->num_residues = 0;
     e->buf_used[0] = e->buf_used[1] = 0;
 }
@@ -893,7 +892,7 @@ int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw
 /* Query profiles (one per slot, for the longest query) and the row buffers
  * of the intra-task kernel, one per block of the largest grid that a query
  * of this search launches. */
-int prepare_intra(sw_gpu_engine *e, search_ctx *c, const size_t *lens, size_t nq, sw_error *err)
+int prepare_intra(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
 {
     size_t longest = 1;
     for (size_t q = 0; q < nq; ++q)
@@ -901,14 +900,9 @@ int prepare_intra(sw_gpu_engine *e, search_ctx *c, const size_t *lens, size_t nq
     const size_t rows_per_unit = (size_t)SW_GK_PROFILE_WORD_ALIGN * SW_GK_PROFILE_ROWS_PER_WORD;
     e->profile_words = (uint32_t)((longest + rows_per_unit - 1) / rows_per_unit * SW_GK_PROFILE_WORD_ALIGN);
     const size_t profile_bytes = (size_t)e->subject_classes * e->profile_words * 4;
-    if (profile_bytes > e->profile_cap) {
-        for (int i = 0; i < SLOTS; ++i) {
-            cudaFree(e->slots[i].profile);
-            e->slots[i].profile = nullptr;
-        }
-        e->profile_cap = 0;
-        for (int i = 0; i < SLOTS; ++i) CK(cudaMalloc(&e->slots[i].profile, profile_bytes), "query profile");
-        e->profile_cap = profile_bytes;
+    for (int i = 0; i < SLOTS; ++i) {
+        int rc = ensure((void **)&e->slots[i].profile, &e->slots[i].profile_cap, profile_bytes, "query profile", err);
+        if (rc) return rc;
     }
     CK(sw_gk_intra_prepare(16, e->smem_optin), "cudaFuncSetAttribute");
     CK(sw_gk_intra_prepare(8, e->smem_optin), "cudaFuncSetAttribute");
@@ -924,7 +918,6 @@ int prepare_intra(sw_gpu_engine *e, search_ctx *c, const size_t *lens, size_t nq
     const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
     if ((size_t)grid * per_block > share) grid = (int)(share / per_block) > 0 ? (int)(share / per_block) : 1;
     e->intra_grid = grid;
-    (void)c;
     return ensure((void **)&e->d_row_buffer, &e->row_buffer_bytes, (size_t)grid * per_block + 16, "row buffers", err);
 }
 
@@ -1276,7 +1269,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             for (size_t p = 0; p < e->plan_size && !rc; ++p)
                 if (e->plan[p].config != INTRA_CONFIG) rc = prepare_kernel(e, e->plan[p].config, c.smem16, err);
             if (!rc) rc = prepare_kernel(e, e->wide_config, c.smem32, err);
-            if (!rc && e->intra_longest) rc = prepare_intra(e, &c, query_lengths, num_queries, err);
+            if (!rc && e->intra_longest) rc = prepare_intra(e, query_lengths, num_queries, err);
             if (!rc) rc = prepare_temp(e, &c, err);
             if (rc) break;
             size_t batch_counter = 0;

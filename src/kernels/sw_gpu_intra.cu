@@ -36,8 +36,11 @@
 
 #include "sw_alphabet.h"
 #include "sw_gpu_kernels.cuh"
+#include "sw_gpu_lanes.cuh"
 
 namespace {
+
+using L = sw_lanes::lanes16;
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 constexpr int CHUNK = 32;
@@ -49,17 +52,6 @@ constexpr int OUT_RING = 128;   /* columns of a warp's bottom row kept for the n
  * block writes the other one while the warp below still reads the end of
  * this one. */
 constexpr int OUT_RINGS = 2;
-
-__device__ __forceinline__ uint32_t add16(uint32_t a, uint32_t b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    uint32_t r;
-    asm("add.s16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-#else
-    return __vadd2(a, b);
-#endif
-}
 
 __device__ __forceinline__ uint32_t permute(uint32_t a, uint32_t b, uint32_t selector)
 {
@@ -131,9 +123,9 @@ __global__ void __launch_bounds__(512) intra_kernel(const sw_gk_intra_params p)
 
     if (threadIdx.x < SW_CODE_LIMIT) class_of[threadIdx.x] = p.subject_class[threadIdx.x];
 
-    const uint32_t neg = (uint32_t)(SW_GK_NEG16 & 0xffff) * 0x10001u;
-    const uint32_t neg_open_ext = (uint32_t)(-(p.gap_open + p.gap_extend) & 0xffff) * 0x10001u;
-    const uint32_t neg_ext = (uint32_t)(-p.gap_extend & 0xffff) * 0x10001u;
+    const uint32_t neg = L::splat(SW_GK_NEG16);
+    const uint32_t neg_open_ext = L::splat(-(p.gap_open + p.gap_extend));
+    const uint32_t neg_ext = L::splat(-p.gap_extend);
     const uint32_t pad_offset = (classes - 1) * SLICE * 4;
     const int blocks = (int)((p.query_len + 32 * TILE - 1) / (32 * TILE));
     const uint32_t items = (p.count + 1) / 2;
@@ -251,15 +243,15 @@ __global__ void __launch_bounds__(512) intra_kernel(const sw_gk_intra_params p)
 #pragma unroll
                     for (int r = 0; r < TILE; ++r) {
                         const uint32_t s = score_pair(wa[r / 4], wb[r / 4], r % 4);
-                        const uint32_t h = __viaddmax_s16x2(diag, s, __vimax_s16x2_relu(e[r], f));
+                        const uint32_t h = L::add_max(diag, s, L::max_relu(e[r], f));
                         diag = h_prev[r];
                         h_cur[r] = h;
-                        const uint32_t h_open = add16(h, neg_open_ext);
-                        e[r] = __viaddmax_s16x2(e[r], neg_ext, h_open);
-                        f = __viaddmax_s16x2(f, neg_ext, h_open);
+                        const uint32_t h_open = L::add(h, neg_open_ext);
+                        e[r] = L::add_max(e[r], neg_ext, h_open);
+                        f = L::add_max(f, neg_ext, h_open);
                     }
 #pragma unroll
-                    for (int r = 0; r < TILE; r += 2) best = __vimax3_s16x2(best, h_cur[r], h_cur[r + 1]);
+                    for (int r = 0; r < TILE; r += 2) best = L::max3(best, h_cur[r], h_cur[r + 1]);
                     out_h = h_cur[TILE - 1];
                     out_f = f;
                     if (lane == 31) out_ring[j & (OUT_RING - 1)] = make_uint2(out_h, out_f);
@@ -278,11 +270,11 @@ __global__ void __launch_bounds__(512) intra_kernel(const sw_gk_intra_params p)
         }
 
 #pragma unroll
-        for (int m = 16; m > 0; m >>= 1) best = __vmaxs2(best, __shfl_xor_sync(FULL_MASK, best, m));
+        for (int m = 16; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m));
         if (lane == 0) reduce[warp] = best;
         __syncthreads();
         if (threadIdx.x == 0) {
-            for (int w = 1; w < warps; ++w) best = __vmaxs2(best, reduce[w]);
+            for (int w = 1; w < warps; ++w) best = L::max(best, reduce[w]);
             const int a = (int16_t)(best & 0xffff);
             p.scores[seq_a] = a;
             if (a >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_a;

@@ -240,7 +240,8 @@ int sw_calibration_save(const char *path, const sw_calibration *c, sw_error *err
     return SW_OK;
 }
 
-int sw_calibration_get(int gpu, const sw_scoring *scoring, sw_calibration *out, int *measured, sw_error *err)
+int sw_calibration_get(int gpu, const sw_scoring *scoring, void (*note)(void *user, const char *message),
+                       void *note_user, sw_calibration *out, int *measured, sw_error *err)
 {
     char path[4096], name[256];
     sw_error ignored;
@@ -249,6 +250,7 @@ int sw_calibration_get(int gpu, const sw_scoring *scoring, sw_calibration *out, 
     if (rc) return rc;
     int have_path = sw_calibration_cache_path(gpu, path, sizeof path, &ignored) == SW_OK;
     if (have_path && sw_calibration_load(path, name, out, &ignored) == SW_OK) return SW_OK;
+    if (note) note(note_user, "calibrating the GPU kernels (once per GPU model)");
     rc = sw_calibration_measure(gpu, scoring, out, err);
     if (rc) return rc;
     *measured = 1;

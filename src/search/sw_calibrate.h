@@ -45,8 +45,10 @@ int sw_calibration_load(const char *path, const char *gpu_name, sw_calibration *
 int sw_calibration_save(const char *path, const sw_calibration *c, sw_error *err);
 
 /* The cached calibration of GPU `gpu`, or a fresh one (then cached; a cache
- * that cannot be written is not an error). *measured says which. */
-int sw_calibration_get(int gpu, const sw_scoring *scoring, sw_calibration *out, int *measured, sw_error *err);
+ * that cannot be written is not an error). *measured says which; `note`
+ * (may be NULL) hears of a measurement before it starts. */
+int sw_calibration_get(int gpu, const sw_scoring *scoring, void (*note)(void *user, const char *message),
+                       void *note_user, sw_calibration *out, int *measured, sw_error *err);
 
 /* Predicted scan seconds per query residue with threshold `threshold` for
  * a database of `n` sequences of these lengths (any order). */

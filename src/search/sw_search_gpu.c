@@ -119,14 +119,9 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     if (eopt.intra_threshold == 0) {
         sw_calibration cal;
         int measured = 0;
-        if (options->note && nseqs) {
-            char path[4096];
-            sw_error ignored;
-            if (sw_calibration_cache_path(options->gpu_id, path, sizeof path, &ignored) != SW_OK ||
-                sw_calibration_load(path, gpus[options->gpu_id].name, &cal, &ignored) != SW_OK)
-                options->note(options->note_user, "calibrating the GPU kernels (once per GPU model)");
-        }
-        if (nseqs && (rc = sw_calibration_get(options->gpu_id, scoring, &cal, &measured, err))) goto done;
+        if (nseqs && (rc = sw_calibration_get(options->gpu_id, scoring, options->note, options->note_user, &cal,
+                                              &measured, err)))
+            goto done;
         eopt.intra_threshold = nseqs ? sw_calibration_pick(&cal, sw_db_lengths(db), nseqs, NULL) : SW_GPU_NO_INTRA;
         threshold_source = measured ? "calibrated now" : "calibration cache";
     }
