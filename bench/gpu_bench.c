@@ -5,11 +5,18 @@
  * usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S]
  *                  [--repeat K] [--gap-open G] [--gap-extend E] [--matrix M]
  *                  [--threshold N|none] [--sweep N,N,...] [--single 0|1]
- *                  [--intra-tile 8|16] [--intra-warps W]
+ *                  [--intra-tile 8|16] [--intra-warps W] [--timeline FILE]
+ *                  [--device-launch 0|1] [--device-mb M]
  * --threshold: database sequences longer than N go to the intra-task kernel
  * (none: never; 0, the default: the calibrated threshold, as swsearch search
  * picks it). --sweep: only the all-queries time for each threshold listed.
  * --single 0: skip the single-query runs.
+ * --timeline: one more all-queries call with every launch and copy timed by
+ * events on its stream; the spans go to FILE (TSV) and a summary of what
+ * overlapped, with a chart of the first queries, to stdout.
+ * --device-launch 1: the kernels of each query are launched by a parent
+ * kernel on the GPU (needs a build with SW_ENABLE_DEVICE_LAUNCH).
+ * --device-mb: device memory the engine may use (forces database batches).
  * GCUPS = query residues x database residues / seconds / 1e9. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,12 +42,160 @@ static int fail(const sw_error *err)
     return 1;
 }
 
+typedef struct interval {
+    double start, end;
+} interval;
+
+static int by_start(const void *a, const void *b)
+{
+    const interval *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The union of the spans whose kind is in `kinds` (a bit per kind), as
+ * disjoint sorted intervals; returns how many. */
+static size_t span_union(const sw_gpu_span *sp, size_t n, unsigned kinds, interval *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (kinds >> sp[i].kind & 1u) out[k++] = (interval){sp[i].start, sp[i].end};
+    if (!k) return 0;
+    qsort(out, k, sizeof *out, by_start);
+    size_t m = 0;
+    for (size_t i = 1; i < k; ++i) {
+        if (out[i].start <= out[m].end) {
+            if (out[i].end > out[m].end) out[m].end = out[i].end;
+        } else out[++m] = out[i];
+    }
+    return m + 1;
+}
+
+static double total_length(const interval *a, size_t n)
+{
+    double t = 0;
+    for (size_t i = 0; i < n; ++i) t += a[i].end - a[i].start;
+    return t;
+}
+
+/* Length of the intersection of two disjoint sorted interval lists. */
+static double overlap_length(const interval *a, size_t na, const interval *b, size_t nb)
+{
+    double t = 0;
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        const double lo = a[i].start > b[j].start ? a[i].start : b[j].start;
+        const double hi = a[i].end < b[j].end ? a[i].end : b[j].end;
+        if (hi > lo) t += hi - lo;
+        if (a[i].end < b[j].end) ++i;
+        else ++j;
+    }
+    return t;
+}
+
+#define KIND(k) (1u << (k))
+
+/* The spans to `path`, and to stdout what ran beside what: busy time of each
+ * kind of work, the time the intra-task kernel shared with inter-task
+ * kernels and uploads with kernels, and a chart of the first queries, one
+ * line per stream. */
+static int report_timeline(const sw_gpu_span *sp, size_t n, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gpu_bench: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(f, "query\tkind\tbucket\tstream\tstart_ms\tend_ms\n");
+    for (size_t i = 0; i < n; ++i)
+        fprintf(f, "%zu\t%s\t%d\t%d\t%.4f\t%.4f\n", sp[i].query, sw_gpu_span_name(sp[i].kind), sp[i].bucket,
+                sp[i].stream, sp[i].start * 1e3, sp[i].end * 1e3);
+    if (fclose(f)) {
+        fprintf(stderr, "gpu_bench: cannot write %s\n", path);
+        return 1;
+    }
+    interval *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    if (!a || !b) {
+        fprintf(stderr, "gpu_bench: out of memory\n");
+        return 1;
+    }
+    double first = 1e30, last = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (sp[i].start < first) first = sp[i].start;
+        if (sp[i].end > last) last = sp[i].end;
+    }
+    printf("\ntimeline: %zu spans over %.4f s (spans in %s)\n", n, n ? last - first : 0.0, path);
+    printf("%-10s %6s %10s   (busy time: union of its spans)\n", "work", "spans", "seconds");
+    for (int k = SW_GPU_SPAN_PROFILE; k <= SW_GPU_SPAN_LAUNCHER; ++k) {
+        size_t count = 0;
+        for (size_t i = 0; i < n; ++i) count += sp[i].kind == k;
+        if (!count) continue;
+        printf("%-10s %6zu %10.4f\n", sw_gpu_span_name(k), count, total_length(a, span_union(sp, n, KIND(k), a)));
+    }
+    const size_t na = span_union(sp, n, KIND(SW_GPU_SPAN_INTRA), a);
+    const size_t nb = span_union(sp, n, KIND(SW_GPU_SPAN_INTER), b);
+    const double intra = total_length(a, na);
+    if (intra > 0)
+        printf("intra-task kernel running: %.4f s, of which beside inter-task kernels %.4f s (%.1f%%)\n", intra,
+               overlap_length(a, na, b, nb), 100.0 * overlap_length(a, na, b, nb) / intra);
+    const size_t nu = span_union(sp, n, KIND(SW_GPU_SPAN_UPLOAD), a);
+    const size_t nk = span_union(sp, n, KIND(SW_GPU_SPAN_INTER) | KIND(SW_GPU_SPAN_INTRA) | KIND(SW_GPU_SPAN_WIDE) |
+                                            KIND(SW_GPU_SPAN_LAUNCHER), b);
+    const double up = total_length(a, nu);
+    if (up > 0)
+        printf("uploads running: %.4f s, of which beside alignment kernels %.4f s (%.1f%%)\n", up,
+               overlap_length(a, nu, b, nk), 100.0 * overlap_length(a, nu, b, nk) / up);
+    printf("any alignment kernel running: %.4f s of %.4f s\n", total_length(b, nk), n ? last - first : 0.0);
+
+    /* Chart of the first three queries: one character per time step, the
+     * letter of the work on that stream at the step's middle. */
+    double end = first;
+    for (size_t i = 0; i < n; ++i)
+        if (sp[i].query < 3 && sp[i].end > end) end = sp[i].end;
+    enum { WIDTH = 100 };
+    const double step = (end - first) / WIDTH;
+    const char letters[] = "pbIwsudL";
+    int max_stream = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (sp[i].stream > max_stream) max_stream = sp[i].stream;
+    printf("\nqueries 0-2, %.2f ms per character; p profile, b inter-task bucket, I intra-task, w 32-bit "
+           "recomputation, s top-N, u upload, d download, L launcher; digits: query\n",
+           step * 1e3);
+    for (int st = 0; st <= max_stream && step > 0; ++st) {
+        char line[WIDTH + 1], qline[WIDTH + 1];
+        memset(line, ' ', WIDTH);
+        memset(qline, ' ', WIDTH);
+        line[WIDTH] = qline[WIDTH] = 0;
+        int used = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (sp[i].stream != st || sp[i].query >= 3) continue;
+            used = 1;
+            for (int c = 0; c < WIDTH; ++c) {
+                const double t = first + (c + 0.5) * step;
+                if (t >= sp[i].start && t < sp[i].end) {
+                    line[c] = letters[sp[i].kind];
+                    qline[c] = (char)('0' + (int)sp[i].query);
+                }
+            }
+        }
+        if (!used) continue;
+        const char *name = st == 0 ? "scan" : st == 1 ? "select" : st == 2 ? "copy" : "bucket";
+        char label[32];
+        if (st >= SW_GPU_STREAM_BUCKET0) snprintf(label, sizeof label, "%s %d", name, st - SW_GPU_STREAM_BUCKET0);
+        else snprintf(label, sizeof label, "%s", name);
+        printf("%-9s |%s|\n%-9s |%s|\n", label, line, "", qline);
+    }
+    free(a);
+    free(b);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S] "
                         "[--repeat K] [--gap-open G] [--gap-extend E] [--matrix M] [--threshold N|none] "
-                        "[--sweep N,N,...] [--single 0|1] [--intra-tile 8|16] [--intra-warps W]\n");
+                        "[--sweep N,N,...] [--single 0|1] [--intra-tile 8|16] [--intra-warps W] [--timeline FILE] "
+                        "[--device-launch 0|1] [--device-mb M]\n");
         return 2;
     }
     size_t top_n = 10;
@@ -48,7 +203,9 @@ int main(int argc, char **argv)
     const char *matrix = "BLOSUM62";
     uint32_t threshold = 0;
     const char *sweep = NULL;
-    int single = 1, intra_tile = 0, intra_warps = 0;
+    int single = 1, intra_tile = 0, intra_warps = 0, device_launch = 0;
+    const char *timeline = NULL;
+    size_t device_mb = 0;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--top")) top_n = (size_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--columns")) columns = atoi(argv[i + 1]);
@@ -62,6 +219,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--single")) single = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--intra-tile")) intra_tile = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--intra-warps")) intra_warps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--timeline")) timeline = argv[i + 1];
+        else if (!strcmp(argv[i], "--device-launch")) device_launch = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--device-mb")) device_mb = (size_t)atol(argv[i + 1]);
         else {
             fprintf(stderr, "gpu_bench: unknown option %s\n", argv[i]);
             return 2;
@@ -139,6 +299,9 @@ int main(int argc, char **argv)
     opt.intra_threshold = threshold ? threshold : calibrated;
     opt.intra_tile = intra_tile;
     opt.intra_warps = intra_warps;
+    opt.device_launch = device_launch;
+    opt.max_device_bytes = device_mb << 20;
+    printf("kernel launches: %s\n", device_launch ? "from the GPU (dynamic parallelism)" : "from the host, over streams");
     sw_gpu_engine *e = NULL;
     if (sweep) {
         /* Each threshold: a fresh engine, a warm-up, then the best of
@@ -219,27 +382,45 @@ int main(int argc, char **argv)
            st.batches);
     sw_gpu_engine_free(e);
 
-    /* Where the time goes: every bucket timed alone, one stream. */
-    opt.profile = 1;
-    if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK ||
-        sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK ||
-        sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK)
-        return fail(&err);
-    printf("\nper length bucket (profiled run, buckets one after another: %.4f s in all)\n", st.total_seconds);
-    printf("%10s %6s %7s %9s %9s %13s %13s %9s %8s %8s\n", "max len", "group", "columns", "kernel", "seqs",
-           "residues", "padded", "seconds", "share", "GCUPS");
-    double bucket_sum = 0;
-    for (size_t b = 0; b < st.num_buckets; ++b) bucket_sum += st.buckets[b].seconds;
-    for (size_t b = 0; b < st.num_buckets; ++b) {
-        const sw_gpu_bucket_stats *k = &st.buckets[b];
-        if (!k->seqs) continue;
-        printf("%10u %6d %7d %9s %9llu %13llu %13llu %9.4f %7.1f%% %8.1f\n", k->max_length, k->group_size, k->columns,
-               k->intra ? "intra" : k->multipass ? "multipass" : "single", (unsigned long long)k->seqs, (unsigned long long)k->residues,
-               (unsigned long long)k->padded_residues, k->seconds, 100.0 * k->seconds / bucket_sum,
-               k->seconds > 0 ? (double)qres * k->residues / k->seconds / 1e9 : 0.0);
+    if (timeline) {
+        opt.timeline = 1;
+        const sw_gpu_span *spans = NULL;
+        size_t nspans = 0;
+        if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK ||
+            sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK ||
+            sw_gpu_engine_search(e, qp, ql, 1, hits, counts, &st, &err) != SW_OK ||
+            sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK ||
+            sw_gpu_engine_timeline(e, &spans, &nspans, &err) != SW_OK)
+            return fail(&err);
+        printf("\nall queries with timing events on every stream: %.4f s\n", st.total_seconds);
+        if (report_timeline(spans, nspans, timeline)) return 1;
+        sw_gpu_engine_free(e);
+        opt.timeline = 0;
     }
-    printf("%10s %6s %7s %9s %9s %13s %13s %9.4f\n", "sum", "", "", "", "", "", "", bucket_sum);
-    sw_gpu_engine_free(e);
+    /* The profiled run times buckets from the host. */
+    if (!device_launch) {
+        /* Where the time goes: every bucket timed alone, one stream. */
+        opt.profile = 1;
+        if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK ||
+            sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK ||
+            sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK)
+            return fail(&err);
+        printf("\nper length bucket (profiled run, buckets one after another: %.4f s in all)\n", st.total_seconds);
+        printf("%10s %6s %7s %9s %9s %13s %13s %9s %8s %8s\n", "max len", "group", "columns", "kernel", "seqs",
+               "residues", "padded", "seconds", "share", "GCUPS");
+        double bucket_sum = 0;
+        for (size_t b = 0; b < st.num_buckets; ++b) bucket_sum += st.buckets[b].seconds;
+        for (size_t b = 0; b < st.num_buckets; ++b) {
+            const sw_gpu_bucket_stats *k = &st.buckets[b];
+            if (!k->seqs) continue;
+            printf("%10u %6d %7d %9s %9llu %13llu %13llu %9.4f %7.1f%% %8.1f\n", k->max_length, k->group_size, k->columns,
+                   k->intra ? "intra" : k->multipass ? "multipass" : "single", (unsigned long long)k->seqs, (unsigned long long)k->residues,
+                   (unsigned long long)k->padded_residues, k->seconds, 100.0 * k->seconds / bucket_sum,
+                   k->seconds > 0 ? (double)qres * k->residues / k->seconds / 1e9 : 0.0);
+        }
+        printf("%10s %6s %7s %9s %9s %13s %13s %9.4f\n", "sum", "", "", "", "", "", "", bucket_sum);
+        sw_gpu_engine_free(e);
+    }
     sw_queries_free(qs);
     sw_matrix_free(m);
     sw_db_close(db);

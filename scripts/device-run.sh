@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds on the GPU machine and runs what is asked: `test` (GPU tests),
 # `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh),
-# `sweep` (bench/gpu_threshold_sweep.sh).
+# `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
+# device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
+# needs `cdp` before it).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -30,6 +32,15 @@ for step in "$@"; do
     sweep)
       bash bench/gpu_threshold_sweep.sh $build .deps/shared ${SWEEP_DBS:-} > "$out/sweep.log" 2>&1
       echo "sweep rc=$?"; cat "$out/sweep.log" ;;
+    cdp)
+      cmake -S . -B $build-cdp -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSW_ENABLE_DEVICE_LAUNCH=ON \
+            -DSW_SHARED_DIR="$PWD/.deps/shared" > "$out/configure-cdp.log" 2>&1 &&
+        cmake --build $build-cdp -j16 > "$out/build-cdp.log" 2>&1 || { grep -E "error" -A3 "$out/build-cdp.log" | head -60; exit 1; }
+      (cd $build-cdp && ctest -L gpu -V) > "$out/gpu-test-cdp.log" 2>&1
+      echo "gpu test (device-side launcher build) rc=$?"; grep -E "FAIL|device-side|failure|GPU scores|Passed|Failed" "$out/gpu-test-cdp.log" ;;
+    concurrency)
+      bash bench/gpu_concurrency.sh $build $build-cdp .deps/shared "$out" > "$out/concurrency.log" 2>&1
+      echo "concurrency rc=$?"; cat "$out/concurrency.log" ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;

@@ -313,8 +313,40 @@ typedef struct run_options {
     int profile;
     int max_columns;
     uint32_t intra_threshold;  /* 0: default */
+    int timeline;              /* ask for the timeline and check it */
+    int device_launch;
     sw_gpu_engine *engine;     /* an engine to give this database to, instead of a new one */
 } run_options;
+
+/* The timeline of a search: spans in order on the clock, every query's
+ * buckets there, intra-task spans exactly when the intra-task kernel had
+ * sequences. */
+static void check_timeline(const char *what, const sw_gpu_engine *e, size_t num_queries, const sw_gpu_stats *st)
+{
+    const sw_gpu_span *sp = NULL;
+    size_t n = 0;
+    sw_error err = {0};
+    if (sw_gpu_engine_timeline(e, &sp, &n, &err) != SW_OK) {
+        check(0, what, "timeline: %s", err.message);
+        return;
+    }
+    int want_intra = 0;
+    for (size_t b = 0; b < st->num_buckets; ++b) want_intra |= st->buckets[b].intra && st->buckets[b].seqs;
+    size_t *kernels = calloc(num_queries ? num_queries : 1, sizeof *kernels);
+    int saw_intra = 0;
+    for (size_t i = 0; i < n; ++i) {
+        check(sp[i].start >= -1e-4 && sp[i].end >= sp[i].start, what, "span %zu (%s) from %.6f to %.6f s", i,
+              sw_gpu_span_name(sp[i].kind), sp[i].start, sp[i].end);
+        check(sp[i].query < num_queries, what, "span %zu of query %zu", i, sp[i].query);
+        if (sp[i].query < num_queries && (sp[i].kind == SW_GPU_SPAN_INTER || sp[i].kind == SW_GPU_SPAN_INTRA))
+            kernels[sp[i].query]++;
+        saw_intra |= sp[i].kind == SW_GPU_SPAN_INTRA;
+    }
+    for (size_t q = 0; q < num_queries; ++q) check(kernels[q] > 0, what, "no kernel span for query %zu", q);
+    check(saw_intra == want_intra, what, "intra-task spans %s, intra-task sequences %s", saw_intra ? "seen" : "none",
+          want_intra ? "present" : "none");
+    free(kernels);
+}
 
 /* Runs the GPU engine and compares its hits with the ranking of `expected`.
  * Returns the engine's statistics through *stats_out when not NULL. */
@@ -329,6 +361,8 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     opt.profile = ro->profile;
     opt.max_columns_per_thread = ro->max_columns;
     opt.intra_threshold = ro->intra_threshold;
+    opt.timeline = ro->timeline;
+    opt.device_launch = ro->device_launch;
     sw_gpu_engine *e = ro->engine;
     sw_error err = {0};
     if ((!e && sw_gpu_engine_create(0, scoring, top_n, &opt, &e, &err) != SW_OK) ||
@@ -376,6 +410,7 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
             }
         }
         free(r);
+        if (ro->timeline) check_timeline(what, e, queries->n, &st);
         printf("  %-52s %9zu hits compared, %llu recomputed in 32 bits, %d batch(es), %.3f s kernels\n", what,
                compared, (unsigned long long)st.recomputed, st.batches, st.kernel_seconds);
         if (stats_out) *stats_out = st;
@@ -583,6 +618,19 @@ int main(int argc, char **argv)
         ro.max_device_bytes = 0;
         ro.intra_threshold = 500;
         compare_gpu("swissprot-like, top 100, intra-task above 500", &db, qs, &s62, cpu, &ro, NULL);
+        ro.timeline = 1;
+        compare_gpu("swissprot-like, top 100, intra-task above 500, timeline", &db, qs, &s62, cpu, &ro, NULL);
+        ro.timeline = 0;
+        if (sw_gpu_engine_device_launch_available()) {
+            ro.device_launch = 1;
+            compare_gpu("swissprot-like, top 100, device-side launches", &db, qs, &s62, cpu, &ro, NULL);
+            ro.max_device_bytes = db.total / 2;
+            compare_gpu("swissprot-like, top 100, device-side launches, batches", &db, qs, &s62, cpu, &ro, NULL);
+            ro.max_device_bytes = 0;
+            ro.device_launch = 0;
+        } else {
+            printf("  device-side launches: not in this build\n");
+        }
         ro.intra_threshold = 0;
         if (quick) {
             free(cpu);

@@ -158,9 +158,78 @@ struct sw_gpu_engine {
     uint32_t row_stride;
     int intra_grid;                   /* blocks that the row buffer serves */
     int intra_tile, intra_threads;    /* shape of the last launch, for the statistics */
+
+    /* Timeline of the last search (opt.timeline): span i lies between
+     * span_events[2i] and [2i + 1], timed from span_origin. */
+    sw_gpu_span *spans;
+    size_t num_spans, spans_cap;
+    cudaEvent_t *span_events;
+    size_t span_events_made;
+    cudaEvent_t span_origin;
 };
 
 namespace {
+
+int stream_index(const sw_gpu_engine *e, cudaStream_t st)
+{
+    if (st == e->s_scan) return 0;
+    if (st == e->s_sel) return 1;
+    if (st == e->s_copy) return 2;
+    for (int i = 0; i < e->num_streams; ++i)
+        if (st == e->s_bucket[i]) return SW_GPU_STREAM_BUCKET0 + i;
+    return -1;
+}
+
+/* Opens a span of the timeline on `st` (nothing without opt.timeline);
+ * *id is what span_end() takes. */
+int span_begin(sw_gpu_engine *e, int kind, cudaStream_t st, size_t query, int bucket, size_t *id, sw_error *err)
+{
+    *id = SIZE_MAX;
+    if (!e->opt.timeline) return SW_OK;
+    if (e->num_spans == e->spans_cap) {
+        const size_t cap = e->spans_cap ? 2 * e->spans_cap : 256;
+        sw_gpu_span *spans = (sw_gpu_span *)realloc(e->spans, cap * sizeof *spans);
+        if (!spans) return sw_error_set(err, SW_ENOMEM, "out of memory");
+        e->spans = spans;
+        cudaEvent_t *events = (cudaEvent_t *)realloc(e->span_events, 2 * cap * sizeof *events);
+        if (!events) return sw_error_set(err, SW_ENOMEM, "out of memory");
+        e->span_events = events;
+        e->spans_cap = cap;
+    }
+    const size_t i = e->num_spans;
+    for (; e->span_events_made < 2 * i + 2; ++e->span_events_made)
+        CK(cudaEventCreate(&e->span_events[e->span_events_made]), "event");
+    sw_gpu_span *sp = &e->spans[i];
+    sp->kind = kind;
+    sp->stream = stream_index(e, st);
+    sp->query = query;
+    sp->bucket = bucket;
+    sp->start = sp->end = 0;
+    CK(cudaEventRecord(e->span_events[2 * i], st), "cudaEventRecord");
+    e->num_spans = i + 1;
+    *id = i;
+    return SW_OK;
+}
+
+int span_end(sw_gpu_engine *e, size_t id, cudaStream_t st, sw_error *err)
+{
+    if (id != SIZE_MAX) CK(cudaEventRecord(e->span_events[2 * id + 1], st), "cudaEventRecord");
+    return SW_OK;
+}
+
+/* Times every span of the search once its work is done. */
+int collect_timeline(sw_gpu_engine *e, sw_error *err)
+{
+    for (size_t i = 0; i < e->num_spans; ++i) {
+        float ms = 0;
+        CK(cudaEventSynchronize(e->span_events[2 * i + 1]), "cudaEventSynchronize");
+        CK(cudaEventElapsedTime(&ms, e->span_origin, e->span_events[2 * i]), "cudaEventElapsedTime");
+        e->spans[i].start = ms * 1e-3;
+        CK(cudaEventElapsedTime(&ms, e->span_origin, e->span_events[2 * i + 1]), "cudaEventElapsedTime");
+        e->spans[i].end = ms * 1e-3;
+    }
+    return SW_OK;
+}
 
 int find_config(int group_size, int columns, int multipass, int wide)
 {
@@ -458,6 +527,12 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
     e->num_streams = e->opt.bucket_streams > 0 ? e->opt.bucket_streams : DEFAULT_STREAMS;
     if (e->num_streams > MAX_STREAMS) e->num_streams = MAX_STREAMS;
     if (e->opt.profile) e->num_streams = 1;
+    if (e->opt.device_launch && !sw_gk_device_launch_compiled()) {
+        free(e);
+        return sw_error_set(err, SW_EINVAL,
+                            "GPU engine: this build has no device-side launcher (configure with "
+                            "-DSW_ENABLE_DEVICE_LAUNCH=ON)");
+    }
     e->device = device;
     e->top_n = top_n;
     e->gap_open = scoring->gap_open;
@@ -532,6 +607,26 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
     return SW_OK;
 }
 
+extern "C" int sw_gpu_engine_timeline(const sw_gpu_engine *e, const sw_gpu_span **spans, size_t *count,
+                                      sw_error *err)
+{
+    *spans = nullptr;
+    *count = 0;
+    if (!e || !e->opt.timeline) return sw_error_set(err, SW_EINVAL, "GPU engine: no timeline was asked for");
+    *spans = e->spans;
+    *count = e->num_spans;
+    return SW_OK;
+}
+
+extern "C" const char *sw_gpu_span_name(int kind)
+{
+    static const char *const names[] = {"profile", "inter", "intra", "wide", "select", "upload", "download",
+                                        "launcher"};
+    return kind >= 0 && kind < (int)(sizeof names / sizeof names[0]) ? names[kind] : "?";
+}
+
+extern "C" int sw_gpu_engine_device_launch_available(void) { return sw_gk_device_launch_compiled(); }
+
 extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
 {
     if (!e) return;
@@ -557,6 +652,10 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
         if (e->ev_copied[i]) cudaEventDestroy(e->ev_copied[i]);
         if (e->ev_buf_free[i]) cudaEventDestroy(e->ev_buf_free[i]);
     }
+    for (size_t i = 0; i < e->span_events_made; ++i) cudaEventDestroy(e->span_events[i]);
+    if (e->span_origin) cudaEventDestroy(e->span_origin);
+    free(e->span_events);
+    free(e->spans);
     if (e->s_scan) cudaStreamDestroy(e->s_scan);
     if (e->s_sel) cudaStreamDestroy(e->s_sel);
     if (e->s_copy) cudaStreamDestroy(e->s_copy);
@@ -921,14 +1020,14 @@ int prepare_intra(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err
     return ensure((void **)&e->d_row_buffer, &e->row_buffer_bytes, (size_t)grid * per_block + 16, "row buffers", err);
 }
 
-int launch_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
-                 const uint8_t *res, size_t qlen, cudaStream_t stream, sw_error *err)
+/* The intra-task launch of bucket `bk` for one query. */
+int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
+                   const uint8_t *res, size_t qlen, sw_gk_child_launch *out, sw_error *err)
 {
     intra_shape sh;
     int rc = choose_intra_shape(e, qlen, &sh, err);
     if (rc) return rc;
-    sw_gk_intra_params p;
-    memset(&p, 0, sizeof p);
+    sw_gk_intra_params &p = out->p.intra;
     p.residues = res;
     p.residue_base = bt->res_begin;
     p.offsets = e->d_offsets;
@@ -956,7 +1055,11 @@ int launch_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *b
     if (blocks < 1) blocks = 1;
     e->intra_tile = sh.tile;
     e->intra_threads = sh.threads;
-    CK(sw_gk_intra_launch(sh.tile, blocks, sh.threads, sh.smem, stream, &p), "intra-task kernel");
+    out->intra = 1;
+    out->id = sh.tile;
+    out->blocks = blocks;
+    out->threads = sh.threads;
+    out->smem = (uint32_t)sh.smem;
     return SW_OK;
 }
 
@@ -998,18 +1101,82 @@ int launch_wide(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const 
     p.work = s->ctl + ctl_wide_work(e, b);
     p.temp = e->d_temp_wide;
     const launch_shape *ls = &e->shapes[e->wide_config];
+    size_t span;
+    int rc = span_begin(e, SW_GPU_SPAN_WIDE, stream, s->query, -1, &span, err);
+    if (rc) return rc;
     CK(sw_gk_align_launch(e->wide_config, e->wide_groups / (ls->threads / 32), ls->threads, c->smem32, stream, &p),
        "32-bit alignment kernel");
+    return span_end(e, span, stream, err);
+}
+
+/* The launch of bucket `kb` of batch `bt` for one query. */
+int describe_bucket(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t kb, const batch *bt, const uint8_t *res,
+                    size_t q_offset, size_t qlen, sw_gk_child_launch *out, sw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const bucket *bk = &e->buckets[kb];
+    const int id = e->plan[bk->plan].config;
+    if (id == INTRA_CONFIG) return describe_intra(e, c, s, bk, kb, bt, res, qlen, out, err);
+    const sw_gk_config *cf = sw_gk_get_config(id);
+    const launch_shape *ls = &e->shapes[id];
+    sw_gk_align_params &p = out->p.align;
+    p = base_params(e, c, q_offset, qlen, s);
+    p.residues = res;
+    p.residue_base = bt->res_begin;
+    p.first = bk->first;
+    p.count = bk->count;
+    p.table = e->d_table16;
+    p.table_words = c->table16_words;
+    p.work = s->ctl + ctl_bucket_work(e, kb);
+    p.overflow = s->overflow + bt->first;
+    p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
+    p.temp = e->d_temp;
+    const uint32_t items = (bk->count + 1) / 2;
+    const int per_block = ls->threads / cf->group_size;
+    int blocks = (int)((items + per_block - 1) / per_block);
+    int limit = ls->blocks;
+    if (cf->multipass && limit * per_block > e->multipass_groups) limit = e->multipass_groups / per_block;
+    if (blocks > limit) blocks = limit;
+    if (blocks < 1) blocks = 1;
+    out->id = id;
+    out->blocks = blocks;
+    out->threads = ls->threads;
+    out->smem = (uint32_t)ls->smem;
     return SW_OK;
+}
+
+/* Every bucket of batch `b` as children of one parent kernel on the scan
+ * stream; the parent completes when they all have. */
+int launch_buckets_on_device(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res,
+                             size_t q_offset, size_t qlen, sw_error *err)
+{
+    const batch *bt = &e->batches[b];
+    sw_gk_launch_list list;
+    memset(&list, 0, sizeof list);
+    list.error = s->ctl + SW_GK_CTL_LAUNCH_ERROR;
+    for (size_t k = bt->num_buckets; k-- > 0;) {
+        if (list.count == SW_GK_MAX_CHILDREN)
+            return sw_error_set(err, SW_ELIMIT, "GPU engine: more than %d buckets for the device-side launcher",
+                                SW_GK_MAX_CHILDREN);
+        int rc = describe_bucket(e, c, s, bt->first_bucket + k, bt, res, q_offset, qlen, &list.child[list.count++],
+                                 err);
+        if (rc) return rc;
+    }
+    size_t span;
+    int rc = span_begin(e, SW_GPU_SPAN_LAUNCHER, e->s_scan, s->query, -1, &span, err);
+    if (rc) return rc;
+    CK(sw_gk_launcher_launch(e->s_scan, &list), "device-side launcher");
+    return span_end(e, span, e->s_scan, err);
 }
 
 /* Every bucket of batch `b` for one query. Buckets go out longest first over
  * the bucket streams, so short ones fill the multiprocessors that the long
  * ones leave idle at their end; multipass buckets share one stream, and so
- * their column buffers. */
+ * their column buffers; the intra-task kernel has a stream of its own. */
 int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res, size_t q_offset,
                    size_t qlen, cudaStream_t join, sw_error *err)
 {
+    if (e->opt.device_launch) return launch_buckets_on_device(e, c, s, b, res, q_offset, qlen, err);
     const batch *bt = &e->batches[b];
     const int ns = e->num_streams;
     if (ns > 1) {
@@ -1019,43 +1186,27 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
     int next = 1 % ns;
     for (size_t k = bt->num_buckets; k-- > 0;) {
         const size_t kb = bt->first_bucket + k;
-        const bucket *bk = &e->buckets[kb];
-        const int id = e->plan[bk->plan].config;
-        if (id == INTRA_CONFIG) {
-            /* Its own stream, beside the inter-task kernels. */
-            const cudaStream_t st = ns > 1 ? e->s_bucket[0] : e->s_scan;
-            if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb], st), "cudaEventRecord");
-            const int rc = launch_intra(e, c, s, bk, kb, bt, res, qlen, st, err);
-            if (rc) return rc;
-            if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb + 1], st), "cudaEventRecord");
-            continue;
-        }
-        const sw_gk_config *cf = sw_gk_get_config(id);
-        const launch_shape *ls = &e->shapes[id];
-        sw_gk_align_params p = base_params(e, c, q_offset, qlen, s);
-        p.residues = res;
-        p.residue_base = bt->res_begin;
-        p.first = bk->first;
-        p.count = bk->count;
-        p.table = e->d_table16;
-        p.table_words = c->table16_words;
-        p.work = s->ctl + ctl_bucket_work(e, kb);
-        p.overflow = s->overflow + bt->first;
-        p.overflow_count = s->ctl + ctl_overflow(e, b);
-        p.temp = e->d_temp;
-        const uint32_t items = (bk->count + 1) / 2;
-        const int per_block = ls->threads / cf->group_size;
-        int blocks = (int)((items + per_block - 1) / per_block);
-        int limit = ls->blocks;
-        if (cf->multipass && limit * per_block > e->multipass_groups) limit = e->multipass_groups / per_block;
-        if (blocks > limit) blocks = limit;
-        if (blocks < 1) blocks = 1;
+        sw_gk_child_launch ch;
+        int rc = describe_bucket(e, c, s, kb, bt, res, q_offset, qlen, &ch, err);
+        if (rc) return rc;
         cudaStream_t st = e->s_scan;
-        if (ns > 1) st = cf->multipass ? e->s_bucket[1] : e->s_bucket[next];
-        if (ns > 1 && !cf->multipass) next = next + 1 < ns ? next + 1 : (ns > 1 ? 1 : 0);
+        if (ns > 1) {
+            if (ch.intra) st = e->s_bucket[0];
+            else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
+            else {
+                st = e->s_bucket[next];
+                next = next + 1 < ns ? next + 1 : 1;
+            }
+        }
+        size_t span;
+        rc = span_begin(e, ch.intra ? SW_GPU_SPAN_INTRA : SW_GPU_SPAN_INTER, st, s->query, e->buckets[kb].plan, &span,
+                        err);
+        if (rc) return rc;
         if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb], st), "cudaEventRecord");
-        CK(sw_gk_align_launch(id, blocks, ls->threads, ls->smem, st, &p), "alignment kernel");
+        if (ch.intra) CK(sw_gk_intra_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.intra), "intra-task kernel");
+        else CK(sw_gk_align_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.align), "alignment kernel");
         if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb + 1], st), "cudaEventRecord");
+        if ((rc = span_end(e, span, st, err))) return rc;
     }
     if (ns > 1) {
         for (int i = 0; i < ns; ++i) {
@@ -1132,6 +1283,8 @@ int finish_slot(sw_gpu_engine *e, search_ctx *c, slot *s, sw_gpu_hit *hits, size
         CK(cudaEventElapsedTime(&ms, s->bucket_events[2 * k], s->bucket_events[2 * k + 1]), "cudaEventElapsedTime");
         c->bucket_seconds[e->buckets[k].plan] += ms * 1e-3;
     }
+    if (s->host_ctl[SW_GK_CTL_LAUNCH_ERROR])
+        return gpu_fail(err, (cudaError_t)s->host_ctl[SW_GK_CTL_LAUNCH_ERROR], "device-side launch");
     for (size_t b = 0; b < e->num_batches; ++b) c->recomputed += s->host_ctl[ctl_overflow(e, b)];
     sw_gpu_hit *h = hits + s->query * e->top_n;
     if (e->host_select) return select_on_host(e, s->host_scores, h, &counts[s->query], err);
@@ -1153,7 +1306,9 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
      * as this one's are done there, so the tail of one query overlaps the
      * start of the next. Batches need the scan stream to hold the batch
      * buffer until every bucket has read it. */
-    const cudaStream_t join = e->resident && e->num_streams > 1 ? e->s_sel : e->s_scan;
+    const cudaStream_t join = e->resident && e->num_streams > 1 && !e->opt.device_launch ? e->s_sel : e->s_scan;
+    size_t span;
+    int rc;
     s->query = q;
     s->busy = 1;
     CK(cudaMemsetAsync(s->ctl, 0, e->ctl_words * 4, e->s_scan), "cudaMemsetAsync");
@@ -1167,7 +1322,9 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
         pp.pad_row = c->query_rows - 1;
         pp.words = e->profile_words;
         pp.profile = s->profile;
+        if ((rc = span_begin(e, SW_GPU_SPAN_PROFILE, e->s_scan, q, -1, &span, err))) return rc;
         CK(sw_gk_profile_launch(e->sms, e->s_scan, &pp), "query profile kernel");
+        if ((rc = span_end(e, span, e->s_scan, err))) return rc;
     }
     for (size_t b = 0; b < e->num_batches; ++b) {
         const batch *bt = &e->batches[b];
@@ -1178,14 +1335,16 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
             res = e->d_batch[buf];
             if (e->buf_used[buf]) CK(cudaStreamWaitEvent(e->s_copy, e->ev_buf_free[buf], 0), "cudaStreamWaitEvent");
             CK(cudaEventRecord(s->copy_events[2 * b], e->s_copy), "cudaEventRecord");
+            if ((rc = span_begin(e, SW_GPU_SPAN_UPLOAD, e->s_copy, q, -1, &span, err))) return rc;
             CK(cudaMemcpyAsync(e->d_batch[buf], e->h_res + bt->res_begin, bt->res_end - bt->res_begin,
                                cudaMemcpyHostToDevice, e->s_copy),
                "database batch upload");
+            if ((rc = span_end(e, span, e->s_copy, err))) return rc;
             CK(cudaEventRecord(s->copy_events[2 * b + 1], e->s_copy), "cudaEventRecord");
             CK(cudaEventRecord(e->ev_copied[buf], e->s_copy), "cudaEventRecord");
             CK(cudaStreamWaitEvent(e->s_scan, e->ev_copied[buf], 0), "cudaStreamWaitEvent");
         }
-        int rc = launch_buckets(e, c, s, b, res, q_offset, qlen, join, err);
+        rc = launch_buckets(e, c, s, b, res, q_offset, qlen, join, err);
         if (rc) return rc;
         if (!e->resident) {
             /* The batch leaves the GPU after this pass, so its 32-bit
@@ -1199,15 +1358,17 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
     CK(cudaEventRecord(s->scan_done, join), "cudaEventRecord");
     if (join != e->s_sel) CK(cudaStreamWaitEvent(e->s_sel, s->scan_done, 0), "cudaStreamWaitEvent");
     if (e->resident) {
-        int rc = launch_wide(e, c, s, 0, e->d_res, q_offset, qlen, e->s_sel, err);
+        rc = launch_wide(e, c, s, 0, e->d_res, q_offset, qlen, e->s_sel, err);
         if (rc) return rc;
     }
     if (e->host_select) {
+        if ((rc = span_begin(e, SW_GPU_SPAN_DOWNLOAD, e->s_sel, q, -1, &span, err))) return rc;
         CK(cudaMemcpyAsync(s->host_ctl, s->ctl, ctl_head_words(e) * 4, cudaMemcpyDeviceToHost, e->s_sel),
            "download counters");
         CK(cudaMemcpyAsync(s->host_scores, s->scores, e->num_seqs * sizeof *s->host_scores,
                            cudaMemcpyDeviceToHost, e->s_sel),
            "download scores");
+        if ((rc = span_end(e, span, e->s_sel, err))) return rc;
         CK(cudaEventRecord(s->sel_done, e->s_sel), "cudaEventRecord");
         return SW_OK;
     }
@@ -1222,11 +1383,15 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
     sp.cand_seqs = s->cand_seqs;
     sp.sort_capacity = e->sort_capacity;
     sp.out = s->out;
+    if ((rc = span_begin(e, SW_GPU_SPAN_SELECT, e->s_sel, q, -1, &span, err))) return rc;
     CK(sw_gk_select_launch(4 * e->sms, e->s_sel, &sp), "top-N kernels");
+    if ((rc = span_end(e, span, e->s_sel, err))) return rc;
+    if ((rc = span_begin(e, SW_GPU_SPAN_DOWNLOAD, e->s_sel, q, -1, &span, err))) return rc;
     CK(cudaMemcpyAsync(s->host_ctl, s->ctl, ctl_head_words(e) * 4, cudaMemcpyDeviceToHost, e->s_sel),
        "download counters");
     CK(cudaMemcpyAsync(s->host_out, s->out, e->top_n * sizeof *s->out, cudaMemcpyDeviceToHost, e->s_sel),
        "download hits");
+    if ((rc = span_end(e, span, e->s_sel, err))) return rc;
     CK(cudaEventRecord(s->sel_done, e->s_sel), "cudaEventRecord");
     return SW_OK;
 }
@@ -1272,6 +1437,16 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             if (!rc && e->intra_longest) rc = prepare_intra(e, query_lengths, num_queries, err);
             if (!rc) rc = prepare_temp(e, &c, err);
             if (rc) break;
+            e->num_spans = 0;
+            if (e->opt.timeline) {
+                cudaError_t ce = cudaSuccess;
+                if (!e->span_origin) ce = cudaEventCreate(&e->span_origin);
+                if (ce == cudaSuccess) ce = cudaEventRecord(e->span_origin, e->s_scan);
+                if (ce != cudaSuccess) {
+                    rc = gpu_fail(err, ce, "timeline event");
+                    break;
+                }
+            }
             size_t batch_counter = 0;
             for (size_t q = 0; q < num_queries && !rc; ++q) {
                 slot *s = &e->slots[q % SLOTS];
@@ -1283,6 +1458,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             }
             for (size_t i = 0; i < SLOTS && !rc; ++i)
                 rc = finish_slot(e, &c, &e->slots[(num_queries + i) % SLOTS], hits, counts, err);
+            if (!rc && e->opt.timeline) rc = collect_timeline(e, err);
         } while (0);
         if (rc) {
             /* Leave nothing in flight that still points at this search. */

@@ -43,6 +43,14 @@ typedef struct sw_gpu_engine_options {
      * 16) and warps per block (1..16); 0: the engine's rule. */
     int intra_tile;
     int intra_warps;
+    /* Nonzero: every kernel launch and copy of a search is bracketed by
+     * timing events on its stream, and sw_gpu_engine_timeline() returns
+     * them (a little slower; for showing what overlaps). */
+    int timeline;
+    /* Nonzero: the kernels of each query are launched by a parent kernel on
+     * the GPU (dynamic parallelism) instead of from the host over the bucket
+     * streams. Needs a build with SW_ENABLE_DEVICE_LAUNCH; for benchmarks. */
+    int device_launch;
 } sw_gpu_engine_options;
 
 #define SW_GPU_DEFAULT_THRESHOLD 3000u
@@ -105,6 +113,39 @@ int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32
 int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
                          const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
                          size_t *counts, sw_gpu_stats *stats, sw_error *err);
+
+/* What one span of the timeline was. */
+enum {
+    SW_GPU_SPAN_PROFILE,  /* the intra-task query profile */
+    SW_GPU_SPAN_INTER,    /* an inter-task bucket kernel (16-bit) */
+    SW_GPU_SPAN_INTRA,    /* the intra-task kernel */
+    SW_GPU_SPAN_WIDE,     /* the 32-bit recomputation */
+    SW_GPU_SPAN_SELECT,   /* top-N selection kernels */
+    SW_GPU_SPAN_UPLOAD,   /* a database batch to the GPU */
+    SW_GPU_SPAN_DOWNLOAD, /* hits or scores to the host */
+    SW_GPU_SPAN_LAUNCHER  /* the parent kernel of device-side launches */
+};
+
+/* Streams of a timeline: 0 scan, 1 selection, 2 copies, 3 + i bucket stream i. */
+#define SW_GPU_STREAM_BUCKET0 3
+
+typedef struct sw_gpu_span {
+    int kind;
+    int stream;
+    size_t query;
+    int bucket;        /* statistics bucket (sw_gpu_stats.buckets) of kernel spans, else -1 */
+    double start, end; /* seconds after the search's first GPU work */
+} sw_gpu_span;
+
+/* The timeline of the engine's last search (options.timeline): spans in
+ * launch order, valid until the next call on the engine. */
+int sw_gpu_engine_timeline(const sw_gpu_engine *e, const sw_gpu_span **spans, size_t *count, sw_error *err);
+
+const char *sw_gpu_span_name(int kind);
+
+/* Nonzero when this build can launch kernels from the GPU
+ * (options.device_launch). */
+int sw_gpu_engine_device_launch_available(void);
 
 void sw_gpu_engine_free(sw_gpu_engine *e);
 

@@ -347,6 +347,17 @@ cudaError_t sw_gk_intra_launch(int tile, int blocks, int threads, size_t smem, c
     return cudaGetLastError();
 }
 
+#ifdef SW_GK_DEVICE_LAUNCH
+__device__ cudaError_t sw_gk_intra_launch_device(int tile, int blocks, int threads, uint32_t smem,
+                                                 const sw_gk_intra_params *p)
+{
+    if (tile == 16) intra_kernel<16><<<blocks, threads, smem, cudaStreamFireAndForget>>>(*p);
+    else if (tile == 8) intra_kernel<8><<<blocks, threads, smem, cudaStreamFireAndForget>>>(*p);
+    else return cudaErrorInvalidValue;
+    return cudaGetLastError();
+}
+#endif
+
 cudaError_t sw_gk_profile_launch(int blocks, cudaStream_t stream, const sw_gk_profile_params *p)
 {
     profile_kernel<<<blocks, 256, 0, stream>>>(*p);

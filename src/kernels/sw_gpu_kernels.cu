@@ -270,20 +270,21 @@ struct align_entry {
     align_fn fn;
 };
 
-#define SW_GK_NARROW(g, r) {{g, r, 0, 0}, align_kernel<lanes16, g, r, false>}
-#define SW_GK_NARROW_MP(g, r) {{g, r, 1, 0}, align_kernel<lanes16, g, r, true>}
-#define SW_GK_WIDE_MP(g, r) {{g, r, 1, 1}, align_kernel<lanes32, g, r, true>}
-
 /* Single-pass kernels for every bucket width the engine plans with, two
- * multipass kernels for longer subjects, and the 32-bit kernel. */
-const align_entry align_kernels[] = {
-    SW_GK_NARROW(4, 8),   SW_GK_NARROW(4, 16),  SW_GK_NARROW(4, 24),  SW_GK_NARROW(4, 32),
-    SW_GK_NARROW(8, 16),  SW_GK_NARROW(8, 20),  SW_GK_NARROW(8, 24),  SW_GK_NARROW(8, 32),
-    SW_GK_NARROW(16, 16), SW_GK_NARROW(16, 20), SW_GK_NARROW(16, 24), SW_GK_NARROW(16, 28),
-    SW_GK_NARROW(16, 32), SW_GK_NARROW(32, 16), SW_GK_NARROW(32, 20), SW_GK_NARROW(32, 24),
-    SW_GK_NARROW(32, 28), SW_GK_NARROW(32, 32), SW_GK_NARROW_MP(32, 16), SW_GK_NARROW_MP(32, 32),
-    SW_GK_WIDE_MP(32, 16),
-};
+ * multipass kernels for longer subjects, and the 32-bit kernel; one list for
+ * the host's table and the device-side launcher. */
+#define SW_GK_ALIGN_KERNELS(X)                                                             \
+    X(lanes16, 4, 8, false, 0) X(lanes16, 4, 16, false, 0) X(lanes16, 4, 24, false, 0)     \
+    X(lanes16, 4, 32, false, 0) X(lanes16, 8, 16, false, 0) X(lanes16, 8, 20, false, 0)    \
+    X(lanes16, 8, 24, false, 0) X(lanes16, 8, 32, false, 0) X(lanes16, 16, 16, false, 0)   \
+    X(lanes16, 16, 20, false, 0) X(lanes16, 16, 24, false, 0) X(lanes16, 16, 28, false, 0) \
+    X(lanes16, 16, 32, false, 0) X(lanes16, 32, 16, false, 0) X(lanes16, 32, 20, false, 0) \
+    X(lanes16, 32, 24, false, 0) X(lanes16, 32, 28, false, 0) X(lanes16, 32, 32, false, 0) \
+    X(lanes16, 32, 16, true, 0) X(lanes16, 32, 32, true, 0) X(lanes32, 32, 16, true, 1)
+
+#define SW_GK_ENTRY(L, g, r, mp, wide) {{g, r, mp, wide}, align_kernel<L, g, r, mp>},
+
+const align_entry align_kernels[] = {SW_GK_ALIGN_KERNELS(SW_GK_ENTRY)};
 
 constexpr int num_align_kernels = (int)(sizeof align_kernels / sizeof align_kernels[0]);
 
@@ -485,6 +486,22 @@ cudaError_t sw_gk_align_launch(int id, int blocks, int threads, size_t smem, cud
     fn<<<blocks, threads, smem, stream>>>(*p);
     return cudaGetLastError();
 }
+
+#ifdef SW_GK_DEVICE_LAUNCH
+__device__ cudaError_t sw_gk_align_launch_device(int id, int blocks, int threads, uint32_t smem,
+                                                 const sw_gk_align_params *p)
+{
+    int k = 0;
+#define SW_GK_DEVICE_CASE(L, g, r, mp, wide)                                              \
+    if (id == k++) {                                                                       \
+        align_kernel<L, g, r, mp><<<blocks, threads, smem, cudaStreamFireAndForget>>>(*p); \
+        return cudaGetLastError();                                                         \
+    }
+    SW_GK_ALIGN_KERNELS(SW_GK_DEVICE_CASE)
+#undef SW_GK_DEVICE_CASE
+    return cudaErrorInvalidValue;
+}
+#endif
 
 size_t sw_gk_select_smem(uint32_t sort_capacity)
 {

@@ -83,6 +83,7 @@ enum {
     SW_GK_CTL_OUT_COUNT = 0,
     SW_GK_CTL_CAND_COUNT = 1,
     SW_GK_CTL_THRESHOLD = 2,
+    SW_GK_CTL_LAUNCH_ERROR = 3, /* device-side launches: the first cudaError_t of a failed one */
     SW_GK_CTL_WORDS = 4
 };
 
@@ -155,5 +156,41 @@ cudaError_t sw_gk_intra_occupancy(int tile, int threads, size_t smem, int *block
 cudaError_t sw_gk_intra_launch(int tile, int blocks, int threads, size_t smem, cudaStream_t stream,
                                const sw_gk_intra_params *p);
 cudaError_t sw_gk_profile_launch(int blocks, cudaStream_t stream, const sw_gk_profile_params *p);
+
+/* ---- device-side launches (sw_gpu_launcher.cu) ----
+ * A parent kernel launches the kernels of one query's buckets, each into its
+ * own fire-and-forget stream so that they run side by side, as the host's
+ * bucket streams would run them. Compiled only with SW_GK_DEVICE_LAUNCH
+ * (relocatable device code and the device runtime). */
+#define SW_GK_MAX_CHILDREN 24
+
+typedef struct sw_gk_child_launch {
+    int intra;        /* nonzero: intra-task kernel with tile `id`; else alignment kernel `id` */
+    int id;
+    int blocks, threads;
+    uint32_t smem;
+    union {
+        sw_gk_align_params align;
+        sw_gk_intra_params intra;
+    } p;
+} sw_gk_child_launch;
+
+typedef struct sw_gk_launch_list {
+    int count;
+    uint32_t *error;  /* receives the first failed launch's cudaError_t */
+    sw_gk_child_launch child[SW_GK_MAX_CHILDREN];
+} sw_gk_launch_list;
+
+/* Nonzero when this build can launch kernels from the GPU. */
+int sw_gk_device_launch_compiled(void);
+/* The parent kernel, in `stream`; it completes when every child has. */
+cudaError_t sw_gk_launcher_launch(cudaStream_t stream, const sw_gk_launch_list *list);
+
+#ifdef SW_GK_DEVICE_LAUNCH
+__device__ cudaError_t sw_gk_align_launch_device(int id, int blocks, int threads, uint32_t smem,
+                                                 const sw_gk_align_params *p);
+__device__ cudaError_t sw_gk_intra_launch_device(int tile, int blocks, int threads, uint32_t smem,
+                                                 const sw_gk_intra_params *p);
+#endif
 
 #endif

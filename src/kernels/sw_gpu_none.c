@@ -54,4 +54,20 @@ int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
     return no_cuda(err);
 }
 
+int sw_gpu_engine_timeline(const sw_gpu_engine *e, const sw_gpu_span **spans, size_t *count, sw_error *err)
+{
+    (void)e;
+    *spans = NULL;
+    *count = 0;
+    return no_cuda(err);
+}
+
+const char *sw_gpu_span_name(int kind)
+{
+    (void)kind;
+    return "?";
+}
+
+int sw_gpu_engine_device_launch_available(void) { return 0; }
+
 void sw_gpu_engine_free(sw_gpu_engine *e) { (void)e; }
