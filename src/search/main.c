@@ -12,13 +12,15 @@ static void usage(FILE *out)
 {
     fputs("usage: swsearch COMMAND [OPTIONS]\n"
           "\n"
-          "Exact Smith-Waterman search of protein databases.\n"
+          "Exact Smith-Waterman search of protein databases, and exact pairwise\n"
+          "alignment of long DNA sequences.\n"
           "\n"
           "commands:\n"
           "  search     rank database sequences by local alignment score against queries\n"
           "  info       describe a database: counts, residues, length histogram\n"
           "  verify     check every checksum of a database\n"
           "  calibrate  measure the GPU kernels; the length threshold they call for\n"
+          "  align      best local alignment of two DNA sequences of up to 2^31 bases\n"
           "\n"
           "Databases are built with makedb. 'swsearch COMMAND --help' describes a command.\n"
           "  -h, --help     this help\n"
@@ -37,6 +39,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "info")) return cli_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate")) return cli_calibrate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "align")) return cli_align(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return CLI_EXIT_OK;

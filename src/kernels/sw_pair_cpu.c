@@ -1,0 +1,362 @@
+/* Multi-threaded CPU engine of megabase pairwise alignment, and the
+ * one-thread reference beside it.
+ *
+ * Thread t owns the columns [begin_t, end_t) and keeps H and F of its
+ * columns for the row above (linear memory). It sweeps its columns in blocks
+ * of BLOCK_ROWS rows; for each block it needs H and E of the column to its
+ * left for those rows, which its left neighbour publishes into a ring of
+ * RING slots when it finishes the same block. The threads thus advance as a
+ * wavefront, thread t one block behind thread t - 1. */
+#include "sw_pair_cpu.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BLOCK_ROWS 256
+#define RING 16
+/* Fewer columns per thread than this and the hand-overs cost more than
+ * the threads gain. */
+#define MIN_COLUMNS 2048
+#define MAX_THREADS 256
+
+/* Below every value a cell can take. The anchored pass clamps H here: a
+ * cell this low can never climb back to a positive score, since no path
+ * gains more than SW_PAIR_MAX_SCORE (see sw_pair_check_scoring). */
+#define FLOOR (-(1 << 30))
+
+static inline int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+
+/* H of the first row or column: 0 in a local pass; in an anchored pass the
+ * cost of a gap from the origin, clamped at FLOOR. */
+static int32_t edge_value(const sw_pair_pass *p, uint64_t k)
+{
+    if (p->mode == SW_PAIR_LOCAL || k == 0) return 0;
+    const int64_t v = -((int64_t)p->scoring.gap_open + (int64_t)k * p->scoring.gap_extend);
+    return v < FLOOR ? FLOOR : (int32_t)v;
+}
+
+int sw_pair_check_scoring(const sw_pair_scoring *s, uint64_t a_len, uint64_t b_len, sw_error *err)
+{
+    if (s->match <= 0) return sw_error_set(err, SW_EINVAL, "the match score must be positive, not %d", s->match);
+    if (s->mismatch > 0)
+        return sw_error_set(err, SW_EINVAL, "the mismatch score must be zero or negative, not %d", s->mismatch);
+    if (s->gap_open < 0) return sw_error_set(err, SW_EINVAL, "the gap open penalty must not be negative");
+    if (s->gap_extend <= 0) return sw_error_set(err, SW_EINVAL, "the gap extension penalty must be positive");
+    if ((int64_t)s->gap_open + s->gap_extend > SW_PAIR_MAX_GAP || -(int64_t)s->mismatch > SW_PAIR_MAX_GAP)
+        return sw_error_set(err, SW_ELIMIT, "penalties above %d are not supported", SW_PAIR_MAX_GAP);
+    const uint64_t shorter = a_len < b_len ? a_len : b_len;
+    if ((uint64_t)s->match > SW_PAIR_MAX_SCORE || shorter > (uint64_t)SW_PAIR_MAX_SCORE / (uint64_t)s->match)
+        return sw_error_set(err, SW_ELIMIT,
+                            "a match score of %d over %llu bases could exceed %d, the largest score supported",
+                            s->match, (unsigned long long)shorter, SW_PAIR_MAX_SCORE);
+    return SW_OK;
+}
+
+static int check_pass(const sw_pair_pass *p, sw_error *err)
+{
+    if (!p || (p->a_len && !p->a) || (p->b_len && !p->b))
+        return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid arguments");
+    if (p->mode == SW_PAIR_ANCHORED && p->target <= 0)
+        return sw_error_set(err, SW_EINVAL, "pairwise pass: an anchored pass needs a positive target");
+    return sw_pair_check_scoring(&p->scoring, p->a_len, p->b_len, err);
+}
+
+int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_pass(p, err);
+    if (rc) return rc;
+    const uint64_t n = p->b_len;
+    int32_t *h = malloc((n + 1) * sizeof *h), *f = malloc((n + 1) * sizeof *f);
+    if (!h || !f) {
+        free(h);
+        free(f);
+        return sw_error_set(err, SW_ENOMEM, "out of memory for a row of %llu cells", (unsigned long long)n);
+    }
+    const int32_t ext = p->scoring.gap_extend, oe = p->scoring.gap_open + ext;
+    const int32_t floor = p->mode == SW_PAIR_LOCAL ? 0 : FLOOR;
+    for (uint64_t j = 0; j <= n; ++j) {
+        h[j] = edge_value(p, j);
+        f[j] = FLOOR;
+    }
+    for (uint64_t i = 1; i <= p->a_len; ++i) {
+        int32_t diag = h[0];
+        h[0] = edge_value(p, i);
+        int32_t e = FLOOR;
+        for (uint64_t j = 1; j <= n; ++j) {
+            f[j] = max32(f[j] - ext, h[j] - oe);
+            e = max32(e - ext, h[j - 1] - oe);
+            int32_t v = diag + sw_pair_substitution(&p->scoring, p->a[i - 1], p->b[j - 1]);
+            v = max32(max32(v, e), max32(f[j], floor));
+            diag = h[j];
+            h[j] = v;
+            /* Rows come in order: in one column the first row wins. */
+            const int hit = p->mode == SW_PAIR_LOCAL ? v > out->score || (v == out->score && v > 0 && j < out->b_end)
+                                                     : v == p->target && (!out->score || j < out->b_end);
+            if (hit) {
+                out->score = v;
+                out->a_end = i;
+                out->b_end = j;
+            }
+        }
+    }
+    out->cells = p->a_len * n;
+    free(h);
+    free(f);
+    return SW_OK;
+}
+
+/* ---- the multi-threaded engine ---- */
+
+typedef struct engine engine;
+
+typedef struct worker {
+    engine *e;
+    int index;
+    uint64_t begin, end; /* columns (0-based) of this thread */
+    int32_t *h, *f;      /* the row above, for this thread's columns */
+    int32_t best;        /* local: best score; anchored: target when hit */
+    uint64_t best_i, best_j; /* its first cell, column-major */
+    uint64_t cells;
+    pthread_t thread;
+    int started;
+} worker;
+
+struct engine {
+    const sw_pair_pass *p;
+    int32_t subst[SW_PAIR_CODES][SW_PAIR_CODES];
+    int threads;
+    uint64_t row_blocks;
+    worker *workers;
+    int32_t *ring_h, *ring_e; /* [thread][RING][BLOCK_ROWS]: the last column of thread t */
+    _Atomic uint64_t *produced; /* blocks thread t has published */
+    _Atomic uint64_t *consumed; /* blocks of thread t that thread t + 1 has read */
+    _Atomic int *stopped;
+    _Atomic uint64_t found_col; /* anchored: the first column with a hit so far */
+};
+
+/* Waits until *value > floor_value or *stop is set; short waits spin, long
+ * ones sleep, so that more threads than cores still make progress. */
+static void wait_above(_Atomic uint64_t *value, uint64_t floor_value, _Atomic int *stop)
+{
+    for (unsigned k = 0; atomic_load_explicit(value, memory_order_acquire) <= floor_value; ++k) {
+        if (stop && atomic_load_explicit(stop, memory_order_acquire)) return;
+        if (k < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        } else if (k < 4096) {
+            sched_yield();
+        } else {
+            struct timespec ts = {0, 20000};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* Rows i0..i1 over this thread's columns. lh/le: H and E of the column to
+ * the left; corner: H of the cell above lh[0]. Writes the last column's H
+ * and E to rh/re when they are given. */
+static void sweep_block(engine *e, worker *w, uint64_t i0, uint64_t i1, const int32_t *lh, const int32_t *le,
+                        int32_t corner, int32_t *rh, int32_t *re)
+{
+    const sw_pair_pass *p = e->p;
+    const int32_t ext = p->scoring.gap_extend, oe = p->scoring.gap_open + ext;
+    const int local = p->mode == SW_PAIR_LOCAL;
+    const int32_t floor = local ? 0 : FLOOR;
+    const uint64_t width = w->end - w->begin;
+    const uint8_t *cols = p->b + w->begin;
+    int32_t *restrict h = w->h, *restrict f = w->f;
+    for (uint64_t i = i0; i <= i1; ++i) {
+        const uint64_t k = i - i0;
+        const int32_t *srow = e->subst[p->a[i - 1]];
+        int32_t diag = k ? lh[k - 1] : corner;
+        int32_t left = lh[k], ev = le[k], row_max = FLOOR;
+        for (uint64_t j = 0; j < width; ++j) {
+            const int32_t fv = max32(f[j] - ext, h[j] - oe);
+            ev = max32(ev - ext, left - oe);
+            int32_t v = max32(diag + srow[cols[j]], ev);
+            v = max32(max32(v, fv), floor);
+            diag = h[j];
+            h[j] = v;
+            f[j] = fv;
+            left = v;
+            row_max = max32(row_max, v);
+        }
+        if (rh) {
+            rh[k] = left;
+            re[k] = ev;
+        }
+        /* The row's first cell with the row's best. Rows come in order, so
+         * with an equal score a later row wins only in an earlier column. */
+        if (local ? row_max >= w->best && row_max > 0 : row_max == p->target) {
+            uint64_t j = 0;
+            while (h[j] != row_max) ++j;
+            const uint64_t col = w->begin + j + 1;
+            if (row_max > w->best || col < w->best_j) {
+                w->best = row_max;
+                w->best_i = i;
+                w->best_j = col;
+            }
+        }
+    }
+    const uint64_t cells = (i1 - i0 + 1) * width;
+    w->cells += cells;
+    if (p->cells_done) __atomic_fetch_add(p->cells_done, cells, __ATOMIC_RELAXED);
+}
+
+static void lower_found_col(engine *e, uint64_t col)
+{
+    uint64_t cur = atomic_load(&e->found_col);
+    while (col < cur && !atomic_compare_exchange_weak(&e->found_col, &cur, col)) {
+    }
+}
+
+static void *run_worker(void *arg)
+{
+    worker *w = arg;
+    engine *e = w->e;
+    const sw_pair_pass *p = e->p;
+    const int t = w->index, last = t == e->threads - 1;
+    int32_t edge_h[BLOCK_ROWS], edge_e[BLOCK_ROWS];
+    for (uint64_t j = w->begin; j < w->end; ++j) {
+        w->h[j - w->begin] = edge_value(p, j + 1);
+        w->f[j - w->begin] = FLOOR;
+    }
+    int32_t corner = edge_value(p, w->begin); /* H(0, begin): the row above the first block */
+    for (uint64_t r = 0; r < e->row_blocks; ++r) {
+        const uint64_t i0 = r * BLOCK_ROWS + 1;
+        const uint64_t i1 = i0 + BLOCK_ROWS - 1 < p->a_len ? i0 + BLOCK_ROWS - 1 : p->a_len;
+        /* A hit left of all this thread's columns comes first. */
+        if (w->begin + 1 > atomic_load(&e->found_col)) break;
+        const size_t slot = (size_t)(r % RING) * BLOCK_ROWS;
+        const int32_t *lh = edge_h, *le = edge_e;
+        if (t == 0) {
+            for (uint64_t i = i0; i <= i1; ++i) {
+                edge_h[i - i0] = edge_value(p, i);
+                edge_e[i - i0] = FLOOR;
+            }
+        } else {
+            wait_above(&e->produced[t - 1], r, &e->stopped[t - 1]);
+            /* A neighbour stops only right of the first hit: so are we. */
+            if (atomic_load_explicit(&e->produced[t - 1], memory_order_acquire) <= r) break;
+            const size_t base = (size_t)(t - 1) * RING * BLOCK_ROWS + slot;
+            lh = e->ring_h + base;
+            le = e->ring_e + base;
+        }
+        int32_t *rh = NULL, *re = NULL;
+        if (!last && !atomic_load(&e->stopped[t + 1])) {
+            if (r >= RING) wait_above(&e->consumed[t], r - RING, &e->stopped[t + 1]);
+            const size_t base = (size_t)t * RING * BLOCK_ROWS + slot;
+            rh = e->ring_h + base;
+            re = e->ring_e + base;
+        }
+        sweep_block(e, w, i0, i1, lh, le, corner, rh, re);
+        corner = lh[i1 - i0];
+        if (t > 0) atomic_store_explicit(&e->consumed[t - 1], r + 1, memory_order_release);
+        atomic_store_explicit(&e->produced[t], r + 1, memory_order_release);
+        if (p->mode == SW_PAIR_ANCHORED && w->best) lower_found_col(e, w->best_j);
+    }
+    atomic_store_explicit(&e->stopped[t], 1, memory_order_release);
+    return NULL;
+}
+
+static void free_engine(engine *e)
+{
+    if (e->workers)
+        for (int t = 0; t < e->threads; ++t) {
+            free(e->workers[t].h);
+            free(e->workers[t].f);
+        }
+    free(e->workers);
+    free(e->ring_h);
+    free(e->ring_e);
+    free((void *)e->produced);
+    free((void *)e->consumed);
+    free((void *)e->stopped);
+}
+
+int sw_pair_cpu_run(const sw_pair_pass *p, int threads, sw_pair_hit *out, sw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_pass(p, err);
+    if (rc) return rc;
+    if (!p->a_len || !p->b_len) return SW_OK;
+    if (threads <= 0) {
+        const long online = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = online > 0 ? (int)online : 1;
+    }
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    const uint64_t useful = p->b_len / MIN_COLUMNS > 0 ? p->b_len / MIN_COLUMNS : 1;
+    if ((uint64_t)threads > useful) threads = (int)useful;
+
+    engine e;
+    memset(&e, 0, sizeof e);
+    e.p = p;
+    e.threads = threads;
+    e.row_blocks = (p->a_len + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    atomic_init(&e.found_col, UINT64_MAX);
+    for (int x = 0; x < SW_PAIR_CODES; ++x)
+        for (int y = 0; y < SW_PAIR_CODES; ++y) e.subst[x][y] = sw_pair_substitution(&p->scoring, (uint8_t)x, (uint8_t)y);
+    const size_t ring = (size_t)threads * RING * BLOCK_ROWS;
+    e.workers = calloc((size_t)threads, sizeof *e.workers);
+    e.ring_h = malloc(ring * sizeof *e.ring_h);
+    e.ring_e = malloc(ring * sizeof *e.ring_e);
+    e.produced = calloc((size_t)threads, sizeof *e.produced);
+    e.consumed = calloc((size_t)threads, sizeof *e.consumed);
+    e.stopped = calloc((size_t)threads, sizeof *e.stopped);
+    if (!e.workers || !e.ring_h || !e.ring_e || !e.produced || !e.consumed || !e.stopped) {
+        free_engine(&e);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    for (int t = 0; t < threads; ++t) {
+        worker *w = &e.workers[t];
+        w->e = &e;
+        w->index = t;
+        w->begin = p->b_len * (uint64_t)t / (uint64_t)threads;
+        w->end = p->b_len * (uint64_t)(t + 1) / (uint64_t)threads;
+        w->h = malloc((w->end - w->begin) * sizeof *w->h);
+        w->f = malloc((w->end - w->begin) * sizeof *w->f);
+        if (!w->h || !w->f) {
+            free_engine(&e);
+            return sw_error_set(err, SW_ENOMEM, "out of memory for %llu columns",
+                                (unsigned long long)(w->end - w->begin));
+        }
+    }
+    for (int t = 1; t < threads && rc == SW_OK; ++t) {
+        if (pthread_create(&e.workers[t].thread, NULL, run_worker, &e.workers[t]) != 0) {
+            rc = sw_error_set(err, SW_ENOMEM, "cannot start thread %d of %d", t + 1, threads);
+            /* Threads already started wait for their neighbours: let them go. */
+            for (int s = t; s < threads; ++s) atomic_store(&e.stopped[s], 1);
+            atomic_store(&e.found_col, 0);
+            break;
+        }
+        e.workers[t].started = 1;
+    }
+    if (rc == SW_OK) run_worker(&e.workers[0]);
+    for (int t = 1; t < threads; ++t)
+        if (e.workers[t].started) pthread_join(e.workers[t].thread, NULL);
+    if (rc == SW_OK) {
+        /* The first cell, column-major, among the threads' best. */
+        for (int t = 0; t < threads; ++t) {
+            const worker *w = &e.workers[t];
+            out->cells += w->cells;
+            if (!w->best) continue;
+            const int better = w->best > out->score ||
+                               (w->best == out->score &&
+                                (w->best_j < out->b_end || (w->best_j == out->b_end && w->best_i < out->a_end)));
+            if (better) {
+                out->score = w->best;
+                out->a_end = w->best_i;
+                out->b_end = w->best_j;
+            }
+        }
+    }
+    free_engine(&e);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* One dynamic-programming pass over a pair of long DNA sequences: the unit
+ * of work that every megabase engine (multi-threaded CPU, GPU) performs in
+ * memory linear in the lengths. A local pass finds the best score and its
+ * end cell; an anchored pass (global at the matrix origin, free at the other
+ * end) finds the first cell that reaches a given score, which run over the
+ * reversed prefixes gives the start of the alignment (CUDAlign 2's stage 2).
+ *
+ * Scoring: match for equal bases among A, C, G, T (codes 0-3); mismatch for
+ * any other pair, code 4 (N and every other IUPAC code) included; a gap of
+ * k bases costs gap_open + k * gap_extend. Cells are 1-based: row i is
+ * a[i - 1], column j is b[j - 1]; "first" means smallest column, then
+ * smallest row (column-major: a GPU engine sweeping the columns in row
+ * bands learns a band's first cell of a score cheaply in that order). */
+#ifndef SW_PAIR_PASS_H
+#define SW_PAIR_PASS_H
+
+#include <stdint.h>
+
+#include "sw_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sw_pair_scoring {
+    int match;      /* > 0 */
+    int mismatch;   /* <= 0 */
+    int gap_open;   /* >= 0 */
+    int gap_extend; /* > 0 */
+} sw_pair_scoring;
+
+/* Scores stay in 32-bit integers: match x the shorter length may be at most
+ * this, and gap_open + gap_extend at most SW_PAIR_MAX_GAP. */
+#define SW_PAIR_MAX_SCORE (1 << 29)
+#define SW_PAIR_MAX_GAP (1 << 16)
+/* Base codes: A C G T, then one code for N and the other IUPAC codes. */
+#define SW_PAIR_CODES 5
+
+typedef enum { SW_PAIR_LOCAL = 0, SW_PAIR_ANCHORED = 1 } sw_pair_mode;
+
+typedef struct sw_pair_pass {
+    const uint8_t *a; /* rows */
+    uint64_t a_len;
+    const uint8_t *b; /* columns */
+    uint64_t b_len;
+    sw_pair_scoring scoring;
+    sw_pair_mode mode;
+    int32_t target; /* anchored: the score to reach (> 0) */
+    /* Cells finished so far, raised by the engine as it goes (atomically)
+     * so that another thread can report progress; may be NULL. */
+    uint64_t *cells_done;
+} sw_pair_pass;
+
+typedef struct sw_pair_hit {
+    int32_t score;  /* local: the best score (0: nothing aligns); anchored: target, or 0 if never reached */
+    uint64_t a_end; /* the first cell with that score; 0 when score is 0 */
+    uint64_t b_end;
+    uint64_t cells; /* cells computed */
+} sw_pair_hit;
+
+/* Checks a scoring against the limits above for sequences of these lengths. */
+int sw_pair_check_scoring(const sw_pair_scoring *s, uint64_t a_len, uint64_t b_len, sw_error *err);
+
+static inline int sw_pair_substitution(const sw_pair_scoring *s, uint8_t x, uint8_t y)
+{
+    return x == y && x < 4 ? s->match : s->mismatch;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,148 @@
+/* The two passes of a megabase pairwise alignment on the engine chosen, with
+ * progress reported from the calling thread while an engine works. */
+#include "sw_pair.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sw_clock.h"
+#include "sw_pair_cpu.h"
+
+const char *sw_pair_engine_name(sw_pair_engine engine)
+{
+    switch (engine) {
+    case SW_PAIR_ENGINE_AUTO: return "auto";
+    case SW_PAIR_ENGINE_CPU: return "cpu";
+    case SW_PAIR_ENGINE_CUDALIGN: return "cudalign";
+    }
+    return "?";
+}
+
+typedef struct pass_job {
+    const sw_pair_pass *pass;
+    sw_pair_engine engine;
+    const sw_pair_options *opt;
+    sw_pair_hit hit;
+    int rc;
+    sw_error err;
+    atomic_int done;
+} pass_job;
+
+static int run_engine(pass_job *job)
+{
+    switch (job->engine) {
+    case SW_PAIR_ENGINE_CPU: return sw_pair_cpu_run(job->pass, job->opt->threads, &job->hit, &job->err);
+    default:
+        return sw_error_set(&job->err, SW_ENODEV, "the GPU engine of pairwise alignment is not in this build");
+    }
+}
+
+static void *run_job(void *arg)
+{
+    pass_job *job = arg;
+    job->rc = run_engine(job);
+    atomic_store(&job->done, 1);
+    return NULL;
+}
+
+/* Runs one pass; with a progress callback, in a thread of its own while
+ * this one reports. */
+static int run_pass(pass_job *job, int index, uint64_t total, sw_error *err)
+{
+    const sw_pair_options *o = job->opt;
+    sw_error_clear(&job->err);
+    atomic_init(&job->done, 0);
+    pthread_t thread;
+    if (!o->progress || pthread_create(&thread, NULL, run_job, job) != 0) {
+        job->rc = run_engine(job);
+    } else {
+        const double interval = o->progress_interval > 0 ? o->progress_interval : 1.0;
+        double next = sw_clock_seconds() + interval;
+        while (!atomic_load(&job->done)) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            if (sw_clock_seconds() >= next) {
+                o->progress(o->progress_user, index, __atomic_load_n(job->pass->cells_done, __ATOMIC_RELAXED),
+                            total);
+                next += interval;
+            }
+        }
+        pthread_join(thread, NULL);
+        if (job->rc == SW_OK) o->progress(o->progress_user, index, total, total);
+    }
+    if (job->rc && err) *err = job->err;
+    return job->rc;
+}
+
+static uint8_t *reversed_prefix(const uint8_t *s, uint64_t len)
+{
+    uint8_t *r = malloc(len ? len : 1);
+    if (r)
+        for (uint64_t i = 0; i < len; ++i) r[i] = s[len - 1 - i];
+    return r;
+}
+
+int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                  const sw_pair_scoring *scoring, const sw_pair_options *options, sw_pair_result *out,
+                  sw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!scoring || (a_len && !a) || (b_len && !b))
+        return sw_error_set(err, SW_EINVAL, "pairwise alignment: invalid arguments");
+    int rc = sw_pair_check_scoring(scoring, a_len, b_len, err);
+    if (rc) return rc;
+    sw_pair_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (options) opt = *options;
+    sw_pair_engine engine = opt.engine;
+    if (engine == SW_PAIR_ENGINE_AUTO) {
+        engine = SW_PAIR_ENGINE_CPU;
+        if (opt.note) opt.note(opt.note_user, "no GPU engine for pairwise alignment: running on the CPU engine");
+    }
+    out->engine = engine;
+
+    uint64_t cells_done = 0;
+    sw_pair_pass pass = {a, a_len, b, b_len, *scoring, SW_PAIR_LOCAL, 0, &cells_done};
+    pass_job job;
+    memset(&job, 0, sizeof job);
+    job.pass = &pass;
+    job.engine = engine;
+    job.opt = &opt;
+    double t0 = sw_clock_seconds();
+    if ((rc = run_pass(&job, 1, a_len * b_len, err))) return rc;
+    out->forward_seconds = sw_clock_seconds() - t0;
+    out->forward_cells = job.hit.cells;
+    if (job.hit.score <= 0) return SW_OK;
+    out->score = job.hit.score;
+    out->a_end = job.hit.a_end;
+    out->b_end = job.hit.b_end;
+
+    /* The start: the first cell, counted back from the end cell, that an
+     * alignment anchored at the end cell reaches with the best score. */
+    uint8_t *ra = reversed_prefix(a, out->a_end), *rb = reversed_prefix(b, out->b_end);
+    if (!ra || !rb) {
+        free(ra);
+        free(rb);
+        return sw_error_set(err, SW_ENOMEM, "out of memory for the reversed sequences");
+    }
+    cells_done = 0;
+    pass = (sw_pair_pass){ra, out->a_end, rb, out->b_end, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done};
+    t0 = sw_clock_seconds();
+    rc = run_pass(&job, 2, out->a_end * out->b_end, err);
+    free(ra);
+    free(rb);
+    if (rc) return rc;
+    out->reverse_seconds = sw_clock_seconds() - t0;
+    out->reverse_cells = job.hit.cells;
+    if (job.hit.score != out->score)
+        return sw_error_set(err, SW_EINVAL,
+                            "pairwise alignment: no start found for the score %d ending at %llu/%llu (engine %s)",
+                            out->score, (unsigned long long)out->a_end, (unsigned long long)out->b_end,
+                            sw_pair_engine_name(engine));
+    out->a_start = out->a_end - job.hit.a_end + 1;
+    out->b_start = out->b_end - job.hit.b_end + 1;
+    return SW_OK;
+}

@@ -1,0 +1,60 @@
+/* Megabase pairwise alignment: the best local alignment of two DNA
+ * sequences of up to hundreds of millions of bases, exact, with affine gaps,
+ * in memory linear in their lengths. A forward pass finds the best score and
+ * its end cell; an anchored pass over the reversed prefixes finds its start
+ * (see sw_pair_pass.h for the scoring and the order of ties). */
+#ifndef SW_PAIR_H
+#define SW_PAIR_H
+
+#include <stdint.h>
+
+#include "sw_error.h"
+#include "sw_pair_pass.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    SW_PAIR_ENGINE_AUTO = 0, /* the GPU engine when a GPU is usable, else the CPU engine */
+    SW_PAIR_ENGINE_CPU = 1,
+    SW_PAIR_ENGINE_CUDALIGN = 2 /* GPU wavefront engine */
+} sw_pair_engine;
+
+/* Called now and then from the thread that called sw_pair_align():
+ * `pass` 1 (forward) or 2 (start), cells done of `total` in that pass
+ * (the second pass's total is an upper bound: it stops once it has found
+ * the start). */
+typedef void (*sw_pair_progress_fn)(void *user, int pass, uint64_t done, uint64_t total);
+
+typedef struct sw_pair_options {
+    sw_pair_engine engine;
+    int threads;          /* CPU engine; 0: every online processor */
+    int device;           /* GPU engine: CUDA device */
+    sw_pair_progress_fn progress; /* may be NULL */
+    void *progress_user;
+    double progress_interval; /* seconds between calls; 0: 1 */
+    sw_warn_fn note;      /* why the engine asked for is not the one used; may be NULL */
+    void *note_user;
+} sw_pair_options;
+
+typedef struct sw_pair_result {
+    int32_t score;            /* 0: no positive alignment, and every coordinate 0 */
+    uint64_t a_start, a_end;  /* 1-based, inclusive */
+    uint64_t b_start, b_end;
+    uint64_t forward_cells, reverse_cells;
+    double forward_seconds, reverse_seconds;
+    sw_pair_engine engine;    /* the engine that ran */
+} sw_pair_result;
+
+int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                  const sw_pair_scoring *scoring, const sw_pair_options *options, sw_pair_result *out,
+                  sw_error *err);
+
+const char *sw_pair_engine_name(sw_pair_engine engine);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

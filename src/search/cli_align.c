@@ -1,0 +1,368 @@
+/* swsearch align: the best local alignment of two long DNA sequences, with
+ * its score and coordinates as TSV or JSON. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "sw_pair.h"
+#include "sw_pair_input.h"
+
+static const char help[] =
+    "usage: swsearch align A.fasta [B.fasta] [options]\n"
+    "\n"
+    "Finds the best local alignment (exact Smith-Waterman, affine gaps) of two\n"
+    "DNA sequences of up to 2^31 bases each, in memory linear in their lengths,\n"
+    "and writes its score and coordinates. The sequences come from two FASTA\n"
+    "files of one record each or from one file of two records (plain or\n"
+    "zstd-compressed). A, C, G and T count in either case; N and the other IUPAC\n"
+    "codes score as mismatches against everything; any other character is an\n"
+    "error.\n"
+    "\n"
+    "  -e, --engine E      auto (default: the GPU engine when a GPU is usable,\n"
+    "                      else the CPU engine, with a note), cpu, or cudalign\n"
+    "                      (the GPU engine; fails when no GPU is usable)\n"
+    "      --match M       score of two equal bases among A, C, G, T (default 1)\n"
+    "      --mismatch X    score of any other pair, zero or less (default -3)\n"
+    "      --gap-open G    gap open penalty (default 3)\n"
+    "      --gap-extend E  gap extension penalty (default 2); a gap of k bases\n"
+    "                      costs G + k*E, so the defaults charge 5 for the first\n"
+    "                      base and 2 for each further one: the scores of the\n"
+    "                      CUDAlign papers (+1, -3, -5, -2)\n"
+    "  -t, --threads T     CPU engine threads (default: all cores)\n"
+    "      --gpu ID        CUDA device number (default 0)\n"
+    "  -f, --format F      tsv (default) or json\n"
+    "  -o, --out FILE      write the result to FILE instead of standard output;\n"
+    "                      the file appears only when the run has succeeded\n"
+    "      --progress      show progress even when stderr is not a terminal\n"
+    "                      (on a terminal it is shown unless -q is given)\n"
+    "  -q, --quiet         no progress and no summary line on stderr; warnings\n"
+    "                      and errors still show\n"
+    "  -h, --help          this help\n"
+    "\n"
+    "TSV: a header line '#a_id b_id score a_start a_end b_start b_end' (tab\n"
+    "separated), then one line. Identifiers are the headers up to the first\n"
+    "blank ('seq1' or 'seq2' for a bare '>'). Coordinates are 1-based and\n"
+    "inclusive; when no pair of bases scores above zero, the score and every\n"
+    "coordinate are 0.\n"
+    "JSON: one object with a_id, a_length, b_id, b_length, score, a_start,\n"
+    "a_end, b_start, b_end (null when the score is 0), engine (the one that\n"
+    "ran), cells (cells computed by both passes) and seconds (their time).\n"
+    "\n"
+    "The first pass over the whole matrix finds the best score and where it\n"
+    "ends; the second runs backwards from that end to find where it starts.\n"
+    "Unless -q is given, a summary line on stderr tells the engine, the cells\n"
+    "and time of each pass and the throughput in GCUPS.\n";
+
+enum { FORMAT_TSV = 0, FORMAT_JSON = 1 };
+
+typedef struct align_args {
+    const char *path_a, *path_b, *out_path;
+    sw_pair_scoring scoring;
+    sw_pair_engine engine;
+    long threads, gpu;
+    int format, quiet, progress;
+} align_args;
+
+/* Like cli_parse_long, with a message that says what kind of value the
+ * option wants, since a sign is the usual mistake with scores. */
+static int parse_score(const char *option, const char *text, long min, long max, const char *rule,
+                       int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || errno == ERANGE || v < min || v > max) {
+        cli_error("%s needs %s, a whole number from %ld to %ld, not '%s'", option, rule, min, max, text);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* Returns CLI_EXIT_OK to go on, -1 after --help, or CLI_EXIT_USAGE. */
+static int parse_args(int argc, char **argv, align_args *a)
+{
+    enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS };
+    static const struct option longopts[] = {
+        {"engine", required_argument, NULL, 'e'},   {"match", required_argument, NULL, OPT_MATCH},
+        {"mismatch", required_argument, NULL, OPT_MISMATCH},
+        {"gap-open", required_argument, NULL, OPT_GAP_OPEN},
+        {"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
+        {"threads", required_argument, NULL, 't'},  {"gpu", required_argument, NULL, OPT_GPU},
+        {"format", required_argument, NULL, 'f'},   {"out", required_argument, NULL, 'o'},
+        {"progress", no_argument, NULL, OPT_PROGRESS}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    /* CUDAlign's +1, -3 and gaps of -5 for the first base, -2 for each
+     * further one, in our convention of open + k * extend. */
+    a->scoring = (sw_pair_scoring){.match = 1, .mismatch = -3, .gap_open = 3, .gap_extend = 2};
+    a->engine = SW_PAIR_ENGINE_AUTO;
+    a->progress = -1;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":e:t:f:o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'e':
+            if (!strcmp(optarg, "auto")) a->engine = SW_PAIR_ENGINE_AUTO;
+            else if (!strcmp(optarg, "cpu")) a->engine = SW_PAIR_ENGINE_CPU;
+            else if (!strcmp(optarg, "cudalign")) a->engine = SW_PAIR_ENGINE_CUDALIGN;
+            else {
+                cli_error("--engine is 'auto', 'cpu' or 'cudalign', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_MATCH:
+            if (parse_score("--match", optarg, 1, SW_PAIR_MAX_SCORE, "a positive score", &a->scoring.match))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_MISMATCH:
+            if (parse_score("--mismatch", optarg, -SW_PAIR_MAX_GAP, 0, "a score of zero or less",
+                            &a->scoring.mismatch))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_GAP_OPEN:
+            if (parse_score("--gap-open", optarg, 0, SW_PAIR_MAX_GAP - 1, "a penalty of zero or more",
+                            &a->scoring.gap_open))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_GAP_EXTEND:
+            if (parse_score("--gap-extend", optarg, 1, SW_PAIR_MAX_GAP, "a positive penalty",
+                            &a->scoring.gap_extend))
+                return CLI_EXIT_USAGE;
+            break;
+        case 't':
+            if (cli_parse_long("--threads", optarg, 1, 4096, &a->threads)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GPU:
+            if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu)) return CLI_EXIT_USAGE;
+            break;
+        case 'f':
+            if (!strcmp(optarg, "tsv")) a->format = FORMAT_TSV;
+            else if (!strcmp(optarg, "json")) a->format = FORMAT_JSON;
+            else {
+                cli_error("--format is 'tsv' or 'json', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case 'o': a->out_path = optarg; break;
+        case OPT_PROGRESS: a->progress = 1; break;
+        case 'q': a->quiet = 1; break;
+        case 'h': fputs(help, stdout); return -1;
+        case ':':
+            cli_error("option '%s' needs a value; see 'swsearch align --help'", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        default:
+            cli_error("unknown option '%s'; see 'swsearch align --help'", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    const int files = argc - optind;
+    if (files < 1) {
+        cli_error("align needs one FASTA file of two sequences or two files of one; see "
+                  "'swsearch align --help'");
+        return CLI_EXIT_USAGE;
+    }
+    if (files > 2) {
+        cli_error("align takes one FASTA file of two sequences or two files of one, not %d files; see "
+                  "'swsearch align --help'",
+                  files);
+        return CLI_EXIT_USAGE;
+    }
+    a->path_a = argv[optind];
+    a->path_b = files == 2 ? argv[optind + 1] : NULL;
+    if (a->progress < 0) a->progress = !a->quiet && isatty(STDERR_FILENO);
+    return CLI_EXIT_OK;
+}
+
+/* Progress of the two passes. On a terminal one line is redrawn in place;
+ * elsewhere (a log file under --progress) a line is appended now and then. */
+typedef struct align_progress {
+    int tty;
+    /* Pass 1 begins with the alignment, pass 2 when pass 1 ends, which is
+     * when the call for pass 1 with done == total comes. */
+    double pass_start;
+    double last_line; /* not a terminal: when the last line was written */
+} align_progress;
+
+static void format_duration(char *dst, size_t cap, double s)
+{
+    if (s < 120) snprintf(dst, cap, "%.0f s", s);
+    else if (s < 2 * 3600) snprintf(dst, cap, "%.0f min", s / 60);
+    else snprintf(dst, cap, "%.1f h", s / 3600);
+}
+
+static void draw_progress(void *user, int pass, uint64_t done, uint64_t total)
+{
+    align_progress *p = user;
+    const double now = cli_now();
+    const double elapsed = now - p->pass_start;
+    if (done >= total) {
+        if (p->tty) fputs("\r\033[K", stderr);
+        else fprintf(stderr, "swsearch: pass %d/2: done in %.1f s\n", pass, elapsed);
+        p->pass_start = now;
+        fflush(stderr);
+        return;
+    }
+    if (!p->tty && now - p->last_line < 10) return;
+    p->last_line = now;
+    const double frac = total ? (double)done / (double)total : 0;
+    char left[64] = "";
+    if (frac > 0.001) {
+        char d[32];
+        format_duration(d, sizeof d, elapsed * (1 - frac) / frac);
+        /* The second pass stops once it finds the start, so its total, and
+         * the time left, are upper bounds. */
+        snprintf(left, sizeof left, ", %s%s left", pass == 2 ? "at most " : "", d);
+    }
+    fprintf(stderr, "%spass %d/2: %.1f%% of %.1e cells%s%s", p->tty ? "\r" : "swsearch: ", pass, 100 * frac,
+            (double)total, left, p->tty ? "\033[K" : "\n");
+    fflush(stderr);
+}
+
+/* Writes `s` as a JSON string. Bytes that are not valid UTF-8 become
+ * U+FFFD, so any header gives a document that parsers accept. */
+static void json_string(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', out);
+    while (*p) {
+        const unsigned c = *p;
+        if (c == '"' || c == '\\') {
+            fprintf(out, "\\%c", c);
+            p++;
+        } else if (c < 0x20 || c == 0x7F) {
+            fprintf(out, "\\u%04x", c);
+            p++;
+        } else if (c < 0x80) {
+            fputc((int)c, out);
+            p++;
+        } else {
+            /* RFC 3629: the lead byte gives the length; the second byte's
+             * range excludes overlong forms, surrogates and code points
+             * above U+10FFFF. */
+            size_t n = 0;
+            unsigned lo = 0x80, hi = 0xBF;
+            if (c >= 0xC2 && c <= 0xDF) n = 2;
+            else if (c >= 0xE0 && c <= 0xEF) {
+                n = 3;
+                if (c == 0xE0) lo = 0xA0;
+                if (c == 0xED) hi = 0x9F;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                n = 4;
+                if (c == 0xF0) lo = 0x90;
+                if (c == 0xF4) hi = 0x8F;
+            }
+            int ok = n > 0 && p[1] >= lo && p[1] <= hi;
+            for (size_t k = 2; ok && k < n; k++) ok = p[k] >= 0x80 && p[k] <= 0xBF;
+            if (ok) {
+                fwrite(p, 1, n, out);
+                p += n;
+            } else {
+                fputs("\\ufffd", out);
+                p++;
+            }
+        }
+    }
+    fputc('"', out);
+}
+
+static void json_coordinate(FILE *out, const char *name, int32_t score, uint64_t v)
+{
+    if (score > 0) fprintf(out, ", \"%s\": %llu", name, (unsigned long long)v);
+    else fprintf(out, ", \"%s\": null", name);
+}
+
+static void write_result(FILE *out, int format, const sw_pair_seq *a, const sw_pair_seq *b,
+                        const sw_pair_result *r)
+{
+    if (format == FORMAT_TSV) {
+        fprintf(out, "#a_id\tb_id\tscore\ta_start\ta_end\tb_start\tb_end\n");
+        fprintf(out, "%s\t%s\t%d\t%llu\t%llu\t%llu\t%llu\n", a->id, b->id, (int)r->score,
+                (unsigned long long)r->a_start, (unsigned long long)r->a_end, (unsigned long long)r->b_start,
+                (unsigned long long)r->b_end);
+        return;
+    }
+    fputs("{\"a_id\": ", out);
+    json_string(out, a->id);
+    fprintf(out, ", \"a_length\": %llu, \"b_id\": ", (unsigned long long)a->length);
+    json_string(out, b->id);
+    fprintf(out, ", \"b_length\": %llu, \"score\": %d", (unsigned long long)b->length, (int)r->score);
+    json_coordinate(out, "a_start", r->score, r->a_start);
+    json_coordinate(out, "a_end", r->score, r->a_end);
+    json_coordinate(out, "b_start", r->score, r->b_start);
+    json_coordinate(out, "b_end", r->score, r->b_end);
+    fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"seconds\": %.6f}\n",
+            sw_pair_engine_name(r->engine), (unsigned long long)(r->forward_cells + r->reverse_cells),
+            r->forward_seconds + r->reverse_seconds);
+}
+
+static double gcups(uint64_t cells, double seconds)
+{
+    return seconds > 0 ? (double)cells / seconds / 1e9 : 0.0;
+}
+
+static void print_summary(const sw_pair_result *r)
+{
+    const uint64_t cells = r->forward_cells + r->reverse_cells;
+    const double seconds = r->forward_seconds + r->reverse_seconds;
+    fprintf(stderr, "swsearch: %s engine: forward pass %.3e cells in %.3f s (%.2f GCUPS)",
+            sw_pair_engine_name(r->engine), (double)r->forward_cells, r->forward_seconds,
+            gcups(r->forward_cells, r->forward_seconds));
+    /* With score 0 there is no alignment whose start the second pass could
+     * look for. */
+    if (r->score > 0)
+        fprintf(stderr, ", start pass %.3e cells in %.3f s (%.2f GCUPS)", (double)r->reverse_cells,
+                r->reverse_seconds, gcups(r->reverse_cells, r->reverse_seconds));
+    else fputs(", no start pass (nothing aligns)", stderr);
+    fprintf(stderr, "; %.3e cells in %.3f s, %.2f GCUPS\n", (double)cells, seconds, gcups(cells, seconds));
+}
+
+int cli_align(int argc, char **argv)
+{
+    align_args a;
+    int status = parse_args(argc, argv, &a);
+    if (status) return status < 0 ? CLI_EXIT_OK : status;
+
+    sw_error err;
+    sw_error_clear(&err);
+    sw_pair_seq seq_a, seq_b;
+    cli_output out = {0};
+    sw_pair_result result;
+    int rc;
+    if ((rc = sw_pair_read(a.path_a, a.path_b, &seq_a, &seq_b, cli_warn, NULL, &err)) ||
+        (rc = sw_pair_check_scoring(&a.scoring, seq_a.length, seq_b.length, &err)))
+        goto done;
+    /* Open the output before the long computation, so a bad path fails early. */
+    if ((rc = cli_output_open(&out, a.out_path, &err))) goto done;
+
+    align_progress progress = {.tty = isatty(STDERR_FILENO), .pass_start = cli_now()};
+    sw_pair_options opt = {
+        .engine = a.engine,
+        .threads = (int)a.threads,
+        .device = (int)a.gpu,
+        .progress = a.progress ? draw_progress : NULL,
+        .progress_user = &progress,
+        .progress_interval = progress.tty ? 1.0 : 2.0,
+        .note = cli_warn,
+    };
+    rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &result, &err);
+    if (a.progress && progress.tty) fputs("\r\033[K", stderr);
+    if (rc) goto done;
+    write_result(out.file, a.format, &seq_a, &seq_b, &result);
+    if ((rc = cli_output_commit(&out, &err))) goto done;
+    if (!a.quiet) print_summary(&result);
+
+done:
+    if (rc) {
+        cli_output_abort(&out);
+        cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
+    }
+    sw_pair_seq_free(&seq_a);
+    sw_pair_seq_free(&seq_b);
+    return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+}

@@ -1,0 +1,263 @@
+#!/bin/sh
+# swsearch align as a user meets it: help, usage errors, clear errors for bad
+# input with no partial output, the record counts it accepts, hand-checked
+# alignments, both output formats, engines and thread counts that agree.
+# Usage: test_align_cli.sh SWSEARCH DATA_DIR
+set -u
+swsearch=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 passed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect STATUS DESCRIPTION -- COMMAND...: runs COMMAND, stderr to $tmp/err.
+expect() {
+  want=$1 what=$2; shift 3
+  "$@" > "$tmp/out" 2> "$tmp/err"; got=$?
+  if [ "$got" -eq "$want" ]; then pass; else fail "$what: exit $got, expected $want"; cat "$tmp/err"; fi
+}
+err_has() { if grep -q -- "$1" "$tmp/err"; then pass; else fail "stderr lacks '$1':"; cat "$tmp/err"; fi; }
+out_has() { if grep -q -- "$1" "$tmp/out"; then pass; else fail "stdout lacks '$1':"; cat "$tmp/out"; fi; }
+absent() { if [ -e "$1" ]; then fail "$1 exists"; else pass; fi; }
+# no_temp: no temporary output file of an -o run is left in $tmp.
+no_temp() {
+  for f in "$tmp"/*.tmp.*; do
+    if [ -e "$f" ]; then fail "temporary output $f left behind"; return; fi
+  done
+  pass
+}
+# line_is TEXT: the result line (the second line of the TSV on stdout) is TEXT.
+line_is() {
+  got=$(sed -n 2p "$tmp/out")
+  if [ "$got" = "$1" ]; then pass; else fail "result line '$got', expected '$1'"; fi
+}
+tab=$(printf '\t')
+# row A_ID B_ID SCORE A_START A_END B_START B_END: a TSV result line.
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' "$@"; }
+
+# ACGTACG is the only common run of more than one base, and nothing next to
+# it matches (a 4 and 12 are T, b 2 and 10 are G), while a mismatch costs 3
+# and a gap at least 5: score 7, a 5..11, b 3..9.
+printf '>a first sequence\nTTTTACGTACGTTTTT\n' > "$tmp/a.fa"
+printf '>b\nGGACGTACGGG\n' > "$tmp/b.fa"
+cat "$tmp/a.fa" "$tmp/b.fa" > "$tmp/ab.fa"
+
+# Help and usage errors.
+expect 0 "--help" -- "$swsearch" --help
+out_has "align"
+expect 0 "align --help" -- "$swsearch" align --help
+out_has "--gap-open"
+out_has "CUDAlign"
+expect 2 "unknown option" -- "$swsearch" align --bogus "$tmp/a.fa" "$tmp/b.fa"
+err_has "unknown option '--bogus'"
+expect 2 "no file" -- "$swsearch" align
+err_has "one FASTA file of two sequences or two files of one"
+expect 2 "three files" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" "$tmp/ab.fa"
+err_has "not 3 files"
+expect 2 "option without value" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --match
+err_has "needs a value"
+expect 2 "zero --match" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --match 0
+err_has "--match needs a positive score"
+expect 2 "negative --match" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --match -1
+err_has "--match needs a positive score"
+expect 2 "word --match" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --match one
+err_has "not 'one'"
+expect 2 "positive --mismatch" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --mismatch 2
+err_has "--mismatch needs a score of zero or less"
+expect 2 "negative --gap-open" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --gap-open -1
+err_has "--gap-open needs a penalty of zero or more"
+expect 2 "zero --gap-extend" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --gap-extend 0
+err_has "--gap-extend needs a positive penalty"
+expect 2 "bad --format" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --format xml
+err_has "--format is 'tsv' or 'json', not 'xml'"
+expect 2 "bad --engine" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine gpu
+err_has "--engine is 'auto', 'cpu' or 'cudalign'"
+expect 2 "zero --threads" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --threads 0
+err_has "--threads needs a whole number"
+
+# Scores beyond what 32-bit cells hold are refused once the lengths are known.
+expect 1 "huge --match" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --match 536870912 -o "$tmp/huge.tsv"
+err_has "largest score"
+absent "$tmp/huge.tsv"
+expect 1 "huge gap penalties" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --gap-open 65535 --gap-extend 2
+err_has "penalties above"
+
+# Bad input: file, line and character named, exit 1, no output file.
+printf '>s1 bad\nACGT\nACXT\n' > "$tmp/bad.fa"
+expect 1 "invalid base" -- "$swsearch" align "$tmp/bad.fa" "$tmp/b.fa" -o "$tmp/bad.tsv"
+err_has "bad.fa:3: invalid residue 'X' in sequence s1"
+absent "$tmp/bad.tsv"
+printf '>s1\nACGU\n' > "$tmp/rna.fa"
+expect 1 "U is not DNA" -- "$swsearch" align "$tmp/a.fa" "$tmp/rna.fa" -o "$tmp/rna.tsv"
+err_has "rna.fa:2: invalid residue 'U'"
+absent "$tmp/rna.tsv"
+printf '>s1\nAC-GT\n' > "$tmp/gapped.fa"
+expect 1 "gap character" -- "$swsearch" align "$tmp/gapped.fa" "$tmp/b.fa"
+err_has "gapped.fa:2: invalid residue '-'"
+expect 1 "missing file" -- "$swsearch" align "$tmp/none.fa" "$tmp/b.fa" -o "$tmp/none.tsv"
+err_has "none.fa"
+absent "$tmp/none.tsv"
+expect 1 "output directory missing" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" -o "$tmp/no/such/dir.tsv"
+err_has "no/such/dir.tsv"
+no_temp
+
+# Record counts: one file of two or two files of one, nothing else.
+expect 1 "one file of one record" -- "$swsearch" align "$tmp/a.fa" -o "$tmp/one.tsv"
+err_has "a.fa: holds 1 sequence; give one file of two sequences or two files of one"
+absent "$tmp/one.tsv"
+printf '>c\nACGT\n' | cat "$tmp/ab.fa" - > "$tmp/abc.fa"
+expect 1 "one file of three records" -- "$swsearch" align "$tmp/abc.fa"
+err_has "abc.fa: holds 3 sequences; give one file of two sequences or two files of one"
+expect 1 "second file of two records" -- "$swsearch" align "$tmp/a.fa" "$tmp/ab.fa" -o "$tmp/two.tsv"
+err_has "ab.fa: holds 2 sequences"
+absent "$tmp/two.tsv"
+expect 1 "first file of two records" -- "$swsearch" align "$tmp/ab.fa" "$tmp/b.fa"
+err_has "ab.fa: holds 2 sequences"
+: > "$tmp/empty.fa"
+expect 1 "empty file" -- "$swsearch" align "$tmp/empty.fa" "$tmp/b.fa"
+err_has "empty.fa: holds no sequence"
+printf '>e\n\n' > "$tmp/emptyseq.fa"
+expect 1 "only an empty sequence" -- "$swsearch" align "$tmp/emptyseq.fa" "$tmp/b.fa"
+err_has "empty sequence 'e' skipped"
+err_has "emptyseq.fa: holds no sequence"
+
+# The hand-checked alignment, from two files and from one file of two.
+expect 0 "two files" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine cpu
+line_is "$(row a b 7 5 11 3 9)"
+head -1 "$tmp/out" | grep -q "^#a_id${tab}b_id${tab}score${tab}a_start${tab}a_end${tab}b_start${tab}b_end$" && pass || fail "header line"
+[ "$(wc -l < "$tmp/out")" -eq 2 ] && pass || fail "TSV has two lines"
+err_has "cpu engine"
+err_has "GCUPS"
+expect 0 "one file of two" -- "$swsearch" align "$tmp/ab.fa" --engine cpu
+line_is "$(row a b 7 5 11 3 9)"
+expect 0 "swapped" -- "$swsearch" align "$tmp/b.fa" "$tmp/a.fa" --engine cpu
+line_is "$(row b a 7 3 9 5 11)"
+expect 0 "-o" -- "$swsearch" align "$tmp/ab.fa" --engine cpu -o "$tmp/ab.tsv"
+[ ! -s "$tmp/out" ] && pass || fail "-o still wrote to stdout"
+[ "$(sed -n 2p "$tmp/ab.tsv")" = "$(row a b 7 5 11 3 9)" ] && pass || fail "-o file content"
+no_temp
+expect 0 "-q" -- "$swsearch" align "$tmp/ab.fa" --engine cpu -q
+[ ! -s "$tmp/err" ] && pass || { fail "-q still wrote to stderr"; cat "$tmp/err"; }
+# --progress draws even off a terminal; the passes end with a line each.
+expect 0 "--progress" -- "$swsearch" align "$tmp/ab.fa" --engine cpu --progress
+err_has "pass 1/2"
+line_is "$(row a b 7 5 11 3 9)"
+
+# Lower case, N and IUPAC codes: N or R against anything, N itself included,
+# is a mismatch, so ACGT?ACGT scores 4 - 3 + 4 = 5 over all nine bases.
+printf '>lower\nacgtnacgt\n>upper\nACGTNACGT\n' > "$tmp/n.fa"
+expect 0 "lower case and N" -- "$swsearch" align "$tmp/n.fa" --engine cpu
+line_is "$(row lower upper 5 1 9 1 9)"
+printf '>iupac\nACGTRACGT\n>plain\nacgtaacgt\n' > "$tmp/iupac.fa"
+expect 0 "IUPAC codes" -- "$swsearch" align "$tmp/iupac.fa" --engine cpu
+line_is "$(row iupac plain 5 1 9 1 9)"
+printf '>amb\nRYKMSWBDHVN\n>amb2\nRYKMSWBDHVN\n' > "$tmp/amb.fa"
+expect 0 "ambiguity codes never match" -- "$swsearch" align "$tmp/amb.fa" --engine cpu
+line_is "$(row amb amb2 0 0 0 0 0)"
+
+# Identical sequences align end to end; unrelated ones not at all.
+printf '>x\nGATTACAGATTACACCGTAGGCTA\n>y\nGATTACAGATTACACCGTAGGCTA\n' > "$tmp/same.fa"
+expect 0 "identical" -- "$swsearch" align "$tmp/same.fa" --engine cpu
+line_is "$(row x y 24 1 24 1 24)"
+printf '>aaaa\nAAAA\n>cccc\nCCCC\n' > "$tmp/none2.fa"
+expect 0 "all mismatches" -- "$swsearch" align "$tmp/none2.fa" --engine cpu
+line_is "$(row aaaa cccc 0 0 0 0 0)"
+err_has "no start pass"
+# A bare '>' is named after its place in the input.
+printf '>\nACGT\n>\nACGT\n' > "$tmp/bare.fa"
+expect 0 "empty headers" -- "$swsearch" align "$tmp/bare.fa" --engine cpu
+line_is "$(row seq1 seq2 4 1 4 1 4)"
+
+# Scoring options change the answer as the convention says. Nothing beside
+# ACGTACG matches (a is T and b is G two bases out on both sides), so
+# doubling the match doubles the score and keeps the coordinates.
+expect 0 "--match 2" -- "$swsearch" align "$tmp/ab.fa" --engine cpu --match 2
+line_is "$(row a b 14 5 11 3 9)"
+# A gap of one base costs open + extend: ACGTT-ACG against ACGTTAACG with
+# open 0 and extend 1 scores 8 - 1 = 7 over the whole of both.
+printf '>g1\nACGTTACG\n>g2\nACGTTAACG\n' > "$tmp/gap.fa"
+expect 0 "one-base gap" -- "$swsearch" align "$tmp/gap.fa" --engine cpu --gap-open 0 --gap-extend 1
+line_is "$(row g1 g2 7 1 8 1 9)"
+# With the defaults the gap costs 5, more than the three bases past it gain:
+# ACGTTA alone, 6.
+expect 0 "gap not worth it" -- "$swsearch" align "$tmp/gap.fa" --engine cpu
+line_is "$(row g1 g2 6 1 6 1 6)"
+
+# JSON: the fields, nulls when nothing aligns, and ids escaped.
+expect 0 "json" -- "$swsearch" align "$tmp/ab.fa" --engine cpu --format json
+out_has '"a_id": "a"'
+out_has '"a_length": 16'
+out_has '"b_length": 11'
+out_has '"score": 7'
+out_has '"a_start": 5'
+out_has '"b_end": 9'
+out_has '"engine": "cpu"'
+out_has '"cells": '
+out_has '"seconds": '
+cp "$tmp/out" "$tmp/ab.json"
+expect 0 "json, nothing aligns" -- "$swsearch" align "$tmp/none2.fa" --engine cpu -f json
+out_has '"score": 0, "a_start": null, "a_end": null, "b_start": null, "b_end": null'
+cp "$tmp/out" "$tmp/none.json"
+printf '>q"u\\o\001te\nACGT\n>\351t\303\251\nACGT\n' > "$tmp/odd.fa"
+expect 0 "json, odd ids" -- "$swsearch" align "$tmp/odd.fa" --engine cpu -f json
+cp "$tmp/out" "$tmp/odd.json"
+if command -v python3 > /dev/null; then
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+keys = {"a_id", "a_length", "b_id", "b_length", "score", "a_start", "a_end", "b_start", "b_end", "engine", "cells", "seconds"}
+assert set(d) == keys, set(d) ^ keys
+assert (d["score"], d["a_start"], d["a_end"], d["b_start"], d["b_end"]) == (7, 5, 11, 3, 9), d
+assert d["cells"] > 0 and d["seconds"] >= 0, d
+d = json.load(open(sys.argv[2]))
+assert d["score"] == 0 and d["a_start"] is None and d["b_end"] is None, d
+d = json.load(open(sys.argv[3], encoding="utf-8"))
+assert d["a_id"] == "q\"u\\o\x01te" and d["b_id"] == "\ufffdt\u00e9", d
+' "$tmp/ab.json" "$tmp/none.json" "$tmp/odd.json" && pass || fail "JSON does not parse or lacks fields"
+else
+  echo "python3 not found: JSON parse check skipped"
+fi
+
+# A longer pair (an LCG's bases, then b = a with substitutions, an insertion
+# and a deletion) gives the same line on any number of threads.
+awk 'BEGIN {
+  x = 12345; s = ""
+  for (i = 0; i < 3000; i++) { x = (x * 69069 + 1) % 4294967296; s = s substr("ACGT", int(x / 1073741824) + 1, 1) }
+  t = substr(s, 1, 700) "GATTACA" substr(s, 701, 800) substr(s, 1531)
+  u = ""
+  for (i = 1; i <= length(t); i++) u = u (i % 97 == 0 ? "T" : substr(t, i, 1))
+  print ">long_a"; for (i = 1; i <= length(s); i += 70) print substr(s, i, 70)
+  print ">long_b"; for (i = 1; i <= length(u); i += 60) print substr(u, i, 60)
+}' > "$tmp/long.fa"
+expect 0 "1 thread" -- "$swsearch" align "$tmp/long.fa" --engine cpu --threads 1 -q
+cp "$tmp/out" "$tmp/t1.tsv"
+expect 0 "3 threads" -- "$swsearch" align "$tmp/long.fa" --engine cpu --threads 3 -q
+cmp -s "$tmp/t1.tsv" "$tmp/out" && pass || fail "1 and 3 threads differ: $(sed -n 2p "$tmp/t1.tsv") / $(sed -n 2p "$tmp/out")"
+score=$(awk -F'\t' 'NR == 2 { print $3 }' "$tmp/t1.tsv")
+[ "${score:-0}" -gt 2000 ] && pass || fail "long pair scores ${score:-nothing}, expected most of 3000 bases"
+
+# The GPU engine, where it runs, agrees with the CPU; where it cannot, an
+# explicit request fails naming the GPU, and auto falls back with a note.
+"$swsearch" align "$tmp/long.fa" --engine cudalign -q -o "$tmp/gpu.tsv" 2> "$tmp/err"
+case $? in
+  0) cmp -s "$tmp/gpu.tsv" "$tmp/t1.tsv" && pass || fail "cudalign and CPU results differ" ;;
+  1) err_has "GPU"; absent "$tmp/gpu.tsv"
+     expect 0 "auto without GPU" -- "$swsearch" align "$tmp/long.fa" -o "$tmp/auto.tsv"
+     err_has "warning: .*GPU"
+     cmp -s "$tmp/auto.tsv" "$tmp/t1.tsv" && pass || fail "auto fallback differs from CPU" ;;
+  *) fail "--engine cudalign crashed or misbehaved"; cat "$tmp/err" ;;
+esac
+expect 0 "auto" -- "$swsearch" align "$tmp/ab.fa"
+line_is "$(row a b 7 5 11 3 9)"
+
+# zstd-compressed input is recognised by content.
+if command -v zstd > /dev/null; then
+  zstd -q -c "$tmp/long.fa" > "$tmp/long.fa.zst"
+  expect 0 "zstd input" -- "$swsearch" align "$tmp/long.fa.zst" --engine cpu -q
+  cmp -s "$tmp/t1.tsv" "$tmp/out" && pass || fail "zstd input gives another result"
+else
+  echo "zstd not found: compressed input check skipped"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,339 @@
+/* Megabase pairwise alignment on the CPU: the one-thread pass against the
+ * protein/DNA reference engine, the multi-threaded pass against the
+ * one-thread pass on every shape of matrix, and whole alignments whose
+ * start and end are checked by re-scoring the aligned pieces. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw_align_ref.h"
+#include "sw_matrix.h"
+#include "sw_pair.h"
+#include "sw_pair_cpu.h"
+
+static const sw_pair_scoring paper = {1, -3, 3, 2};
+
+static uint64_t next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *state >> 33;
+}
+
+/* Random bases, one in `n_rate` an N (0: none). */
+static uint8_t *random_dna(uint64_t len, uint64_t *rng, unsigned n_rate)
+{
+    uint8_t *s = malloc(len ? len : 1);
+    cr_assert_not_null(s);
+    for (uint64_t i = 0; i < len; ++i)
+        s[i] = n_rate && next_random(rng) % n_rate == 0 ? 4 : (uint8_t)(next_random(rng) & 3);
+    return s;
+}
+
+/* A copy of `src` with about one change in `rate` bases: substitutions,
+ * short insertions and deletions. *len_out receives its length. */
+static uint8_t *mutate(const uint8_t *src, uint64_t len, unsigned rate, uint64_t *rng, uint64_t *len_out)
+{
+    uint8_t *d = malloc(2 * len + 16);
+    cr_assert_not_null(d);
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < len; ++i) {
+        const unsigned r = (unsigned)(next_random(rng) % (rate ? rate : 1));
+        if (rate && r == 0) d[k++] = (uint8_t)(next_random(rng) & 3);
+        else if (rate && r == 1) continue;
+        else if (rate && r == 2) {
+            const unsigned extra = 1 + (unsigned)(next_random(rng) % 4);
+            for (unsigned x = 0; x < extra; ++x) d[k++] = (uint8_t)(next_random(rng) & 3);
+            d[k++] = src[i];
+        } else d[k++] = src[i];
+    }
+    *len_out = k;
+    return d;
+}
+
+static sw_pair_hit run_reference(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
+                                 const sw_pair_scoring *s, sw_pair_mode mode, int32_t target)
+{
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, NULL};
+    sw_pair_hit hit;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_cpu_reference(&p, &hit, &err), SW_OK, "%s", err.message);
+    return hit;
+}
+
+static sw_pair_hit run_threads(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
+                               const sw_pair_scoring *s, sw_pair_mode mode, int32_t target, int threads)
+{
+    uint64_t done = 0;
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, &done};
+    sw_pair_hit hit;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_cpu_run(&p, threads, &hit, &err), SW_OK, "%s", err.message);
+    if (mode == SW_PAIR_LOCAL) cr_expect_eq(done, na * nb, "cells reported %llu of %llu", (unsigned long long)done,
+                                            (unsigned long long)(na * nb));
+    return hit;
+}
+
+static void expect_same_hit(sw_pair_hit got, sw_pair_hit want, const char *what)
+{
+    cr_expect(got.score == want.score && got.a_end == want.a_end && got.b_end == want.b_end,
+              "%s: score %d at %llu/%llu, expected %d at %llu/%llu", what, got.score,
+              (unsigned long long)got.a_end, (unsigned long long)got.b_end, want.score,
+              (unsigned long long)want.a_end, (unsigned long long)want.b_end);
+}
+
+/* Best global score of a against b (Gotoh, all of both aligned). */
+static int64_t global_score(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s)
+{
+    const int64_t neg = INT64_MIN / 4, oe = s->gap_open + s->gap_extend;
+    int64_t *h = malloc((nb + 1) * sizeof *h), *f = malloc((nb + 1) * sizeof *f);
+    cr_assert(h && f);
+    h[0] = 0;
+    for (uint64_t j = 1; j <= nb; ++j) {
+        h[j] = -(s->gap_open + (int64_t)j * s->gap_extend);
+        f[j] = neg;
+    }
+    for (uint64_t i = 1; i <= na; ++i) {
+        int64_t diag = h[0], e = neg;
+        h[0] = -(s->gap_open + (int64_t)i * s->gap_extend);
+        for (uint64_t j = 1; j <= nb; ++j) {
+            f[j] = (f[j] - s->gap_extend > h[j] - oe) ? f[j] - s->gap_extend : h[j] - oe;
+            e = (e - s->gap_extend > h[j - 1] - oe) ? e - s->gap_extend : h[j - 1] - oe;
+            int64_t v = diag + sw_pair_substitution(s, a[i - 1], b[j - 1]);
+            if (e > v) v = e;
+            if (f[j] > v) v = f[j];
+            diag = h[j];
+            h[j] = v;
+        }
+    }
+    const int64_t r = h[nb];
+    free(h);
+    free(f);
+    return r;
+}
+
+/* A whole alignment on `threads` threads: the end cell as the reference
+ * finds it, and a start from which the aligned pieces score the best score. */
+static sw_pair_result check_alignment(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
+                                      const sw_pair_scoring *s, int threads)
+{
+    sw_pair_options o;
+    memset(&o, 0, sizeof o);
+    o.engine = SW_PAIR_ENGINE_CPU;
+    o.threads = threads;
+    sw_pair_result r;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_align(a, na, b, nb, s, &o, &r, &err), SW_OK, "%s", err.message);
+    const sw_pair_hit ref = run_reference(a, na, b, nb, s, SW_PAIR_LOCAL, 0);
+    cr_expect(r.score == ref.score && r.a_end == ref.a_end && r.b_end == ref.b_end,
+              "alignment %llux%llu: score %d at %llu/%llu, reference %d at %llu/%llu", (unsigned long long)na,
+              (unsigned long long)nb, r.score, (unsigned long long)r.a_end, (unsigned long long)r.b_end, ref.score,
+              (unsigned long long)ref.a_end, (unsigned long long)ref.b_end);
+    if (r.score > 0) {
+        cr_assert(r.a_start >= 1 && r.a_start <= r.a_end && r.b_start >= 1 && r.b_start <= r.b_end,
+                  "start %llu/%llu, end %llu/%llu", (unsigned long long)r.a_start, (unsigned long long)r.b_start,
+                  (unsigned long long)r.a_end, (unsigned long long)r.b_end);
+        const int64_t g = global_score(a + r.a_start - 1, r.a_end - r.a_start + 1, b + r.b_start - 1,
+                                       r.b_end - r.b_start + 1, s);
+        cr_expect_eq(g, r.score, "the aligned pieces %llu-%llu / %llu-%llu score %lld, not %d",
+                     (unsigned long long)r.a_start, (unsigned long long)r.a_end, (unsigned long long)r.b_start,
+                     (unsigned long long)r.b_end, (long long)g, r.score);
+    } else {
+        cr_expect(r.a_start == 0 && r.a_end == 0 && r.b_start == 0 && r.b_end == 0, "coordinates of a zero score");
+    }
+    return r;
+}
+
+Test(pair_reference, equals_the_scalar_engine_with_a_dna_matrix)
+{
+    const sw_pair_scoring schemes[] = {{1, -3, 3, 2}, {2, -1, 0, 1}, {5, -4, 10, 1}, {1, 0, 5, 5}};
+    uint64_t rng = 11;
+    for (size_t k = 0; k < sizeof schemes / sizeof *schemes; ++k) {
+        const sw_pair_scoring *s = &schemes[k];
+        sw_matrix *m = NULL;
+        cr_assert_eq(sw_matrix_create_dna(s->match, s->mismatch, &m, NULL), SW_OK);
+        sw_scoring sc;
+        cr_assert_eq(sw_scoring_init(&sc, m, s->gap_open, s->gap_extend, NULL), SW_OK);
+        for (int trial = 0; trial < 40; ++trial) {
+            const uint64_t na = 1 + next_random(&rng) % 300, nb = 1 + next_random(&rng) % 300;
+            uint8_t *a = random_dna(na, &rng, 20), *b = NULL;
+            uint64_t mb = nb;
+            if (trial % 2) b = mutate(a, na, 8, &rng, &mb);
+            else b = random_dna(nb, &rng, 20);
+            sw_ref_result ref;
+            cr_assert_eq(sw_ref_align(a, na, b, mb, &sc, &ref), SW_OK);
+            const sw_pair_hit hit = run_reference(a, na, b, mb, s, SW_PAIR_LOCAL, 0);
+            /* The scalar engine breaks ties row-major, this one column-major:
+             * the scores agree, and the end cells where there is one best. */
+            cr_expect(hit.score == ref.score, "scheme %zu trial %d: %d, scalar engine %d", k, trial, hit.score,
+                      ref.score);
+            cr_expect(ref.score == 0 || hit.a_end == ref.query_end || hit.b_end != ref.subject_end,
+                      "scheme %zu trial %d: end %llu/%llu, scalar engine %zu/%zu", k, trial,
+                      (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, ref.query_end, ref.subject_end);
+            free(a);
+            free(b);
+        }
+        sw_matrix_free(m);
+    }
+}
+
+Test(pair_threads, equal_the_reference_on_every_shape)
+{
+    /* Lengths around the row block (256) and the columns per thread (2048),
+     * with 1 to 7 threads: blocks, hand-overs and the last ragged pieces. */
+    const uint64_t rows[] = {1, 2, 255, 256, 257, 700};
+    const uint64_t cols[] = {1, 3, 2047, 2048, 4097, 9000, 15001};
+    uint64_t rng = 5;
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; ++r)
+        for (size_t c = 0; c < sizeof cols / sizeof *cols; ++c) {
+            uint8_t *a = random_dna(rows[r], &rng, 50);
+            uint8_t *b = random_dna(cols[c], &rng, 50);
+            /* Plant a piece of a in b so that the best is not noise. */
+            if (cols[c] > rows[r] + 10) memcpy(b + cols[c] / 3, a, rows[r]);
+            const sw_pair_hit ref = run_reference(a, rows[r], b, cols[c], &paper, SW_PAIR_LOCAL, 0);
+            for (int t = 1; t <= 7; t += 2) {
+                char what[64];
+                snprintf(what, sizeof what, "%llux%llu, %d threads", (unsigned long long)rows[r],
+                         (unsigned long long)cols[c], t);
+                expect_same_hit(run_threads(a, rows[r], b, cols[c], &paper, SW_PAIR_LOCAL, 0, t), ref, what);
+            }
+            free(a);
+            free(b);
+        }
+}
+
+Test(pair_threads, find_the_first_of_equal_best_cells)
+{
+    /* b holds a three times: three end cells with the same score in the
+     * last row; the first, column-major, ends the first copy. */
+    uint64_t rng = 9;
+    const uint64_t na = 300, nb = 12000;
+    uint8_t *a = random_dna(na, &rng, 0), *b = random_dna(nb, &rng, 0);
+    memcpy(b + 9000, a, na);
+    memcpy(b + 5000, a, na);
+    memcpy(b + 100, a, na);
+    const sw_pair_hit ref = run_reference(a, na, b, nb, &paper, SW_PAIR_LOCAL, 0);
+    cr_assert_eq(ref.score, (int)na);
+    cr_assert_eq(ref.a_end, na);
+    cr_assert_eq(ref.b_end, 100 + na);
+    for (int t = 1; t <= 6; ++t) expect_same_hit(run_threads(a, na, b, nb, &paper, SW_PAIR_LOCAL, 0, t), ref, "ties");
+    free(a);
+    free(b);
+}
+
+Test(pair_threads, anchored_pass_equals_the_reference)
+{
+    uint64_t rng = 21;
+    for (int trial = 0; trial < 8; ++trial) {
+        /* Long enough for up to four threads of 2,048 columns or more. */
+        const uint64_t na = 2000 + next_random(&rng) % 8000;
+        uint8_t *a = random_dna(na, &rng, 30);
+        uint64_t nb;
+        uint8_t *b = mutate(a, na, 10 + (unsigned)trial, &rng, &nb);
+        const sw_pair_hit best = run_reference(a, na, b, nb, &paper, SW_PAIR_LOCAL, 0);
+        cr_assert_gt(best.score, 0);
+        /* The pass that finds the start: reversed prefixes up to the end. */
+        uint8_t *ra = malloc(best.a_end), *rb = malloc(best.b_end);
+        for (uint64_t i = 0; i < best.a_end; ++i) ra[i] = a[best.a_end - 1 - i];
+        for (uint64_t j = 0; j < best.b_end; ++j) rb[j] = b[best.b_end - 1 - j];
+        const sw_pair_hit ref = run_reference(ra, best.a_end, rb, best.b_end, &paper, SW_PAIR_ANCHORED, best.score);
+        cr_assert_eq(ref.score, best.score, "trial %d: the anchored reference never reaches %d", trial, best.score);
+        for (int t = 1; t <= 4; ++t)
+            expect_same_hit(run_threads(ra, best.a_end, rb, best.b_end, &paper, SW_PAIR_ANCHORED, best.score, t),
+                            ref, "anchored");
+        free(ra);
+        free(rb);
+        free(a);
+        free(b);
+    }
+}
+
+Test(pair_align, identical_sequences_align_end_to_end)
+{
+    /* 4 threads of 5,120 columns, blocks of 256 rows: the diagonal passes
+     * exactly through the corners where a thread takes over from the one on
+     * its left at the start of a block. */
+    uint64_t rng = 3;
+    const uint64_t n = 20480;
+    uint8_t *a = random_dna(n, &rng, 0);
+    const sw_pair_result r = check_alignment(a, n, a, n, &paper, 4);
+    cr_expect_eq(r.score, (int)n);
+    cr_expect(r.a_start == 1 && r.a_end == n && r.b_start == 1 && r.b_end == n);
+    free(a);
+}
+
+Test(pair_align, all_mismatches_score_zero)
+{
+    const uint64_t na = 5000, nb = 7000;
+    uint8_t *a = malloc(na), *b = malloc(nb);
+    memset(a, 0, na);
+    memset(b, 2, nb);
+    const sw_pair_result r = check_alignment(a, na, b, nb, &paper, 3);
+    cr_expect_eq(r.score, 0);
+    free(a);
+    free(b);
+}
+
+Test(pair_align, n_bases_never_match)
+{
+    uint8_t a[64], b[64];
+    memset(a, 4, sizeof a);
+    memset(b, 4, sizeof b);
+    cr_expect_eq(check_alignment(a, sizeof a, b, sizeof b, &paper, 1).score, 0);
+}
+
+Test(pair_align, alignments_touching_every_edge)
+{
+    /* The shared piece at the start of a and the end of b, then the
+     * other way round, and a piece that is all of a. */
+    uint64_t rng = 17;
+    const uint64_t na = 3000, nb = 9000, piece = 800;
+    uint8_t *a = random_dna(na, &rng, 0), *b = random_dna(nb, &rng, 0);
+    memcpy(b + nb - piece, a, piece);
+    sw_pair_result r = check_alignment(a, na, b, nb, &paper, 3);
+    cr_expect(r.a_start == 1 && r.b_end == nb, "first row, last column: %llu, %llu", (unsigned long long)r.a_start,
+              (unsigned long long)r.b_end);
+    memcpy(b, a + na - piece, piece);
+    memset(b + nb - piece, 1, piece);
+    r = check_alignment(a, na, b, nb, &paper, 3);
+    cr_expect(r.a_end == na && r.b_start == 1, "last row, first column: %llu, %llu", (unsigned long long)r.a_end,
+              (unsigned long long)r.b_start);
+    free(a);
+    free(b);
+}
+
+Test(pair_align, related_pairs_start_where_their_pieces_score_the_best)
+{
+    uint64_t rng = 29;
+    for (int trial = 0; trial < 8; ++trial) {
+        const uint64_t na = 1000 + next_random(&rng) % 6000;
+        uint8_t *a = random_dna(na, &rng, 100);
+        uint64_t nb;
+        uint8_t *b = mutate(a, na, 6 + 3 * (unsigned)trial, &rng, &nb);
+        check_alignment(a, na, b, nb, &paper, 1 + trial % 4);
+        check_alignment(b, nb, a, na, &paper, 3);
+        free(a);
+        free(b);
+    }
+}
+
+Test(pair_align, one_base_pairs)
+{
+    const uint8_t a[1] = {2}, b[1] = {2}, c[1] = {1};
+    cr_expect_eq(check_alignment(a, 1, b, 1, &paper, 2).score, 1);
+    cr_expect_eq(check_alignment(a, 1, c, 1, &paper, 2).score, 0);
+}
+
+Test(pair_scoring, rejects_what_32_bits_cannot_hold)
+{
+    sw_error err = {0};
+    const sw_pair_scoring big = {2, -3, 3, 2};
+    cr_expect_eq(sw_pair_check_scoring(&big, (uint64_t)1 << 29, (uint64_t)1 << 30, &err), SW_ELIMIT);
+    cr_expect(strstr(err.message, "largest score") != NULL, "%s", err.message);
+    cr_expect_eq(sw_pair_check_scoring(&paper, (uint64_t)1 << 29, (uint64_t)1 << 31, &err), SW_OK);
+    const sw_pair_scoring bad_match = {0, -3, 3, 2}, bad_mismatch = {1, 1, 3, 2}, bad_extend = {1, -3, 3, 0};
+    cr_expect_eq(sw_pair_check_scoring(&bad_match, 10, 10, &err), SW_EINVAL);
+    cr_expect_eq(sw_pair_check_scoring(&bad_mismatch, 10, 10, &err), SW_EINVAL);
+    cr_expect_eq(sw_pair_check_scoring(&bad_extend, 10, 10, &err), SW_EINVAL);
+}
