@@ -7,19 +7,7 @@ set -u
 swsearch=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0 passed=0
-
-pass() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# expect STATUS DESCRIPTION -- COMMAND...: runs COMMAND, stderr to $tmp/err.
-expect() {
-  want=$1 what=$2; shift 3
-  "$@" > "$tmp/out" 2> "$tmp/err"; got=$?
-  if [ "$got" -eq "$want" ]; then pass; else fail "$what: exit $got, expected $want"; cat "$tmp/err"; fi
-}
-err_has() { if grep -q -- "$1" "$tmp/err"; then pass; else fail "stderr lacks '$1':"; cat "$tmp/err"; fi; }
-out_has() { if grep -q -- "$1" "$tmp/out"; then pass; else fail "stdout lacks '$1':"; cat "$tmp/out"; fi; }
-absent() { if [ -e "$1" ]; then fail "$1 exists"; else pass; fi; }
+. "$(dirname "$0")/cli_checks.sh"
 # no_temp: no temporary output file of an -o run is left in $tmp.
 no_temp() {
   for f in "$tmp"/*.tmp.*; do
@@ -259,5 +247,4 @@ else
   echo "zstd not found: compressed input check skipped"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+cli_checks_done

@@ -9,19 +9,7 @@ tmp=$(mktemp -d)
 # Calibrations of a GPU go to a cache of this test, not the user's.
 export SWSEARCH_CACHE_DIR="$tmp/cache"
 trap 'rm -rf "$tmp"' EXIT
-failures=0 passed=0
-
-pass() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# expect STATUS DESCRIPTION -- COMMAND...: runs COMMAND, stderr to $tmp/err.
-expect() {
-  want=$1 what=$2; shift 3
-  "$@" > "$tmp/out" 2> "$tmp/err"; got=$?
-  if [ "$got" -eq "$want" ]; then pass; else fail "$what: exit $got, expected $want"; cat "$tmp/err"; fi
-}
-err_has() { if grep -q -- "$1" "$tmp/err"; then pass; else fail "stderr lacks '$1':"; cat "$tmp/err"; fi; }
-out_has() { if grep -q -- "$1" "$tmp/out"; then pass; else fail "stdout lacks '$1'"; fi; }
-absent() { if [ -e "$1" ]; then fail "$1 exists"; else pass; fi; }
+. "$(dirname "$0")/cli_checks.sh"
 
 # A database with a duplicated sequence (ties) and one unrelated sequence.
 cat > "$tmp/db.fa" <<'FA'
@@ -152,5 +140,4 @@ expect 1 "search damaged" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" -o 
 err_has "corrupt"
 absent "$tmp/damaged.tsv"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+cli_checks_done

@@ -80,8 +80,7 @@ struct slot {
     size_t profile_cap;
     cudaEvent_t scan_start, scan_done, sel_done;
     cudaEvent_t *copy_events;   /* 2 per batch, batched mode */
-    cudaEvent_t *bucket_events; /* 2 per bucket, profile mode */
-    size_t num_copy_events, num_bucket_events;
+    size_t num_copy_events;
     int busy;
     size_t query;
 };
@@ -159,7 +158,8 @@ struct sw_gpu_engine {
     int intra_grid;                   /* blocks that the row buffer serves */
     int intra_tile, intra_threads;    /* shape of the last launch, for the statistics */
 
-    /* Timeline of the last search (opt.timeline): span i lies between
+    /* Timeline of the last search (opt.timeline; opt.profile times its
+     * buckets with it): span i lies between
      * span_events[2i] and [2i + 1], timed from span_origin. */
     sw_gpu_span *spans;
     size_t num_spans, spans_cap;
@@ -180,12 +180,14 @@ int stream_index(const sw_gpu_engine *e, cudaStream_t st)
     return -1;
 }
 
-/* Opens a span of the timeline on `st` (nothing without opt.timeline);
+int spans_wanted(const sw_gpu_engine *e) { return e->opt.timeline || e->opt.profile; }
+
+/* Opens a span of the timeline on `st` (nothing unless spans_wanted());
  * *id is what span_end() takes. */
 int span_begin(sw_gpu_engine *e, int kind, cudaStream_t st, size_t query, int bucket, size_t *id, sw_error *err)
 {
     *id = SIZE_MAX;
-    if (!e->opt.timeline) return SW_OK;
+    if (!spans_wanted(e)) return SW_OK;
     if (e->num_spans == e->spans_cap) {
         const size_t cap = e->spans_cap ? 2 * e->spans_cap : 256;
         sw_gpu_span *spans = (sw_gpu_span *)realloc(e->spans, cap * sizeof *spans);
@@ -217,8 +219,9 @@ int span_end(sw_gpu_engine *e, size_t id, cudaStream_t st, sw_error *err)
     return SW_OK;
 }
 
-/* Times every span of the search once its work is done. */
-int collect_timeline(sw_gpu_engine *e, sw_error *err)
+/* Times every span of the search once its work is done, and adds each
+ * bucket kernel's time to bucket_seconds[its statistics bucket]. */
+int collect_timeline(sw_gpu_engine *e, double *bucket_seconds, sw_error *err)
 {
     for (size_t i = 0; i < e->num_spans; ++i) {
         float ms = 0;
@@ -227,6 +230,7 @@ int collect_timeline(sw_gpu_engine *e, sw_error *err)
         e->spans[i].start = ms * 1e-3;
         CK(cudaEventElapsedTime(&ms, e->span_origin, e->span_events[2 * i + 1]), "cudaEventElapsedTime");
         e->spans[i].end = ms * 1e-3;
+        if (e->spans[i].bucket >= 0) bucket_seconds[e->spans[i].bucket] += e->spans[i].end - e->spans[i].start;
     }
     return SW_OK;
 }
@@ -324,9 +328,7 @@ void free_slot(slot *s)
     if (s->scan_done) cudaEventDestroy(s->scan_done);
     if (s->sel_done) cudaEventDestroy(s->sel_done);
     for (size_t i = 0; i < s->num_copy_events; ++i) cudaEventDestroy(s->copy_events[i]);
-    for (size_t i = 0; i < s->num_bucket_events; ++i) cudaEventDestroy(s->bucket_events[i]);
     free(s->copy_events);
-    free(s->bucket_events);
     memset(s, 0, sizeof *s);
 }
 
@@ -388,12 +390,6 @@ int alloc_slot(sw_gpu_engine *e, slot *s, sw_error *err)
         if (!s->copy_events) return sw_error_set(err, SW_ENOMEM, "out of memory");
         for (; s->num_copy_events < 2 * e->num_batches; ++s->num_copy_events)
             CK(cudaEventCreate(&s->copy_events[s->num_copy_events]), "event");
-    }
-    if (e->opt.profile) {
-        s->bucket_events = (cudaEvent_t *)calloc(2 * e->num_buckets, sizeof(cudaEvent_t));
-        if (!s->bucket_events) return sw_error_set(err, SW_ENOMEM, "out of memory");
-        for (; s->num_bucket_events < 2 * e->num_buckets; ++s->num_bucket_events)
-            CK(cudaEventCreate(&s->bucket_events[s->num_bucket_events]), "event");
     }
     return SW_OK;
 }
@@ -1202,10 +1198,8 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         rc = span_begin(e, ch.intra ? SW_GPU_SPAN_INTRA : SW_GPU_SPAN_INTER, st, s->query, e->buckets[kb].plan, &span,
                         err);
         if (rc) return rc;
-        if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb], st), "cudaEventRecord");
         if (ch.intra) CK(sw_gk_intra_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.intra), "intra-task kernel");
         else CK(sw_gk_align_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.align), "alignment kernel");
-        if (e->opt.profile) CK(cudaEventRecord(s->bucket_events[2 * kb + 1], st), "cudaEventRecord");
         if ((rc = span_end(e, span, st, err))) return rc;
     }
     if (ns > 1) {
@@ -1278,10 +1272,6 @@ int finish_slot(sw_gpu_engine *e, search_ctx *c, slot *s, sw_gpu_hit *hits, size
     for (size_t i = 0; i < s->num_copy_events; i += 2) {
         CK(cudaEventElapsedTime(&ms, s->copy_events[i], s->copy_events[i + 1]), "cudaEventElapsedTime");
         c->transfer_seconds += ms * 1e-3;
-    }
-    for (size_t k = 0; k < s->num_bucket_events / 2; ++k) {
-        CK(cudaEventElapsedTime(&ms, s->bucket_events[2 * k], s->bucket_events[2 * k + 1]), "cudaEventElapsedTime");
-        c->bucket_seconds[e->buckets[k].plan] += ms * 1e-3;
     }
     if (s->host_ctl[SW_GK_CTL_LAUNCH_ERROR])
         return gpu_fail(err, (cudaError_t)s->host_ctl[SW_GK_CTL_LAUNCH_ERROR], "device-side launch");
@@ -1438,7 +1428,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             if (!rc) rc = prepare_temp(e, &c, err);
             if (rc) break;
             e->num_spans = 0;
-            if (e->opt.timeline) {
+            if (spans_wanted(e)) {
                 cudaError_t ce = cudaSuccess;
                 if (!e->span_origin) ce = cudaEventCreate(&e->span_origin);
                 if (ce == cudaSuccess) ce = cudaEventRecord(e->span_origin, e->s_scan);
@@ -1458,7 +1448,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             }
             for (size_t i = 0; i < SLOTS && !rc; ++i)
                 rc = finish_slot(e, &c, &e->slots[(num_queries + i) % SLOTS], hits, counts, err);
-            if (!rc && e->opt.timeline) rc = collect_timeline(e, err);
+            if (!rc && spans_wanted(e)) rc = collect_timeline(e, c.bucket_seconds, err);
         } while (0);
         if (rc) {
             /* Leave nothing in flight that still points at this search. */
