@@ -3,7 +3,8 @@
 # `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh),
 # `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
-# needs `cdp` before it).
+# needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
+# `pairbench` (bench/pair_gpu.sh).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -41,6 +42,12 @@ for step in "$@"; do
     concurrency)
       bash bench/gpu_concurrency.sh $build $build-cdp .deps/shared "$out" > "$out/concurrency.log" 2>&1
       echo "concurrency rc=$?"; cat "$out/concurrency.log" ;;
+    pairtest)
+      (cd $build && ctest -R "test_pair|test_align_cli" --output-on-failure) > "$out/pair-test.log" 2>&1
+      echo "pair tests rc=$?"; grep -E "FAIL|checks failed|tests passed|Failed|Passed" "$out/pair-test.log" | head -40 ;;
+    pairbench)
+      bash bench/pair_gpu.sh $build .deps/shared > "$out/pair-bench.log" 2>&1
+      echo "pair bench rc=$?"; cat "$out/pair-bench.log" ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;

@@ -193,7 +193,7 @@ cp "$tmp/out" "$tmp/odd.json"
 if command -v python3 > /dev/null; then
   python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-keys = {"a_id", "a_length", "b_id", "b_length", "score", "a_start", "a_end", "b_start", "b_end", "engine", "cells", "seconds"}
+keys = {"a_id", "a_length", "b_id", "b_length", "score", "a_start", "a_end", "b_start", "b_end", "engine", "cells", "pruned", "seconds"}
 assert set(d) == keys, set(d) ^ keys
 assert (d["score"], d["a_start"], d["a_end"], d["b_start"], d["b_end"]) == (7, 5, 11, 3, 9), d
 assert d["cells"] > 0 and d["seconds"] >= 0, d
@@ -228,7 +228,14 @@ score=$(awk -F'\t' 'NR == 2 { print $3 }' "$tmp/t1.tsv")
 # explicit request fails naming the GPU, and auto falls back with a note.
 "$swsearch" align "$tmp/long.fa" --engine cudalign -q -o "$tmp/gpu.tsv" 2> "$tmp/err"
 case $? in
-  0) cmp -s "$tmp/gpu.tsv" "$tmp/t1.tsv" && pass || fail "cudalign and CPU results differ" ;;
+  0) cmp -s "$tmp/gpu.tsv" "$tmp/t1.tsv" && pass || fail "cudalign and CPU results differ"
+     expect 0 "cudalign --no-pruning" -- "$swsearch" align "$tmp/long.fa" --engine cudalign --no-pruning -q
+     cmp -s "$tmp/out" "$tmp/t1.tsv" && pass || fail "cudalign without pruning differs from CPU"
+     for f in ab same none2 gap n; do
+       "$swsearch" align "$tmp/$f.fa" --engine cpu -q > "$tmp/c.tsv" 2> /dev/null
+       expect 0 "cudalign $f" -- "$swsearch" align "$tmp/$f.fa" --engine cudalign -q
+       cmp -s "$tmp/out" "$tmp/c.tsv" && pass || fail "cudalign and CPU differ on $f.fa"
+     done ;;
   1) err_has "GPU"; absent "$tmp/gpu.tsv"
      expect 0 "auto without GPU" -- "$swsearch" align "$tmp/long.fa" -o "$tmp/auto.tsv"
      err_has "warning: .*GPU"

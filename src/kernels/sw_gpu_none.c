@@ -2,6 +2,9 @@
  * there is never a GPU, and every call says so. */
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
+#include "sw_pair_gpu.h"
+
+#include <string.h>
 
 static int no_cuda(sw_error *err)
 {
@@ -71,3 +74,25 @@ const char *sw_gpu_span_name(int kind)
 int sw_gpu_engine_device_launch_available(void) { return 0; }
 
 void sw_gpu_engine_free(sw_gpu_engine *e) { (void)e; }
+
+static int no_pair_gpu(sw_error *err)
+{
+    return sw_error_set(err, SW_ENODEV, "no GPU engine: this swsearch was built without CUDA support");
+}
+
+int sw_pair_gpu_usable(int device, sw_error *err)
+{
+    (void)device;
+    no_pair_gpu(err);
+    return 0;
+}
+
+int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_options *opt, sw_pair_hit *out,
+                    sw_pair_gpu_stats *stats, sw_error *err)
+{
+    (void)pass;
+    (void)opt;
+    memset(out, 0, sizeof *out);
+    if (stats) memset(stats, 0, sizeof *stats);
+    return no_pair_gpu(err);
+}

@@ -55,7 +55,8 @@ typedef struct sw_pair_hit {
     int32_t score;  /* local: the best score (0: nothing aligns); anchored: target, or 0 if never reached */
     uint64_t a_end; /* the first cell with that score; 0 when score is 0 */
     uint64_t b_end;
-    uint64_t cells; /* cells computed */
+    uint64_t cells;  /* cells computed */
+    uint64_t pruned; /* cells skipped because no alignment through them could matter */
 } sw_pair_hit;
 
 /* Checks a scoring against the limits above for sequences of these lengths. */

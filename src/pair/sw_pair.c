@@ -4,12 +4,14 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "sw_clock.h"
 #include "sw_pair_cpu.h"
+#include "sw_pair_gpu.h"
 
 const char *sw_pair_engine_name(sw_pair_engine engine)
 {
@@ -35,8 +37,14 @@ static int run_engine(pass_job *job)
 {
     switch (job->engine) {
     case SW_PAIR_ENGINE_CPU: return sw_pair_cpu_run(job->pass, job->opt->threads, &job->hit, &job->err);
-    default:
-        return sw_error_set(&job->err, SW_ENODEV, "the GPU engine of pairwise alignment is not in this build");
+    default: {
+        sw_pair_gpu_options go = {.device = job->opt->device, .prune = !job->opt->no_pruning,
+                                  .layout = SW_PAIR_GPU_PERSISTENT};
+        sw_pair_gpu_stats stats;
+        int rc = sw_pair_gpu_run(job->pass, &go, &job->hit, &stats, &job->err);
+        job->hit.pruned = stats.pruned;
+        return rc;
+    }
     }
 }
 
@@ -98,9 +106,18 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     memset(&opt, 0, sizeof opt);
     if (options) opt = *options;
     sw_pair_engine engine = opt.engine;
+    sw_error why;
+    sw_error_clear(&why);
     if (engine == SW_PAIR_ENGINE_AUTO) {
-        engine = SW_PAIR_ENGINE_CPU;
-        if (opt.note) opt.note(opt.note_user, "no GPU engine for pairwise alignment: running on the CPU engine");
+        engine = sw_pair_gpu_usable(opt.device, &why) ? SW_PAIR_ENGINE_CUDALIGN : SW_PAIR_ENGINE_CPU;
+        if (engine == SW_PAIR_ENGINE_CPU && opt.note) {
+            char line[sizeof why.message + 64];
+            snprintf(line, sizeof line, "GPU engine unavailable (%s): running on the CPU engine", why.message);
+            opt.note(opt.note_user, line);
+        }
+    } else if (engine == SW_PAIR_ENGINE_CUDALIGN && !sw_pair_gpu_usable(opt.device, &why)) {
+        if (err) *err = why;
+        return why.code ? why.code : SW_ENODEV;
     }
     out->engine = engine;
 
@@ -115,6 +132,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     if ((rc = run_pass(&job, 1, a_len * b_len, err))) return rc;
     out->forward_seconds = sw_clock_seconds() - t0;
     out->forward_cells = job.hit.cells;
+    out->forward_pruned = job.hit.pruned;
     if (job.hit.score <= 0) return SW_OK;
     out->score = job.hit.score;
     out->a_end = job.hit.a_end;
@@ -137,6 +155,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     if (rc) return rc;
     out->reverse_seconds = sw_clock_seconds() - t0;
     out->reverse_cells = job.hit.cells;
+    out->reverse_pruned = job.hit.pruned;
     if (job.hit.score != out->score)
         return sw_error_set(err, SW_EINVAL,
                             "pairwise alignment: no start found for the score %d ending at %llu/%llu (engine %s)",

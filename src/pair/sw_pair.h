@@ -36,13 +36,15 @@ typedef struct sw_pair_options {
     double progress_interval; /* seconds between calls; 0: 1 */
     sw_warn_fn note;      /* why the engine asked for is not the one used; may be NULL */
     void *note_user;
+    int no_pruning;       /* GPU engine: compute every cell (pruning is exact; this is for measuring it) */
 } sw_pair_options;
 
 typedef struct sw_pair_result {
     int32_t score;            /* 0: no positive alignment, and every coordinate 0 */
     uint64_t a_start, a_end;  /* 1-based, inclusive */
     uint64_t b_start, b_end;
-    uint64_t forward_cells, reverse_cells;
+    uint64_t forward_cells, reverse_cells;   /* computed */
+    uint64_t forward_pruned, reverse_pruned; /* skipped by pruning */
     double forward_seconds, reverse_seconds;
     sw_pair_engine engine;    /* the engine that ran */
 } sw_pair_result;

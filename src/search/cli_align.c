@@ -34,6 +34,9 @@ static const char help[] =
     "                      CUDAlign papers (+1, -3, -5, -2)\n"
     "  -t, --threads T     CPU engine threads (default: all cores)\n"
     "      --gpu ID        CUDA device number (default 0)\n"
+    "      --no-pruning    GPU engine: compute every cell of the matrix; by default\n"
+    "                      it skips the parts where no alignment can reach the\n"
+    "                      best score found so far (exact either way)\n"
     "  -f, --format F      tsv (default) or json\n"
     "  -o, --out FILE      write the result to FILE instead of standard output;\n"
     "                      the file appears only when the run has succeeded\n"
@@ -50,12 +53,14 @@ static const char help[] =
     "coordinate are 0.\n"
     "JSON: one object with a_id, a_length, b_id, b_length, score, a_start,\n"
     "a_end, b_start, b_end (null when the score is 0), engine (the one that\n"
-    "ran), cells (cells computed by both passes) and seconds (their time).\n"
+    "ran), cells (cells computed by both passes), pruned (cells skipped by\n"
+    "pruning) and seconds (their time).\n"
     "\n"
     "The first pass over the whole matrix finds the best score and where it\n"
     "ends; the second runs backwards from that end to find where it starts.\n"
     "Unless -q is given, a summary line on stderr tells the engine, the cells\n"
-    "and time of each pass and the throughput in GCUPS.\n";
+    "and time of each pass and the throughput in GCUPS (billions of matrix\n"
+    "cells per second, pruned cells included, as CUDAlign counts them).\n";
 
 enum { FORMAT_TSV = 0, FORMAT_JSON = 1 };
 
@@ -64,7 +69,7 @@ typedef struct align_args {
     sw_pair_scoring scoring;
     sw_pair_engine engine;
     long threads, gpu;
-    int format, quiet, progress;
+    int format, quiet, progress, no_pruning;
 } align_args;
 
 /* Like cli_parse_long, with a message that says what kind of value the
@@ -86,7 +91,7 @@ static int parse_score(const char *option, const char *text, long min, long max,
 /* Returns CLI_EXIT_OK to go on, -1 after --help, or CLI_EXIT_USAGE. */
 static int parse_args(int argc, char **argv, align_args *a)
 {
-    enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS };
+    enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS, OPT_NO_PRUNING };
     static const struct option longopts[] = {
         {"engine", required_argument, NULL, 'e'},   {"match", required_argument, NULL, OPT_MATCH},
         {"mismatch", required_argument, NULL, OPT_MISMATCH},
@@ -94,7 +99,7 @@ static int parse_args(int argc, char **argv, align_args *a)
         {"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
         {"threads", required_argument, NULL, 't'},  {"gpu", required_argument, NULL, OPT_GPU},
         {"format", required_argument, NULL, 'f'},   {"out", required_argument, NULL, 'o'},
-        {"progress", no_argument, NULL, OPT_PROGRESS}, {"quiet", no_argument, NULL, 'q'},
+        {"progress", no_argument, NULL, OPT_PROGRESS}, {"no-pruning", no_argument, NULL, OPT_NO_PRUNING}, {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     /* CUDAlign's +1, -3 and gaps of -5 for the first base, -2 for each
@@ -151,6 +156,7 @@ static int parse_args(int argc, char **argv, align_args *a)
             break;
         case 'o': a->out_path = optarg; break;
         case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_NO_PRUNING: a->no_pruning = 1; break;
         case 'q': a->quiet = 1; break;
         case 'h': fputs(help, stdout); return -1;
         case ':':
@@ -296,9 +302,9 @@ static void write_result(FILE *out, int format, const sw_pair_seq *a, const sw_p
     json_coordinate(out, "a_end", r->score, r->a_end);
     json_coordinate(out, "b_start", r->score, r->b_start);
     json_coordinate(out, "b_end", r->score, r->b_end);
-    fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"seconds\": %.6f}\n",
+    fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"pruned\": %llu, \"seconds\": %.6f}\n",
             sw_pair_engine_name(r->engine), (unsigned long long)(r->forward_cells + r->reverse_cells),
-            r->forward_seconds + r->reverse_seconds);
+            (unsigned long long)(r->forward_pruned + r->reverse_pruned), r->forward_seconds + r->reverse_seconds);
 }
 
 static double gcups(uint64_t cells, double seconds)
@@ -306,18 +312,23 @@ static double gcups(uint64_t cells, double seconds)
     return seconds > 0 ? (double)cells / seconds / 1e9 : 0.0;
 }
 
+static void print_pass(const char *name, uint64_t cells, uint64_t pruned, double seconds)
+{
+    const uint64_t swept = cells + pruned;
+    fprintf(stderr, "%s pass %.3e cells", name, (double)swept);
+    if (pruned) fprintf(stderr, " (%.1f%% pruned)", 100.0 * (double)pruned / (double)swept);
+    fprintf(stderr, " in %.3f s (%.2f GCUPS)", seconds, gcups(swept, seconds));
+}
+
 static void print_summary(const sw_pair_result *r)
 {
-    const uint64_t cells = r->forward_cells + r->reverse_cells;
+    const uint64_t cells = r->forward_cells + r->reverse_cells + r->forward_pruned + r->reverse_pruned;
     const double seconds = r->forward_seconds + r->reverse_seconds;
-    fprintf(stderr, "swsearch: %s engine: forward pass %.3e cells in %.3f s (%.2f GCUPS)",
-            sw_pair_engine_name(r->engine), (double)r->forward_cells, r->forward_seconds,
-            gcups(r->forward_cells, r->forward_seconds));
+    fprintf(stderr, "swsearch: %s engine: ", sw_pair_engine_name(r->engine));
+    print_pass("forward", r->forward_cells, r->forward_pruned, r->forward_seconds);
     /* With score 0 there is no alignment whose start the second pass could
      * look for. */
-    if (r->score > 0)
-        fprintf(stderr, ", start pass %.3e cells in %.3f s (%.2f GCUPS)", (double)r->reverse_cells,
-                r->reverse_seconds, gcups(r->reverse_cells, r->reverse_seconds));
+    if (r->score > 0) print_pass(", start", r->reverse_cells, r->reverse_pruned, r->reverse_seconds);
     else fputs(", no start pass (nothing aligns)", stderr);
     fprintf(stderr, "; %.3e cells in %.3f s, %.2f GCUPS\n", (double)cells, seconds, gcups(cells, seconds));
 }
@@ -349,6 +360,7 @@ int cli_align(int argc, char **argv)
         .progress_user = &progress,
         .progress_interval = progress.tty ? 1.0 : 2.0,
         .note = cli_warn,
+        .no_pruning = a.no_pruning,
     };
     rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &result, &err);
     if (a.progress && progress.tty) fputs("\r\033[K", stderr);

@@ -1,0 +1,212 @@
+/* The GPU engine of pairwise alignment against the CPU engines: every
+ * shape around the band (256 rows), lane (8 rows), chunk (32 columns) and
+ * tile sizes, random and related pairs up to 100,000 x 100,000, alignments
+ * touching each edge, all-mismatch and identical pairs, both passes, with
+ * and without pruning, and the diagonal layout. Exits 77 (skipped) without
+ * a usable GPU. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw_pair.h"
+#include "sw_pair_cpu.h"
+#include "sw_pair_gpu.h"
+
+static int failures, checks;
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint32_t next_random(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+static uint8_t *random_seq(uint64_t len, int with_n)
+{
+    uint8_t *s = malloc(len ? len : 1);
+    for (uint64_t i = 0; i < len; ++i) s[i] = with_n && next_random() % 97 == 0 ? 4 : next_random() % 4;
+    return s;
+}
+
+/* A copy of `src` with substitutions, insertions and deletions, each at
+ * about `per_mille` / 1000 of the positions. */
+static uint8_t *mutate(const uint8_t *src, uint64_t len, unsigned per_mille, uint64_t *out_len)
+{
+    uint8_t *d = malloc(2 * len + 16);
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < len; ++i) {
+        const unsigned r = next_random() % 3000;
+        if (r < per_mille) d[k++] = (uint8_t)((src[i] + 1 + next_random() % 3) % 4);
+        else if (r < 2 * per_mille) {
+            d[k++] = src[i];
+            d[k++] = (uint8_t)(next_random() % 4);
+        } else if (r >= 3 * per_mille) d[k++] = src[i];
+    }
+    *out_len = k;
+    return d;
+}
+
+static void check_pass(const char *what, const sw_pair_pass *pass, const sw_pair_hit *want,
+                       const sw_pair_gpu_options *opt)
+{
+    sw_pair_hit got;
+    sw_error err;
+    sw_error_clear(&err);
+    ++checks;
+    if (getenv("SW_TEST_VERBOSE")) {
+        printf("check %s %s prune %d layout %d warps %d\n", what, pass->mode == SW_PAIR_LOCAL ? "local" : "anchored",
+               opt->prune, (int)opt->layout, opt->warps);
+        fflush(stdout);
+    }
+    int rc = sw_pair_gpu_run(pass, opt, &got, NULL, &err);
+    if (rc) {
+        ++failures;
+        printf("FAIL %s: %s\n", what, err.message);
+        return;
+    }
+    if (got.score != want->score || got.a_end != want->a_end || got.b_end != want->b_end) {
+        ++failures;
+        printf("FAIL %s (%llu x %llu, %s, prune %d, layout %d): GPU %d at %llu/%llu, CPU %d at %llu/%llu\n", what,
+               (unsigned long long)pass->a_len, (unsigned long long)pass->b_len,
+               pass->mode == SW_PAIR_LOCAL ? "local" : "anchored", opt->prune, (int)opt->layout, got.score,
+               (unsigned long long)got.a_end, (unsigned long long)got.b_end, want->score,
+               (unsigned long long)want->a_end, (unsigned long long)want->b_end);
+    }
+}
+
+/* Local pass on every GPU variant, anchored pass at the best score over
+ * the reversed prefixes (as sw_pair_align runs it), both against the CPU. */
+static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
+                       const sw_pair_scoring *sc, int use_reference)
+{
+    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL};
+    sw_pair_hit want;
+    sw_error err;
+    int rc = use_reference ? sw_pair_cpu_reference(&pass, &want, &err) : sw_pair_cpu_run(&pass, 0, &want, &err);
+    if (rc) {
+        ++failures;
+        printf("FAIL %s: CPU: %s\n", what, err.message);
+        return;
+    }
+    sw_pair_gpu_options opt = {0, 0, SW_PAIR_GPU_PERSISTENT, 0};
+    check_pass(what, &pass, &want, &opt);
+    opt.prune = 1;
+    check_pass(what, &pass, &want, &opt);
+    opt.prune = 0;
+    opt.layout = SW_PAIR_GPU_DIAGONAL;
+    check_pass(what, &pass, &want, &opt);
+    /* Few warps: bands go round several times and rings wrap. */
+    opt.layout = SW_PAIR_GPU_PERSISTENT;
+    opt.warps = 3;
+    check_pass(what, &pass, &want, &opt);
+    opt.warps = 0;
+    if (want.score <= 0) return;
+
+    uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
+    for (uint64_t i = 0; i < want.a_end; ++i) ra[i] = a[want.a_end - 1 - i];
+    for (uint64_t j = 0; j < want.b_end; ++j) rb[j] = b[want.b_end - 1 - j];
+    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL};
+    sw_pair_hit start;
+    rc = use_reference ? sw_pair_cpu_reference(&back, &start, &err) : sw_pair_cpu_run(&back, 0, &start, &err);
+    if (rc) {
+        ++failures;
+        printf("FAIL %s: CPU anchored: %s\n", what, err.message);
+    } else {
+        check_pass(what, &back, &start, &opt);
+        opt.prune = 1;
+        check_pass(what, &back, &start, &opt);
+        opt.warps = 2;
+        check_pass(what, &back, &start, &opt);
+    }
+    free(ra);
+    free(rb);
+}
+
+static void check_random(uint64_t m, uint64_t n, const sw_pair_scoring *sc)
+{
+    char what[96];
+    snprintf(what, sizeof what, "random %llux%llu", (unsigned long long)m, (unsigned long long)n);
+    uint8_t *a = random_seq(m, 1), *b = random_seq(n, 1);
+    check_pair(what, a, m, b, n, sc, m * n <= 4000000);
+    free(a);
+    free(b);
+}
+
+static void check_related(uint64_t m, unsigned per_mille, const sw_pair_scoring *sc)
+{
+    char what[96];
+    snprintf(what, sizeof what, "related %llu (%u/1000)", (unsigned long long)m, per_mille);
+    uint8_t *a = random_seq(m, 0);
+    uint64_t n;
+    uint8_t *b = mutate(a, m, per_mille, &n);
+    check_pair(what, a, m, b, n, sc, m * n <= 4000000);
+    free(a);
+    free(b);
+}
+
+/* A shared middle with unrelated flanks of the given sizes: the best
+ * alignment starts or ends on the matrix's edges when a flank is empty. */
+static void check_flanks(uint64_t a_left, uint64_t a_right, uint64_t b_left, uint64_t b_right, uint64_t core,
+                         const sw_pair_scoring *sc)
+{
+    char what[96];
+    snprintf(what, sizeof what, "flanks %llu+%llu / %llu+%llu", (unsigned long long)a_left,
+             (unsigned long long)a_right, (unsigned long long)b_left, (unsigned long long)b_right);
+    uint8_t *mid = random_seq(core, 0);
+    const uint64_t m = a_left + core + a_right, n = b_left + core + b_right;
+    uint8_t *a = random_seq(m, 0), *b = random_seq(n, 0);
+    memcpy(a + a_left, mid, core);
+    memcpy(b + b_left, mid, core);
+    check_pair(what, a, m, b, n, sc, m * n <= 4000000);
+    free(mid);
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    sw_error err;
+    if (!sw_pair_gpu_usable(0, &err)) {
+        printf("skipped: %s\n", err.message);
+        return 77;
+    }
+    const sw_pair_scoring paper = {1, -3, 3, 2}, blastn = {2, -3, 5, 2}, cheap_gaps = {3, -2, 0, 1};
+    const uint64_t sizes[] = {1, 2, 7, 8, 9, 31, 32, 33, 63, 65, 255, 256, 257, 511, 513, 1000, 2049};
+    const size_t count = sizeof sizes / sizeof sizes[0];
+    for (size_t i = 0; i < count; ++i)
+        for (size_t j = 0; j < count; j += 3) check_random(sizes[i], sizes[j], &paper);
+    for (size_t i = 0; i < count; i += 4)
+        for (size_t j = 1; j < count; j += 4) {
+            check_random(sizes[i], sizes[j], &blastn);
+            check_random(sizes[i], sizes[j], &cheap_gaps);
+        }
+    check_random(3001, 2999, &paper);
+    check_random(4097, 777, &cheap_gaps);
+    check_related(5000, 30, &paper);
+    check_related(9999, 10, &blastn);
+    check_related(20000, 50, &cheap_gaps);
+    check_flanks(0, 0, 0, 0, 3000, &paper);     /* identical */
+    check_flanks(0, 500, 0, 700, 2000, &paper); /* starts at the origin */
+    check_flanks(900, 0, 300, 0, 2000, &paper); /* ends at the last cell */
+    check_flanks(0, 800, 1200, 0, 1500, &paper);
+    check_flanks(1300, 0, 0, 200, 1500, &paper);
+    {
+        /* All mismatches: A against C scores 0 everywhere. */
+        uint8_t *a = malloc(3000), *b = malloc(2000);
+        memset(a, 0, 3000);
+        memset(b, 1, 2000);
+        check_pair("all mismatch", a, 3000, b, 2000, &paper, 1);
+        free(a);
+        free(b);
+    }
+    /* Large pairs against the multi-threaded CPU engine. */
+    check_related(100000, 20, &paper);
+    check_random(100000, 100000, &paper);
+    check_flanks(20000, 0, 0, 30000, 70000, &paper);
+    printf("%d of %d GPU pairwise checks failed\n", failures, checks);
+    return failures ? 1 : 0;
+}
