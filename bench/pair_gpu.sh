@@ -19,6 +19,7 @@ work=${TMPDIR:-/tmp}/swsearch-pair-bench
 mkdir -p "$work"
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
+"$build/bench/int_rate"
 
 pair() { # pair LEN -> related pair file
   [ -s "$work/rel$1.fa" ] || "$work/synthdb" dna --len "$1" > "$work/rel$1.fa"

@@ -46,11 +46,22 @@ namespace {
 constexpr int ALPHA = 8;
 constexpr int LANES = 32;
 constexpr int BAND_ROWS = ALPHA * LANES;
-constexpr int CHUNK = 32;
+/* Columns handed over at a time (a multiple of 32): 64 halves the cost of
+ * the hand-overs against 32, which shows where pruning makes chunks cheap. */
+#ifndef SW_PAIR_CHUNK
+#define SW_PAIR_CHUNK 64
+#endif
+constexpr int CHUNK = SW_PAIR_CHUNK;
 constexpr int IN_SLOTS = 2 * CHUNK;
 constexpr int B_SLOTS = 4 * CHUNK;
 constexpr int RING = 512;
 constexpr int WARPS_PER_BLOCK = 4;
+/* Blocks of four warps resident on an SM: seven (72 registers a thread,
+ * 175 KB of shared memory) keep enough warps to cover the hand-overs. */
+#ifndef SW_PAIR_BLOCKS_PER_SM
+#define SW_PAIR_BLOCKS_PER_SM 7
+#endif
+constexpr int BLOCKS_PER_SM = SW_PAIR_BLOCKS_PER_SM;
 constexpr int PAD = 16; /* counters 128 bytes apart */
 constexpr int STATE_INTS = 2 * ALPHA + 3;
 constexpr int32_t FLOOR = -(1 << 30);
@@ -288,8 +299,8 @@ template <bool ANCHORED> struct band_worker {
                           unsigned long long &seen)
     {
         if (k == 0) {
-            const long long col = c + lane;
-            if (col < n_eff) sm.in[col & (IN_SLOTS - 1)] = make_int2(edge(col + 1) - oe, FLOOR);
+            for (long long col = c + lane; col < c + CHUNK; col += LANES)
+                if (col < n_eff) sm.in[col & (IN_SLOTS - 1)] = make_int2(edge(col + 1) - oe, FLOOR);
             return;
         }
         const long long want = min(c + CHUNK, n_eff);
@@ -319,8 +330,8 @@ template <bool ANCHORED> struct band_worker {
             if (stop >= 0 && stop < n_eff) n_eff = stop;
         }
         const long long end = min(want, n_eff);
-        const long long col = c + lane;
-        if (col < end) sm.in[col & (IN_SLOTS - 1)] = __ldcg(link_slot(link, seq, col));
+        for (long long col = c + lane; col < end; col += LANES)
+            sm.in[col & (IN_SLOTS - 1)] = __ldcg(link_slot(link, seq, col));
         __syncwarp();
         if (lane == 0 && end > c) store_release(&p.consumed[link * PAD], seq + end);
     }
@@ -338,8 +349,8 @@ template <bool ANCHORED> struct band_worker {
             }
             seen = __shfl_sync(FULL, seen, 0);
         }
-        const long long col = q + lane;
-        if (col < qe) __stcg(link_slot(link, seq, col), sm.out[col & (IN_SLOTS - 1)]);
+        for (long long col = q + lane; col < qe; col += LANES)
+            __stcg(link_slot(link, seq, col), sm.out[col & (IN_SLOTS - 1)]);
         __syncwarp();
         if (lane == 0) store_release(&p.produced[link * PAD], seq + qe);
     }
@@ -357,7 +368,9 @@ template <bool ANCHORED> struct band_worker {
         if (!ANCHORED && h < 0) h = 0;
         const long long rows = max(p.m - row0, 0ll) + 1, cols = p.n - (c0 - lane) + 1;
         const long long bound = h + (long long)p.match * min(rows, cols);
-        long long top = (long long)sm.in[(c0 + lane) & (IN_SLOTS - 1)].x + oe;
+        int top_h = sm.in[(c0 + lane) & (IN_SLOTS - 1)].x;
+        for (int x = lane + LANES; x < CHUNK; x += LANES) top_h = max(top_h, sm.in[(c0 + x) & (IN_SLOTS - 1)].x);
+        long long top = (long long)top_h + oe;
         if (!ANCHORED && top < 0) top = 0;
         const long long top_bound = top + (long long)p.match * (min(p.m - band_row, p.n - c0) + 1);
         return __all_sync(FULL, bound < thr && top_bound < thr);
@@ -374,7 +387,8 @@ template <bool ANCHORED> struct band_worker {
         dg = lane == 0 ? sm.in[(c0 + CHUNK - 1) & (IN_SLOTS - 1)].x : z;
         up_h = z;
         up_f = FLOOR;
-        sm.out[(c0 - (LANES - 1) + lane) & (IN_SLOTS - 1)] = make_int2(z, FLOOR);
+        for (int x = lane; x < CHUNK; x += LANES)
+            sm.out[(c0 - (LANES - 1) + x) & (IN_SLOTS - 1)] = make_int2(z, FLOOR);
     }
 
     __device__ void run_band(long long k)
@@ -403,8 +417,8 @@ template <bool ANCHORED> struct band_worker {
             if (ANCHORED && hit != NO_HIT && (long long)(hit >> 32) < c0 && c0 < n_eff) n_eff = c0;
             if (c0 + CHUNK < n_eff) fetch(c0 + CHUNK, k, link_in, seq_in, parity_in, prod_seen);
             {
-                const long long col = c0 + lane;
-                if (col < n_eff) sm.b[col & (B_SLOTS - 1)] = p.b[col];
+                for (long long col = c0 + lane; col < c0 + CHUNK && col < n_eff; col += LANES)
+                    sm.b[col & (B_SLOTS - 1)] = p.b[col];
             }
             __syncwarp();
             unsigned long long pending = 0;
@@ -496,13 +510,13 @@ template <bool ANCHORED> struct band_worker {
         }
         for (long long blk = sb; blk < se; blk += CHUNK) {
             const long long be = min(blk + CHUNK, se);
-            long long col = blk + lane;
-            if (col < be && col < n)
-                sm.in[col & (IN_SLOTS - 1)] =
-                    k == 0 ? make_int2(edge(col + 1) - oe, FLOOR) : __ldcg(&p.hbus[col]);
-            if (col < n) sm.b[col & (B_SLOTS - 1)] = p.b[col];
-            col = blk - CHUNK + lane;
-            if (col >= 0 && col < n) sm.b[col & (B_SLOTS - 1)] = p.b[col];
+            for (long long col = blk + lane; col < blk + CHUNK; col += LANES) {
+                if (col < be && col < n)
+                    sm.in[col & (IN_SLOTS - 1)] =
+                        k == 0 ? make_int2(edge(col + 1) - oe, FLOOR) : __ldcg(&p.hbus[col]);
+                if (col < n) sm.b[col & (B_SLOTS - 1)] = p.b[col];
+                if (col - CHUNK >= 0 && col - CHUNK < n) sm.b[(col - CHUNK) & (B_SLOTS - 1)] = p.b[col - CHUNK];
+            }
             __syncwarp();
             if (blk < LANES - 1 || be > n) {
                 for (long long s = blk; s < be; ++s) step<true>(s);
@@ -513,9 +527,8 @@ template <bool ANCHORED> struct band_worker {
                 for (long long s = blk; s < be; ++s) step<false>(s);
             }
             __syncwarp();
-            col = blk - (LANES - 1) + lane;
-            if (col >= 0 && col < be - (LANES - 1) && col < n)
-                __stcg(&p.hbus[col], sm.out[col & (IN_SLOTS - 1)]);
+            for (long long col = blk - (LANES - 1) + lane; col < blk - (LANES - 1) + CHUNK; col += LANES)
+                if (col >= 0 && col < be - (LANES - 1) && col < n) __stcg(&p.hbus[col], sm.out[col & (IN_SLOTS - 1)]);
         }
         save_state(k);
         if (lane == 0) {
@@ -545,7 +558,8 @@ template <bool ANCHORED> struct band_worker {
     }
 };
 
-template <bool ANCHORED> __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES) persistent_kernel(pair_args p)
+template <bool ANCHORED>
+__global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES, BLOCKS_PER_SM) persistent_kernel(pair_args p)
 {
     __shared__ warp_smem smem[WARPS_PER_BLOCK];
     const int w = threadIdx.x / LANES;
