@@ -203,7 +203,12 @@ int main(void)
         free(a);
         free(b);
     }
-    /* Large pairs against the multi-threaded CPU engine. */
+    /* Large pairs against the multi-threaded CPU engine (SW_TEST_QUICK
+     * leaves them out, for runs under compute-sanitizer). */
+    if (getenv("SW_TEST_QUICK")) {
+        printf("%d of %d GPU pairwise checks failed (quick set)\n", failures, checks);
+        return failures ? 1 : 0;
+    }
     check_related(100000, 20, &paper);
     check_random(100000, 100000, &paper);
     check_flanks(20000, 0, 0, 30000, 70000, &paper);
