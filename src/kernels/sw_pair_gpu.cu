@@ -456,8 +456,10 @@ template <bool ANCHORED> struct band_worker {
             const unsigned long long skipped = (unsigned long long)pruned_chunks * CHUNK * rows;
             const unsigned long long done = (unsigned long long)rows * n_eff - skipped;
             const unsigned long long total = atomicAdd(p.cells, done) + done;
-            if (skipped) atomicAdd(p.pruned, skipped);
-            if (p.cells_host) *(volatile unsigned long long *)p.cells_host = total;
+            /* Progress counts the cells swept, pruned ones too. */
+            const unsigned long long skipped_total =
+                skipped ? atomicAdd(p.pruned, skipped) + skipped : *(volatile unsigned long long *)p.pruned;
+            if (p.cells_host) *(volatile unsigned long long *)p.cells_host = total + skipped_total;
         }
     }
 
@@ -899,7 +901,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
             out->b_end = (uint64_t)r.col + 1;
         }
     }
-    if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)cells, __ATOMIC_RELAXED);
+    if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)(cells + pruned), __ATOMIC_RELAXED);
     if (stats) *stats = st;
     return SW_OK;
 }
