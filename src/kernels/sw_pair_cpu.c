@@ -60,7 +60,7 @@ int sw_pair_check_scoring(const sw_pair_scoring *s, uint64_t a_len, uint64_t b_l
     return SW_OK;
 }
 
-static int check_pass(const sw_pair_pass *p, sw_error *err)
+int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err)
 {
     if (!p || (p->a_len && !p->a) || (p->b_len && !p->b))
         return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid arguments");
@@ -72,7 +72,7 @@ static int check_pass(const sw_pair_pass *p, sw_error *err)
 int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = check_pass(p, err);
+    int rc = sw_pair_check_pass(p, err);
     if (rc) return rc;
     const uint64_t n = p->b_len;
     int32_t *h = malloc((n + 1) * sizeof *h), *f = malloc((n + 1) * sizeof *f);
@@ -323,7 +323,7 @@ static void free_engine(engine *e)
 int sw_pair_cpu_run(const sw_pair_pass *p, int threads, sw_pair_hit *out, sw_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = check_pass(p, err);
+    int rc = sw_pair_check_pass(p, err);
     if (rc) return rc;
     if (!p->a_len || !p->b_len) return SW_OK;
     if (threads <= 0) {

@@ -84,6 +84,14 @@ struct best_record {
     long long col, row;
 };
 
+/* The order of results: higher score, then smaller column, then smaller
+ * row (records of score 0 name no cell and never win a tie). */
+__device__ __forceinline__ bool better(const best_record &x, const best_record &y)
+{
+    return x.score > y.score ||
+           (x.score == y.score && x.score > 0 && (x.col < y.col || (x.col == y.col && x.row < y.row)));
+}
+
 struct pair_args {
     const uint8_t *a, *b;
     long long m, n;
@@ -211,6 +219,17 @@ template <bool ANCHORED> struct band_worker {
         up_f = FLOOR;
     }
 
+    /* The lane's first row holding `mx` in this column (ties go to the
+     * smallest row). */
+    __device__ __forceinline__ long long first_row(const int (&h)[ALPHA], int mx) const
+    {
+        int first = ALPHA - 1;
+#pragma unroll
+        for (int t = ALPHA - 1; t >= 0; --t)
+            if (h[t] == mx) first = t;
+        return row0 + first;
+    }
+
     __device__ __forceinline__ void track(const int (&h)[ALPHA], long long j)
     {
         int mx = h[0];
@@ -219,22 +238,14 @@ template <bool ANCHORED> struct band_worker {
         if (ALPHA % 2 == 0) mx = max(mx, h[ALPHA - 1]);
         if (!ANCHORED) {
             if (mx > best) {
-                int first = ALPHA - 1;
-#pragma unroll
-                for (int t = ALPHA - 1; t >= 0; --t)
-                    if (h[t] == mx) first = t;
                 best = mx;
                 best_col = j;
-                best_row = row0 + first;
+                best_row = first_row(h, mx);
                 if (p.prune) atomicMax(p.best_score, mx);
             }
         } else if (mx == p.target && j < hit_col) {
-            int first = ALPHA - 1;
-#pragma unroll
-            for (int t = ALPHA - 1; t >= 0; --t)
-                if (h[t] == mx) first = t;
             hit_col = j;
-            atomicMin(p.found, ((unsigned long long)j << 32) | (unsigned long long)(row0 + first));
+            atomicMin(p.found, ((unsigned long long)j << 32) | (unsigned long long)first_row(h, mx));
         }
     }
 
@@ -545,18 +556,13 @@ template <bool ANCHORED> struct band_worker {
      * column, then smallest row. */
     __device__ best_record warp_best() const
     {
-        int s = best;
-        long long c = best_col, r = best_row;
+        best_record b{best, best_col, best_row};
         for (int off = LANES / 2; off > 0; off /= 2) {
-            const int os = __shfl_down_sync(FULL, s, off);
-            const long long oc = __shfl_down_sync(FULL, c, off), orow = __shfl_down_sync(FULL, r, off);
-            if (os > s || (os == s && (oc < c || (oc == c && orow < r)))) {
-                s = os;
-                c = oc;
-                r = orow;
-            }
+            const best_record o{__shfl_down_sync(FULL, b.score, off), __shfl_down_sync(FULL, b.col, off),
+                                __shfl_down_sync(FULL, b.row, off)};
+            if (better(o, b)) b = o;
         }
-        return best_record{s, c, r};
+        return b;
     }
 };
 
@@ -596,20 +602,14 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES)
 __global__ void reduce_kernel(const best_record *in, long long count, best_record *out)
 {
     best_record b{0, -1, -1};
-    for (long long i = threadIdx.x; i < count; i += blockDim.x) {
-        const best_record r = in[i];
-        if (r.score > b.score || (r.score == b.score && r.score > 0 && (r.col < b.col || (r.col == b.col && r.row < b.row))))
-            b = r;
-    }
+    for (long long i = threadIdx.x; i < count; i += blockDim.x)
+        if (better(in[i], b)) b = in[i];
     __shared__ best_record all[256];
     all[threadIdx.x] = b;
     __syncthreads();
     if (threadIdx.x == 0) {
-        for (int i = 1; i < (int)blockDim.x; ++i) {
-            const best_record r = all[i];
-            if (r.score > b.score || (r.score == b.score && r.score > 0 && (r.col < b.col || (r.col == b.col && r.row < b.row))))
-                b = r;
-        }
+        for (int i = 1; i < (int)blockDim.x; ++i)
+            if (better(all[i], b)) b = all[i];
         *out = b;
     }
 }
@@ -710,11 +710,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     sw_pair_gpu_stats st;
     memset(&st, 0, sizeof st);
     if (stats) *stats = st;
-    if (!pass || !opt || (pass->a_len && !pass->a) || (pass->b_len && !pass->b))
-        return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid arguments");
-    if (pass->mode == SW_PAIR_ANCHORED && pass->target <= 0)
-        return sw_error_set(err, SW_EINVAL, "pairwise pass: an anchored pass needs a positive target");
-    int rc = sw_pair_check_scoring(&pass->scoring, pass->a_len, pass->b_len, err);
+    if (!opt) return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid arguments");
+    int rc = sw_pair_check_pass(pass, err);
     if (rc) return rc;
     if (pass->a_len > 0x7fffffffull || pass->b_len > 0x7fffffffull)
         return sw_error_set(err, SW_ELIMIT, "the GPU engine takes sequences of up to %llu bases",
@@ -731,17 +728,10 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     const long long bands = (m + BAND_ROWS - 1) / BAND_ROWS;
     int sms = 0, per_sm = 0;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, opt->device), "querying the GPU");
-    if (diagonal)
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, diagonal_kernel, WARPS_PER_BLOCK * LANES, 0),
-           "occupancy");
-    else if (anchored)
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel<true>, WARPS_PER_BLOCK * LANES,
-                                                         0),
-           "occupancy");
-    else
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel<false>,
-                                                         WARPS_PER_BLOCK * LANES, 0),
-           "occupancy");
+    const void *kernel = diagonal ? (const void *)diagonal_kernel
+                         : anchored ? (const void *)persistent_kernel<true>
+                                    : (const void *)persistent_kernel<false>;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, WARPS_PER_BLOCK * LANES, 0), "occupancy");
     const long long resident = (long long)per_sm * sms * WARPS_PER_BLOCK;
     if (resident < 2) return sw_error_set(err, SW_EDEVICE, "GPU pairwise engine: the kernel does not fit the GPU");
 
@@ -821,12 +811,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         void *args[] = {&p};
         const dim3 grid((unsigned)((G + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)), block(WARPS_PER_BLOCK * LANES);
         CK(cudaEventRecord(g.start, g.stream), "recording an event");
-        if (anchored)
-            CK(cudaLaunchCooperativeKernel((const void *)persistent_kernel<true>, grid, block, args, 0, g.stream),
-               "launching the kernel");
-        else
-            CK(cudaLaunchCooperativeKernel((const void *)persistent_kernel<false>, grid, block, args, 0, g.stream),
-               "launching the kernel");
+        CK(cudaLaunchCooperativeKernel(kernel, grid, block, args, 0, g.stream), "launching the kernel");
         CK(cudaEventRecord(g.stop, g.stream), "recording an event");
         if ((rc = wait_reporting(pass, g, err))) return rc;
     } else {

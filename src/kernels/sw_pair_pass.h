@@ -62,6 +62,10 @@ typedef struct sw_pair_hit {
 /* Checks a scoring against the limits above for sequences of these lengths. */
 int sw_pair_check_scoring(const sw_pair_scoring *s, uint64_t a_len, uint64_t b_len, sw_error *err);
 
+/* Checks a whole pass (sequences present, a target for an anchored pass,
+ * the scoring), as every engine does before it starts. */
+int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err);
+
 static inline int sw_pair_substitution(const sw_pair_scoring *s, uint8_t x, uint8_t y)
 {
     return x == y && x < 4 ? s->match : s->mismatch;
