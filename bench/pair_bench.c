@@ -1,9 +1,11 @@
 /* Pairwise GPU engine benchmark: times the forward (local) pass of a pair
- * of long DNA sequences on the GPU, in either layout, with or without
- * pruning, and prints one JSON line per run.
+ * of long DNA sequences on the GPU, on the CUDAlign engine (either layout,
+ * with or without pruning) or the overlap engine, and prints one JSON line
+ * per run.
  *
- * usage: pair_bench A.fa [B.fa] [--layout persistent|diagonal] [--prune 0|1]
- *                   [--warps W] [--repeat K] [--gpu ID]
+ * usage: pair_bench A.fa [B.fa] [--engine cudalign|overlap]
+ *                   [--layout persistent|diagonal] [--prune 0|1] [--warps W]
+ *                   [--chunk-bands C] [--overlap-bands V] [--repeat K] [--gpu ID]
  * GCUPS = length(A) x length(B) / kernel seconds / 1e9 (pruned cells
  * counted, as CUDAlign counts them); "computed" is the share of cells the
  * kernel did compute. */
@@ -13,6 +15,7 @@
 
 #include "sw_clock.h"
 #include "sw_pair_gpu.h"
+#include "sw_pair_overlap.h"
 #include "sw_pair_input.h"
 
 static void warn(void *user, const char *message)
@@ -24,17 +27,23 @@ static void warn(void *user, const char *message)
 int main(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL};
-    int npaths = 0, repeat = 1;
+    int npaths = 0, repeat = 1, overlap = 0;
     sw_pair_gpu_options opt = {0, 0, SW_PAIR_GPU_PERSISTENT, 0};
+    sw_pair_overlap_options oopt = {0, 0, 0};
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(argv[i], "--layout")) {
             opt.layout = !strcmp(v, "diagonal") ? SW_PAIR_GPU_DIAGONAL : SW_PAIR_GPU_PERSISTENT;
             ++i;
-        } else if (!strcmp(argv[i], "--prune")) opt.prune = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--engine")) {
+            overlap = !strcmp(v, "overlap");
+            ++i;
+        } else if (!strcmp(argv[i], "--chunk-bands")) oopt.chunk_bands = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--overlap-bands")) oopt.overlap_bands = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--prune")) opt.prune = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--warps")) opt.warps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--repeat")) repeat = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--gpu")) opt.device = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gpu")) opt.device = oopt.device = atoi(argv[++i]);
         else if (npaths < 2) paths[npaths++] = argv[i];
         else {
             fprintf(stderr, "pair_bench: unexpected argument '%s'\n", argv[i]);
@@ -42,8 +51,8 @@ int main(int argc, char **argv)
         }
     }
     if (!npaths) {
-        fprintf(stderr, "usage: pair_bench A.fa [B.fa] [--layout persistent|diagonal] [--prune 0|1] "
-                        "[--warps W] [--repeat K] [--gpu ID]\n");
+        fprintf(stderr, "usage: pair_bench A.fa [B.fa] [--engine cudalign|overlap] [--layout persistent|diagonal] "
+                        "[--prune 0|1] [--warps W] [--chunk-bands C] [--overlap-bands V] [--repeat K] [--gpu ID]\n");
         return 2;
     }
     sw_error err;
@@ -59,7 +68,28 @@ int main(int argc, char **argv)
         sw_pair_pass pass = {a.codes, a.length, b.codes, b.length, scoring, SW_PAIR_LOCAL, 0, NULL};
         sw_pair_hit hit;
         sw_pair_gpu_stats st;
+        sw_pair_overlap_stats ost;
         const double t0 = sw_clock_seconds();
+        if (overlap) {
+            if (sw_pair_overlap_run(&pass, &oopt, &hit, &ost, &err)) {
+                fprintf(stderr, "pair_bench: %s\n", err.message);
+                status = 1;
+                break;
+            }
+            const double wall = sw_clock_seconds() - t0;
+            const double matrix = (double)a.length * (double)b.length;
+            printf("{\"engine\": \"overlap\", \"m\": %llu, \"n\": %llu, \"score\": %d, \"a_end\": %llu, "
+                   "\"b_end\": %llu, \"kernel_s\": %.4f, \"wall_s\": %.4f, \"gcups\": %.1f, \"chunks\": %lld, "
+                   "\"chunk_rows\": %lld, \"overlap_rows\": %lld, \"transposed\": %d, \"inexact_first\": %lld, "
+                   "\"rounds\": %d, \"recomputed\": %lld, \"recompute_s\": %.4f, \"extra_cells\": %.4f}\n",
+                   (unsigned long long)a.length, (unsigned long long)b.length, hit.score,
+                   (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, ost.kernel_seconds, wall,
+                   matrix / ost.kernel_seconds / 1e9, (long long)ost.chunks, (long long)ost.chunk_rows,
+                   (long long)ost.overlap_rows, ost.transposed, (long long)ost.inexact_first, ost.rounds,
+                   (long long)ost.recomputed, ost.recompute_seconds, (double)hit.cells / matrix - 1.0);
+            fflush(stdout);
+            continue;
+        }
         if (sw_pair_gpu_run(&pass, &opt, &hit, &st, &err)) {
             fprintf(stderr, "pair_bench: %s\n", err.message);
             status = 1;
@@ -67,7 +97,7 @@ int main(int argc, char **argv)
         }
         const double wall = sw_clock_seconds() - t0;
         const double matrix = (double)a.length * (double)b.length;
-        printf("{\"layout\": \"%s\", \"prune\": %d, \"warps\": %d, \"launches\": %lld, \"m\": %llu, \"n\": %llu, "
+        printf("{\"engine\": \"cudalign\", \"layout\": \"%s\", \"prune\": %d, \"warps\": %d, \"launches\": %lld, \"m\": %llu, \"n\": %llu, "
                "\"score\": %d, \"a_end\": %llu, \"b_end\": %llu, \"kernel_s\": %.4f, \"wall_s\": %.4f, "
                "\"gcups\": %.1f, \"computed\": %.4f}\n",
                opt.layout == SW_PAIR_GPU_DIAGONAL ? "diagonal" : "persistent", opt.prune, st.warps,

@@ -4,7 +4,7 @@
 # `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
-# `pairbench` (bench/pair_gpu.sh).
+# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -48,6 +48,9 @@ for step in "$@"; do
     pairbench)
       bash bench/pair_gpu.sh $build .deps/shared > "$out/pair-bench.log" 2>&1
       echo "pair bench rc=$?"; cat "$out/pair-bench.log" ;;
+    pairshapes)
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shapes.sh $build .deps/shared > "$out/pair-shapes.log" 2>&1
+      echo "pair shapes rc=$?"; cat "$out/pair-shapes.log"; cp /tmp/swsearch-pair-shapes/runs.jsonl "$out/" 2>/dev/null ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;

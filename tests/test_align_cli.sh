@@ -60,7 +60,7 @@ err_has "--gap-extend needs a positive penalty"
 expect 2 "bad --format" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --format xml
 err_has "--format is 'tsv' or 'json', not 'xml'"
 expect 2 "bad --engine" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine gpu
-err_has "--engine is 'auto', 'cpu' or 'cudalign'"
+err_has "--engine is 'auto', 'cpu', 'cudalign' or 'overlap'"
 expect 2 "zero --threads" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --threads 0
 err_has "--threads needs a whole number"
 
@@ -193,10 +193,10 @@ cp "$tmp/out" "$tmp/odd.json"
 if command -v python3 > /dev/null; then
   python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-keys = {"a_id", "a_length", "b_id", "b_length", "score", "a_start", "a_end", "b_start", "b_end", "engine", "cells", "pruned", "seconds"}
+keys = {"a_id", "a_length", "b_id", "b_length", "score", "a_start", "a_end", "b_start", "b_end", "engine", "cells", "pruned", "seconds", "overlap"}
 assert set(d) == keys, set(d) ^ keys
 assert (d["score"], d["a_start"], d["a_end"], d["b_start"], d["b_end"]) == (7, 5, 11, 3, 9), d
-assert d["cells"] > 0 and d["seconds"] >= 0, d
+assert d["cells"] > 0 and d["seconds"] >= 0 and d["overlap"] is None, d
 d = json.load(open(sys.argv[2]))
 assert d["score"] == 0 and d["a_start"] is None and d["b_end"] is None, d
 d = json.load(open(sys.argv[3], encoding="utf-8"))
@@ -235,8 +235,18 @@ case $? in
        "$swsearch" align "$tmp/$f.fa" --engine cpu -q > "$tmp/c.tsv" 2> /dev/null
        expect 0 "cudalign $f" -- "$swsearch" align "$tmp/$f.fa" --engine cudalign -q
        cmp -s "$tmp/out" "$tmp/c.tsv" && pass || fail "cudalign and CPU differ on $f.fa"
-     done ;;
+       expect 0 "overlap $f" -- "$swsearch" align "$tmp/$f.fa" --engine overlap -q
+       cmp -s "$tmp/out" "$tmp/c.tsv" && pass || fail "overlap and CPU differ on $f.fa"
+     done
+     expect 0 "overlap long" -- "$swsearch" align "$tmp/long.fa" --engine overlap -f json
+     grep -q '"engine": "overlap", .*"overlap": {"chunks": [0-9]*, "rounds": [0-9]*' "$tmp/out" && pass ||
+       fail "overlap JSON lacks the recomputation figures"
+     err_has "overlap engine: .*chunks, [0-9]* recomputation round"
+     expect 0 "overlap long tsv" -- "$swsearch" align "$tmp/long.fa" --engine overlap -q
+     cmp -s "$tmp/out" "$tmp/t1.tsv" && pass || fail "overlap and CPU results differ" ;;
   1) err_has "GPU"; absent "$tmp/gpu.tsv"
+     expect 1 "overlap without GPU" -- "$swsearch" align "$tmp/long.fa" --engine overlap -q
+     err_has "GPU"
      expect 0 "auto without GPU" -- "$swsearch" align "$tmp/long.fa" -o "$tmp/auto.tsv"
      err_has "warning: .*GPU"
      cmp -s "$tmp/auto.tsv" "$tmp/t1.tsv" && pass || fail "auto fallback differs from CPU" ;;

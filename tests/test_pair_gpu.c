@@ -2,7 +2,9 @@
  * shape around the band (256 rows), lane (8 rows), chunk (32 columns) and
  * tile sizes, random and related pairs up to 100,000 x 100,000, alignments
  * touching each edge, all-mismatch and identical pairs, both passes, with
- * and without pruning, and the diagonal layout. Exits 77 (skipped) without
+ * and without pruning, the diagonal layout, and the overlap engine (local
+ * passes, in several cuts, including short-against-long pairs in both
+ * orders and identical sequences). Exits 77 (skipped) without
  * a usable GPU. */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "sw_pair.h"
 #include "sw_pair_cpu.h"
 #include "sw_pair_gpu.h"
+#include "sw_pair_overlap.h"
 
 static int failures, checks;
 
@@ -78,6 +81,47 @@ static void check_pass(const char *what, const sw_pair_pass *pass, const sw_pair
     }
 }
 
+static int64_t recomputed_total; /* chunks the overlap engine recomputed, over every check */
+
+static void check_overlap(const char *what, const sw_pair_pass *pass, const sw_pair_hit *want, int chunk_bands,
+                          int overlap_bands)
+{
+    sw_pair_overlap_options opt = {0, overlap_bands, chunk_bands};
+    sw_pair_overlap_stats st;
+    sw_pair_hit got;
+    sw_error err;
+    sw_error_clear(&err);
+    ++checks;
+    if (getenv("SW_TEST_VERBOSE")) {
+        printf("check %s overlap chunk %d overlap %d\n", what, chunk_bands, overlap_bands);
+        fflush(stdout);
+    }
+    if (sw_pair_overlap_run(pass, &opt, &got, &st, &err)) {
+        ++failures;
+        printf("FAIL %s: overlap engine: %s\n", what, err.message);
+        return;
+    }
+    recomputed_total += st.recomputed;
+    if (got.score != want->score || got.a_end != want->a_end || got.b_end != want->b_end) {
+        ++failures;
+        printf("FAIL %s (%llu x %llu, overlap engine, chunks of %d bands, overlap %d): GPU %d at %llu/%llu, CPU %d "
+               "at %llu/%llu (%lld chunks, %d rounds, %lld recomputed)\n",
+               what, (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, chunk_bands, overlap_bands,
+               got.score, (unsigned long long)got.a_end, (unsigned long long)got.b_end, want->score,
+               (unsigned long long)want->a_end, (unsigned long long)want->b_end, (long long)st.chunks, st.rounds,
+               (long long)st.recomputed);
+    }
+}
+
+/* The overlap engine in its default cut and in the smallest chunks (one
+ * band, one band of overlap: the most chunks, the most recomputation). */
+static void check_overlaps(const char *what, const sw_pair_pass *pass, const sw_pair_hit *want)
+{
+    check_overlap(what, pass, want, 0, 0);
+    check_overlap(what, pass, want, 1, 1);
+    check_overlap(what, pass, want, 3, 2);
+}
+
 /* Local pass on every GPU variant, anchored pass at the best score over
  * the reversed prefixes (as sw_pair_align runs it), both against the CPU. */
 static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
@@ -104,6 +148,7 @@ static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uin
     opt.warps = 3;
     check_pass(what, &pass, &want, &opt);
     opt.warps = 0;
+    check_overlaps(what, &pass, &want);
     if (want.score <= 0) return;
 
     uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
@@ -167,6 +212,42 @@ static void check_flanks(uint64_t a_left, uint64_t a_right, uint64_t b_left, uin
     free(b);
 }
 
+/* A query against a subject `ratio` times longer that holds `copies`
+ * mutated copies of it, in both orders of the pair: the overlap engine's
+ * shape. Local passes on the overlap and CUDAlign engines. */
+static void check_skinny(uint64_t q, uint64_t ratio, int copies, unsigned per_mille, const sw_pair_scoring *sc)
+{
+    uint8_t *query = random_seq(q, 0);
+    const uint64_t n = q * ratio;
+    uint8_t *subject = random_seq(n, 1);
+    for (int c = 0; c < copies; ++c) {
+        uint64_t len;
+        uint8_t *copy = mutate(query, q, per_mille, &len);
+        const uint64_t at = (uint64_t)(c + 1) * n / (uint64_t)(copies + 1);
+        memcpy(subject + at, copy, len < n - at ? len : n - at);
+        free(copy);
+    }
+    for (int order = 0; order < 2; ++order) {
+        char what[96];
+        snprintf(what, sizeof what, "skinny %llu x %llu, %d copies (%u/1000)%s", (unsigned long long)q,
+                 (unsigned long long)n, copies, per_mille, order ? ", subject first" : "");
+        sw_pair_pass pass = {order ? subject : query, order ? n : q, order ? query : subject, order ? q : n, *sc,
+                             SW_PAIR_LOCAL, 0, NULL};
+        sw_pair_hit want;
+        sw_error err;
+        if (sw_pair_cpu_run(&pass, 0, &want, &err)) {
+            ++failures;
+            printf("FAIL %s: CPU: %s\n", what, err.message);
+            continue;
+        }
+        sw_pair_gpu_options opt = {0, 1, SW_PAIR_GPU_PERSISTENT, 0};
+        check_pass(what, &pass, &want, &opt);
+        check_overlaps(what, &pass, &want);
+    }
+    free(query);
+    free(subject);
+}
+
 int main(void)
 {
     sw_error err;
@@ -203,6 +284,11 @@ int main(void)
         free(a);
         free(b);
     }
+    check_skinny(128, 300, 1, 20, &paper);
+    check_skinny(1000, 100, 3, 30, &paper);
+    check_skinny(700, 50, 2, 10, &cheap_gaps); /* cheap gaps: scores reach far past an alignment */
+    check_skinny(3000, 20, 1, 5, &blastn);
+    check_skinny(300, 200, 0, 0, &paper); /* nothing related */
     /* Large pairs against the multi-threaded CPU engine (SW_TEST_QUICK
      * leaves them out, for runs under compute-sanitizer). */
     if (getenv("SW_TEST_QUICK")) {
@@ -212,6 +298,17 @@ int main(void)
     check_related(100000, 20, &paper);
     check_random(100000, 100000, &paper);
     check_flanks(20000, 0, 0, 30000, 70000, &paper);
-    printf("%d of %d GPU pairwise checks failed\n", failures, checks);
+    check_flanks(0, 0, 0, 0, 200000, &paper); /* identical: the best alignment spans every chunk */
+    check_skinny(10240, 100, 2, 20, &paper);
+    check_skinny(50000, 8, 1, 20, &paper);
+    /* The recomputation must have been exercised: related pairs cut in
+     * chunks of one band leave chunks inexact after the first round. */
+    ++checks;
+    if (recomputed_total == 0) {
+        ++failures;
+        printf("FAIL the overlap engine never recomputed a chunk\n");
+    }
+    printf("%d of %d GPU pairwise checks failed (overlap engine recomputed %lld chunks)\n", failures, checks,
+           (long long)recomputed_total);
     return failures ? 1 : 0;
 }

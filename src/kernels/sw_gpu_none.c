@@ -3,6 +3,7 @@
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 #include "sw_pair_gpu.h"
+#include "sw_pair_overlap.h"
 
 #include <string.h>
 
@@ -89,6 +90,16 @@ int sw_pair_gpu_usable(int device, sw_error *err)
 
 int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_options *opt, sw_pair_hit *out,
                     sw_pair_gpu_stats *stats, sw_error *err)
+{
+    (void)pass;
+    (void)opt;
+    memset(out, 0, sizeof *out);
+    if (stats) memset(stats, 0, sizeof *stats);
+    return no_pair_gpu(err);
+}
+
+int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, sw_pair_hit *out,
+                        sw_pair_overlap_stats *stats, sw_error *err)
 {
     (void)pass;
     (void)opt;

@@ -12,6 +12,7 @@
 #include "sw_clock.h"
 #include "sw_pair_cpu.h"
 #include "sw_pair_gpu.h"
+#include "sw_pair_overlap.h"
 
 const char *sw_pair_engine_name(sw_pair_engine engine)
 {
@@ -19,8 +20,20 @@ const char *sw_pair_engine_name(sw_pair_engine engine)
     case SW_PAIR_ENGINE_AUTO: return "auto";
     case SW_PAIR_ENGINE_CPU: return "cpu";
     case SW_PAIR_ENGINE_CUDALIGN: return "cudalign";
+    case SW_PAIR_ENGINE_OVERLAP: return "overlap";
     }
     return "?";
+}
+
+/* auto takes the overlap engine where the longer sequence is at least this
+ * many times the shorter. */
+enum { SW_PAIR_OVERLAP_RATIO = 16 };
+
+sw_pair_engine sw_pair_gpu_engine_for(uint64_t a_len, uint64_t b_len)
+{
+    const uint64_t shorter = a_len < b_len ? a_len : b_len, longer = a_len < b_len ? b_len : a_len;
+    /* Crossover measured on the H100 (docs/OVERLAP.md). */
+    return shorter * SW_PAIR_OVERLAP_RATIO <= longer ? SW_PAIR_ENGINE_OVERLAP : SW_PAIR_ENGINE_CUDALIGN;
 }
 
 typedef struct pass_job {
@@ -28,6 +41,7 @@ typedef struct pass_job {
     sw_pair_engine engine;
     const sw_pair_options *opt;
     sw_pair_hit hit;
+    sw_pair_overlap_stats overlap;
     int rc;
     sw_error err;
     atomic_int done;
@@ -37,6 +51,10 @@ static int run_engine(pass_job *job)
 {
     switch (job->engine) {
     case SW_PAIR_ENGINE_CPU: return sw_pair_cpu_run(job->pass, job->opt->threads, &job->hit, &job->err);
+    case SW_PAIR_ENGINE_OVERLAP: {
+        sw_pair_overlap_options oo = {.device = job->opt->device};
+        return sw_pair_overlap_run(job->pass, &oo, &job->hit, &job->overlap, &job->err);
+    }
     default: {
         sw_pair_gpu_options go = {.device = job->opt->device, .prune = !job->opt->no_pruning,
                                   .layout = SW_PAIR_GPU_PERSISTENT};
@@ -85,6 +103,20 @@ static int run_pass(pass_job *job, int index, uint64_t total, sw_error *err)
     return job->rc;
 }
 
+/* How far back from the end cell, along the sequence of length `len` whose
+ * end is at `end`, an alignment of score `score` can start, the other
+ * sequence's end being at `other_end`: it spans x bases of this one and y
+ * of the other, with y <= other_end; it has at most min(x, y) matches and,
+ * where x > y, gaps of x - y bases at least, so
+ * score <= match * y - gap_open - gap_extend * (x - y). */
+static uint64_t reach(uint64_t end, uint64_t other_end, int32_t score, const sw_pair_scoring *s)
+{
+    uint64_t x = other_end;
+    const int64_t spare = (int64_t)s->match * (int64_t)other_end - score - s->gap_open;
+    if (spare > 0) x += (uint64_t)(spare / s->gap_extend);
+    return x < end ? x : end;
+}
+
 static uint8_t *reversed_prefix(const uint8_t *s, uint64_t len)
 {
     uint8_t *r = malloc(len ? len : 1);
@@ -109,13 +141,13 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     sw_error why;
     sw_error_clear(&why);
     if (engine == SW_PAIR_ENGINE_AUTO) {
-        engine = sw_pair_gpu_usable(opt.device, &why) ? SW_PAIR_ENGINE_CUDALIGN : SW_PAIR_ENGINE_CPU;
+        engine = sw_pair_gpu_usable(opt.device, &why) ? sw_pair_gpu_engine_for(a_len, b_len) : SW_PAIR_ENGINE_CPU;
         if (engine == SW_PAIR_ENGINE_CPU && opt.note) {
             char line[sizeof why.message + 64];
             snprintf(line, sizeof line, "GPU engine unavailable (%s): running on the CPU engine", why.message);
             opt.note(opt.note_user, line);
         }
-    } else if (engine == SW_PAIR_ENGINE_CUDALIGN && !sw_pair_gpu_usable(opt.device, &why)) {
+    } else if (engine != SW_PAIR_ENGINE_CPU && !sw_pair_gpu_usable(opt.device, &why)) {
         if (err) *err = why;
         return why.code ? why.code : SW_ENODEV;
     }
@@ -133,23 +165,36 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->forward_seconds = sw_clock_seconds() - t0;
     out->forward_cells = job.hit.cells;
     out->forward_pruned = job.hit.pruned;
+    if (engine == SW_PAIR_ENGINE_OVERLAP) {
+        out->rounds = job.overlap.rounds;
+        out->chunks = job.overlap.chunks;
+        out->recomputed = job.overlap.recomputed;
+    }
     if (job.hit.score <= 0) return SW_OK;
     out->score = job.hit.score;
     out->a_end = job.hit.a_end;
     out->b_end = job.hit.b_end;
 
     /* The start: the first cell, counted back from the end cell, that an
-     * alignment anchored at the end cell reaches with the best score. */
-    uint8_t *ra = reversed_prefix(a, out->a_end), *rb = reversed_prefix(b, out->b_end);
+     * alignment anchored at the end cell reaches with the best score. It
+     * lies within reach() of the end cell, which keeps the pass small when
+     * one sequence is much longer than the other. */
+    const uint64_t a_span = reach(out->a_end, out->b_end, out->score, scoring);
+    const uint64_t b_span = reach(out->b_end, out->a_end, out->score, scoring);
+    uint8_t *ra = reversed_prefix(a + (out->a_end - a_span), a_span);
+    uint8_t *rb = reversed_prefix(b + (out->b_end - b_span), b_span);
     if (!ra || !rb) {
         free(ra);
         free(rb);
         return sw_error_set(err, SW_ENOMEM, "out of memory for the reversed sequences");
     }
     cells_done = 0;
-    pass = (sw_pair_pass){ra, out->a_end, rb, out->b_end, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done};
+    pass = (sw_pair_pass){ra, a_span, rb, b_span, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done};
+    /* The overlap engine runs local passes only: the start pass goes to
+     * the CUDAlign engine, on the same GPU. */
+    if (engine == SW_PAIR_ENGINE_OVERLAP) job.engine = SW_PAIR_ENGINE_CUDALIGN;
     t0 = sw_clock_seconds();
-    rc = run_pass(&job, 2, out->a_end * out->b_end, err);
+    rc = run_pass(&job, 2, a_span * b_span, err);
     free(ra);
     free(rb);
     if (rc) return rc;

@@ -22,9 +22,13 @@ static const char help[] =
     "codes score as mismatches against everything; any other character is an\n"
     "error.\n"
     "\n"
-    "  -e, --engine E      auto (default: the GPU engine when a GPU is usable,\n"
-    "                      else the CPU engine, with a note), cpu, or cudalign\n"
-    "                      (the GPU engine; fails when no GPU is usable)\n"
+    "  -e, --engine E      auto (default: a GPU engine when a GPU is usable,\n"
+    "                      overlap where one sequence is at least 16 times as\n"
+    "                      long as the other, else cudalign; the CPU engine,\n"
+    "                      with a note, when no GPU is usable), cpu, cudalign\n"
+    "                      (GPU wavefront engine) or overlap (GPU engine for a\n"
+    "                      short sequence against a long one); the GPU engines\n"
+    "                      fail when no GPU is usable\n"
     "      --match M       score of two equal bases among A, C, G, T (default 1)\n"
     "      --mismatch X    score of any other pair, zero or less (default -3)\n"
     "      --gap-open G    gap open penalty (default 3)\n"
@@ -54,7 +58,8 @@ static const char help[] =
     "JSON: one object with a_id, a_length, b_id, b_length, score, a_start,\n"
     "a_end, b_start, b_end (null when the score is 0), engine (the one that\n"
     "ran), cells (cells computed by both passes), pruned (cells skipped by\n"
-    "pruning) and seconds (their time).\n"
+    "pruning), seconds (their time) and overlap (the overlap engine's chunks,\n"
+    "recomputation rounds and recomputed chunks; null for other engines).\n"
     "\n"
     "The first pass over the whole matrix finds the best score and where it\n"
     "ends; the second runs backwards from that end to find where it starts.\n"
@@ -116,8 +121,9 @@ static int parse_args(int argc, char **argv, align_args *a)
             if (!strcmp(optarg, "auto")) a->engine = SW_PAIR_ENGINE_AUTO;
             else if (!strcmp(optarg, "cpu")) a->engine = SW_PAIR_ENGINE_CPU;
             else if (!strcmp(optarg, "cudalign")) a->engine = SW_PAIR_ENGINE_CUDALIGN;
+            else if (!strcmp(optarg, "overlap")) a->engine = SW_PAIR_ENGINE_OVERLAP;
             else {
-                cli_error("--engine is 'auto', 'cpu' or 'cudalign', not '%s'", optarg);
+                cli_error("--engine is 'auto', 'cpu', 'cudalign' or 'overlap', not '%s'", optarg);
                 return CLI_EXIT_USAGE;
             }
             break;
@@ -302,9 +308,14 @@ static void write_result(FILE *out, int format, const sw_pair_seq *a, const sw_p
     json_coordinate(out, "a_end", r->score, r->a_end);
     json_coordinate(out, "b_start", r->score, r->b_start);
     json_coordinate(out, "b_end", r->score, r->b_end);
-    fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"pruned\": %llu, \"seconds\": %.6f}\n",
+    fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"pruned\": %llu, \"seconds\": %.6f",
             sw_pair_engine_name(r->engine), (unsigned long long)(r->forward_cells + r->reverse_cells),
             (unsigned long long)(r->forward_pruned + r->reverse_pruned), r->forward_seconds + r->reverse_seconds);
+    if (r->engine == SW_PAIR_ENGINE_OVERLAP)
+        fprintf(out, ", \"overlap\": {\"chunks\": %lld, \"rounds\": %d, \"recomputed_chunks\": %lld}}\n",
+                (long long)r->chunks, r->rounds, (long long)r->recomputed);
+    else
+        fputs(", \"overlap\": null}\n", out);
 }
 
 static double gcups(uint64_t cells, double seconds)
@@ -312,23 +323,32 @@ static double gcups(uint64_t cells, double seconds)
     return seconds > 0 ? (double)cells / seconds / 1e9 : 0.0;
 }
 
-static void print_pass(const char *name, uint64_t cells, uint64_t pruned, double seconds)
+/* `swept`: the cells of the pass's matrix that it covered, computed or
+ * pruned; GCUPS counts those, as the CUDAlign papers do. */
+static void print_pass(const char *name, uint64_t swept, uint64_t pruned, double seconds)
 {
-    const uint64_t swept = cells + pruned;
     fprintf(stderr, "%s pass %.3e cells", name, (double)swept);
     if (pruned) fprintf(stderr, " (%.1f%% pruned)", 100.0 * (double)pruned / (double)swept);
     fprintf(stderr, " in %.3f s (%.2f GCUPS)", seconds, gcups(swept, seconds));
 }
 
-static void print_summary(const sw_pair_result *r)
+static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_len)
 {
-    const uint64_t cells = r->forward_cells + r->reverse_cells + r->forward_pruned + r->reverse_pruned;
+    /* The overlap engine computes some cells more than once; the forward
+     * pass covers the whole matrix either way. */
+    const uint64_t forward = a_len * b_len;
+    const uint64_t cells = forward + r->reverse_cells + r->reverse_pruned;
     const double seconds = r->forward_seconds + r->reverse_seconds;
     fprintf(stderr, "swsearch: %s engine: ", sw_pair_engine_name(r->engine));
-    print_pass("forward", r->forward_cells, r->forward_pruned, r->forward_seconds);
+    print_pass("forward", forward, r->forward_pruned, r->forward_seconds);
+    if (r->engine == SW_PAIR_ENGINE_OVERLAP)
+        fprintf(stderr, " [%lld chunks, %d recomputation round%s, %lld chunk%s recomputed]", (long long)r->chunks,
+                r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed, r->recomputed == 1 ? "" : "s");
     /* With score 0 there is no alignment whose start the second pass could
      * look for. */
-    if (r->score > 0) print_pass(", start", r->reverse_cells, r->reverse_pruned, r->reverse_seconds);
+    if (r->score > 0)
+        print_pass(r->engine == SW_PAIR_ENGINE_OVERLAP ? ", start (cudalign)" : ", start",
+                   r->reverse_cells + r->reverse_pruned, r->reverse_pruned, r->reverse_seconds);
     else fputs(", no start pass (nothing aligns)", stderr);
     fprintf(stderr, "; %.3e cells in %.3f s, %.2f GCUPS\n", (double)cells, seconds, gcups(cells, seconds));
 }
@@ -367,7 +387,7 @@ int cli_align(int argc, char **argv)
     if (rc) goto done;
     write_result(out.file, a.format, &seq_a, &seq_b, &result);
     if ((rc = cli_output_commit(&out, &err))) goto done;
-    if (!a.quiet) print_summary(&result);
+    if (!a.quiet) print_summary(&result, seq_a.length, seq_b.length);
 
 done:
     if (rc) {

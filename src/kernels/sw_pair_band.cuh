@@ -1,0 +1,805 @@
+/* The device side of the megabase pairwise GPU engines (sw_pair_gpu.cu,
+ * the CUDAlign engine, and sw_pair_overlap.cu, the overlap engine): the
+ * warp that sweeps a band of rows, the persistent kernel and what its
+ * launches need. Everything here is internal to those two files.
+ *
+ * The matrix is cut into row bands of BAND_ROWS rows (ALPHA rows for each
+ * of the 32 lanes of a warp). A warp sweeps its band from the first column
+ * to the last as a wavefront: at step s lane l computes column s - l for its
+ * ALPHA rows, takes the row above from lane l - 1 by a shuffle, and lane 0
+ * takes it from the band above. Scores are 32-bit; each cell costs five
+ * integer instructions, three of them Hopper DPX (add-max, three-way max).
+ *
+ * Persistent layout (the default): one launch of as many warps as the GPU
+ * holds at once; warp w takes bands w, w + G, w + 2G, ... Band k hands its
+ * last row to band k + 1 through link k + 1 mod G with two 64-bit counters
+ * (columns produced, columns consumed, counted across the rounds), so band
+ * k + 1 starts a few chunks of CHUNK columns behind band k and every warp
+ * is busy except for the fill at the very start and the drain at the end.
+ * Within a round the consumer runs close behind and a ring of RING columns
+ * suffices; across rounds (link 0: band G - 1 to band G, ...) the consumer
+ * starts only when its warp has finished the band before, nearly a whole
+ * row later, so link 0 holds a whole row: with a ring there, the first
+ * round would fill every ring and wait for a warp that never comes.
+ *
+ * Diagonal layout (CUDAlign 2010, for comparison): the bands are cut into
+ * tiles of tile_cols columns; each external diagonal of tiles is two
+ * launches, a short phase (the first 31 steps of every tile, which the band
+ * below needs) and a long phase; borders go through a horizontal bus (one
+ * row of the matrix) and a vertical bus (each band's lane states). The
+ * staircase of lane states at a tile's border is CUDAlign's delegation of
+ * the cells a tile cannot finish to the tile on its right.
+ *
+ * Pruning (Sandes et al. 2013, per chunk of a band): a chunk is skipped when
+ * no alignment through it can reach the threshold (the best score found so
+ * far in a local pass, the target in an anchored pass). Its cells are then
+ * taken as 0 (local) or FLOOR (anchored): lower than their true values,
+ * which cannot change any cell that reaches the threshold. */
+#ifndef SW_PAIR_BAND_CUH
+#define SW_PAIR_BAND_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sw_error.h"
+#include "sw_pair_pass.h"
+
+namespace {
+
+
+constexpr int ALPHA = 8;
+constexpr int LANES = 32;
+constexpr int BAND_ROWS = ALPHA * LANES;
+/* Columns handed over at a time (a multiple of 32): 64 halves the cost of
+ * the hand-overs against 32, which shows where pruning makes chunks cheap. */
+#ifndef SW_PAIR_CHUNK
+#define SW_PAIR_CHUNK 64
+#endif
+constexpr int CHUNK = SW_PAIR_CHUNK;
+constexpr int IN_SLOTS = 2 * CHUNK;
+constexpr int B_SLOTS = 4 * CHUNK;
+constexpr int RING = 512;
+constexpr int WARPS_PER_BLOCK = 4;
+/* Blocks of four warps resident on an SM: seven (72 registers a thread,
+ * 175 KB of shared memory) keep enough warps to cover the hand-overs. */
+#ifndef SW_PAIR_BLOCKS_PER_SM
+#define SW_PAIR_BLOCKS_PER_SM 7
+#endif
+constexpr int BLOCKS_PER_SM = SW_PAIR_BLOCKS_PER_SM;
+constexpr int PAD = 16; /* counters 128 bytes apart */
+constexpr int STATE_INTS = 2 * ALPHA + 3;
+constexpr int32_t FLOOR = -(1 << 30);
+/* Substitution score of rows past the end of the first sequence: low
+ * enough that no such cell reaches a real cell's value (see sw_pair_gpu.cu
+ * notes in docs/ARCHITECTURE.md), high enough not to overflow. */
+constexpr int32_t PHANTOM = -(1 << 29);
+constexpr unsigned FULL = 0xffffffffu;
+constexpr unsigned long long NO_HIT = ~0ull;
+
+struct warp_smem {
+    int4 prof[SW_PAIR_CODES][ALPHA / 4][LANES]; /* substitution + gap_open + gap_extend, per row */
+    int2 in[IN_SLOTS];                         /* lane 0's row above: (H - oe, F) by column */
+    int2 out[IN_SLOTS];                        /* the band's last row, by column */
+    uint8_t b[B_SLOTS];                        /* column bases, by column */
+};
+
+struct best_record {
+    int score;
+    long long col, row;
+};
+
+/* The order of results: higher score, then smaller column, then smaller
+ * row (records of score 0 name no cell and never win a tie). ROWMAJOR
+ * swaps the last two, for an engine that runs the pair transposed: its
+ * rows are the columns of the pass. */
+template <bool ROWMAJOR = false>
+__device__ __forceinline__ bool better(const best_record &x, const best_record &y)
+{
+    if (x.score != y.score) return x.score > y.score;
+    if (x.score <= 0) return false;
+    const long long x1 = ROWMAJOR ? x.row : x.col, y1 = ROWMAJOR ? y.row : y.col;
+    const long long x2 = ROWMAJOR ? x.col : x.row, y2 = ROWMAJOR ? y.col : y.row;
+    return x1 < y1 || (x1 == y1 && x2 < y2);
+}
+
+struct pair_args {
+    const uint8_t *a, *b;
+    long long m, n;
+    int match, mismatch, open, ext, oe;
+    int target;
+    int prune;
+    long long bands;
+    long long workers;
+    /* persistent layout */
+    int2 *ring; /* links 1 .. G - 1: RING columns each */
+    int2 *row;  /* link 0: n columns */
+    /* per link: columns produced and consumed, counted over the rounds
+     * (round r's column c is r n + c); where the producer stopped early,
+     * for even and odd rounds */
+    unsigned long long *produced, *consumed, *stopped;
+    /* A band range of a larger matrix (the overlap engine's recomputed
+     * chunks): band 0's row above instead of the matrix edge, where the
+     * last band leaves its last row, and the row of the larger matrix that
+     * row 0 is (added to the rows of the results). */
+    const int2 *top;
+    int2 *bottom;
+    long long row_base;
+    /* results and progress */
+    unsigned long long *found;
+    int *best_score;
+    best_record *records;
+    unsigned long long *cells, *pruned;
+    unsigned long long *cells_host;
+    /* A wait longer than this (nanoseconds) means the hand-overs are
+     * broken: the waiter records where in `stall` and gives up, so the
+     * host reports an error instead of hanging. */
+    unsigned long long stall_ns;
+    unsigned long long *stall;
+    /* diagonal layout */
+    int2 *hbus;
+    int *vbus;
+    best_record *vbest;
+};
+
+__device__ __forceinline__ unsigned long long load_acquire(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void store_release(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__device__ __forceinline__ unsigned long long now_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* Whether a wait that began at `since` has gone on too long (or another
+ * one has); records the first such wait: what, band, column. */
+__device__ bool stalled(const pair_args &p, unsigned long long since, int what, long long band, long long col)
+{
+    if (*(volatile unsigned long long *)p.stall) return true;
+    if (now_ns() - since < p.stall_ns) return false;
+    atomicCAS(p.stall, 0ull,
+              (1ull << 63) | ((unsigned long long)what << 60) | ((unsigned long long)(band & 0xfffffff) << 32) |
+                  (unsigned long long)(col & 0xffffffff));
+    return true;
+}
+
+template <bool ANCHORED, bool ROWMAJOR = false> struct band_worker {
+    const pair_args &p;
+    warp_smem &sm;
+    const int lane;
+    const int oe, neg_ext;
+    long long row0;  /* index in a of the lane's first row */
+    long long n_eff; /* columns this band computes (fewer once an anchored pass has its hit) */
+    int HO[ALPHA];   /* H - oe of the lane's rows at its last column */
+    int E[ALPHA];
+    int dg;          /* H - oe of the row above, one column left */
+    int up_h, up_f;  /* H - oe and F of the row above, from lane - 1 */
+    /* per lane, across bands */
+    int best;
+    long long best_col, best_row;
+    long long hit_col;
+
+    __device__ band_worker(const pair_args &args, warp_smem &s, int l)
+        : p(args), sm(s), lane(l), oe(args.oe), neg_ext(-args.ext), row0(0), n_eff(0), dg(0), up_h(0), up_f(FLOOR),
+          best(0), best_col(-1), best_row(-1), hit_col(0x7fffffffffffffffll)
+    {
+    }
+
+    /* H of the first row or column: the cost of a gap from the origin in
+     * an anchored pass, clamped at FLOOR like the CPU engines. */
+    __device__ int edge(long long k) const
+    {
+        if (!ANCHORED || k == 0) return 0;
+        const long long v = -((long long)p.open + k * (long long)p.ext);
+        return v < FLOOR ? FLOOR : (int)v;
+    }
+
+    __device__ void build_profile()
+    {
+        int code[ALPHA];
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t) code[t] = row0 + t < p.m ? p.a[row0 + t] : -1;
+#pragma unroll
+        for (int c = 0; c < SW_PAIR_CODES; ++c) {
+#pragma unroll
+            for (int q = 0; q < ALPHA / 4; ++q) {
+                int v[4];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+                    const int x = code[4 * q + u];
+                    v[u] = x < 0 ? PHANTOM : (x == c && c < 4 ? p.match : p.mismatch) + oe;
+                }
+                sm.prof[c][q][lane] = make_int4(v[0], v[1], v[2], v[3]);
+            }
+        }
+    }
+
+    /* The band's state at column 0. */
+    __device__ void init_state()
+    {
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t) {
+            HO[t] = edge(row0 + t + 1) - oe;
+            E[t] = FLOOR;
+        }
+        dg = edge(row0) - oe;
+        up_h = 0;
+        up_f = FLOOR;
+    }
+
+    /* The lane's first row holding `mx` in this column (ties go to the
+     * smallest row). */
+    __device__ __forceinline__ long long first_row(const int (&h)[ALPHA], int mx) const
+    {
+        int first = ALPHA - 1;
+#pragma unroll
+        for (int t = ALPHA - 1; t >= 0; --t)
+            if (h[t] == mx) first = t;
+        return row0 + first;
+    }
+
+    __device__ __forceinline__ void track(const int (&h)[ALPHA], long long j)
+    {
+        int mx = h[0];
+#pragma unroll
+        for (int t = 1; t + 1 < ALPHA; t += 2) mx = __vimax3_s32(mx, h[t], h[t + 1]);
+        if (ALPHA % 2 == 0) mx = max(mx, h[ALPHA - 1]);
+        if (!ANCHORED) {
+            if (mx > best) {
+                best = mx;
+                best_col = j;
+                best_row = first_row(h, mx);
+                if (p.prune) atomicMax(p.best_score, mx);
+            } else if (ROWMAJOR && mx == best && mx > 0) {
+                /* a later column wins a tie only from a smaller row */
+                const long long r = first_row(h, mx);
+                if (r < best_row) {
+                    best_col = j;
+                    best_row = r;
+                }
+            }
+        } else if (mx == p.target && j < hit_col) {
+            hit_col = j;
+            atomicMin(p.found, ((unsigned long long)j << 32) | (unsigned long long)first_row(h, mx));
+        }
+    }
+
+    /* Step s: lane l computes column s - l of its rows. */
+    template <bool CHECK> __device__ __forceinline__ void step(long long s)
+    {
+        const long long j = s - lane;
+        const bool active = !CHECK || (j >= 0 && j < n_eff);
+        const int2 top = sm.in[(unsigned)s & (IN_SLOTS - 1)];
+        const int hu = lane == 0 ? top.x : up_h;
+        const int fu = lane == 0 ? top.y : up_f;
+        int out_h = hu, out_f = fu;
+        if (active) {
+            const int code = sm.b[(unsigned)j & (B_SLOTS - 1)];
+            int sc[ALPHA];
+#pragma unroll
+            for (int q = 0; q < ALPHA / 4; ++q) {
+                const int4 v = sm.prof[code][q][lane];
+                sc[4 * q] = v.x;
+                sc[4 * q + 1] = v.y;
+                sc[4 * q + 2] = v.z;
+                sc[4 * q + 3] = v.w;
+            }
+            int f = fu, hup = hu, diag = dg;
+            int h[ALPHA];
+#pragma unroll
+            for (int t = 0; t < ALPHA; ++t) {
+                const int e = __viaddmax_s32(E[t], neg_ext, HO[t]);
+                f = __viaddmax_s32(f, neg_ext, hup);
+                const int v = ANCHORED ? max(__vimax3_s32(diag + sc[t], e, f), FLOOR)
+                                       : __vimax3_s32_relu(diag + sc[t], e, f);
+                diag = HO[t];
+                E[t] = e;
+                hup = v - oe;
+                HO[t] = hup;
+                h[t] = v;
+            }
+            dg = hu;
+            out_h = hup;
+            out_f = f;
+            track(h, j);
+        }
+        up_h = __shfl_sync(FULL, out_h, (lane + LANES - 1) & (LANES - 1));
+        up_f = __shfl_sync(FULL, out_f, (lane + LANES - 1) & (LANES - 1));
+        if (lane == 0) {
+            const long long col = s - (LANES - 1);
+            if (!CHECK || (col >= 0 && col < n_eff))
+                sm.out[(unsigned)col & (IN_SLOTS - 1)] = make_int2(up_h, up_f);
+        }
+    }
+
+    /* Lane 0's row above for columns [c, c + CHUNK) from `top`, or the
+     * first row of the matrix where `top` is NULL. */
+    __device__ void load_top(long long c, const int2 *top)
+    {
+        for (long long col = c + lane; col < c + CHUNK; col += LANES)
+            if (col < n_eff) sm.in[col & (IN_SLOTS - 1)] = top ? __ldcg(top + col) : make_int2(edge(col + 1) - oe, FLOOR);
+    }
+
+    /* The band's last row, columns [q, qe), to `dst` and `copy` (may be NULL). */
+    __device__ void store_row(long long q, long long qe, int2 *dst, int2 *copy)
+    {
+        for (long long col = q + lane; col < qe; col += LANES) {
+            const int2 v = sm.out[col & (IN_SLOTS - 1)];
+            __stcg(dst + col, v);
+            if (copy) __stcg(copy + col, v);
+        }
+    }
+
+    /* ---- persistent layout ---- */
+
+    /* Lane 0's row above for columns [c, c + CHUNK): the first row of the
+     * matrix, or band k - 1's last row from the ring. */
+    __device__ int2 *link_slot(long long link, unsigned long long seq, long long col) const
+    {
+        return link == 0 ? p.row + col : p.ring + link * RING + ((seq + col) & (RING - 1));
+    }
+
+    __device__ void fetch(long long c, long long k, long long link, unsigned long long seq, int round_parity,
+                          unsigned long long &seen)
+    {
+        if (k == 0) {
+            load_top(c, p.top);
+            return;
+        }
+        const long long want = min(c + CHUNK, n_eff);
+        if (seen < seq + (unsigned long long)want) {
+            /* Wait for the columns or for the producer to finish the band
+             * (the counter reaches seq + n even where it stopped early). */
+            long long stop = -1;
+            if (lane == 0) {
+                const unsigned long long since = now_ns();
+                for (;;) {
+                    seen = load_acquire(&p.produced[link * PAD]);
+                    if (seen >= seq + (unsigned long long)want) break;
+                    if (seen >= seq + (unsigned long long)p.n) {
+                        const unsigned long long st = load_acquire(&p.stopped[(link * 2 + round_parity) * PAD]);
+                        stop = st > seq ? (long long)(st - seq - 1) : p.n;
+                        break;
+                    }
+                    if (stalled(p, since, 1, k, c)) {
+                        stop = c;
+                        break;
+                    }
+                    __nanosleep(64);
+                }
+            }
+            seen = __shfl_sync(FULL, seen, 0);
+            stop = __shfl_sync(FULL, stop, 0);
+            if (stop >= 0 && stop < n_eff) n_eff = stop;
+        }
+        const long long end = min(want, n_eff);
+        for (long long col = c + lane; col < end; col += LANES)
+            sm.in[col & (IN_SLOTS - 1)] = __ldcg(link_slot(link, seq, col));
+        __syncwarp();
+        if (lane == 0 && end > c) store_release(&p.consumed[link * PAD], seq + end);
+    }
+
+    /* Band k's last row, columns [q, qe), into the ring of band k + 1. */
+    __device__ void flush(long long q, long long qe, long long link, unsigned long long seq, unsigned long long &seen)
+    {
+        const long long need = (long long)seq + qe - (link == 0 ? p.n : RING);
+        if ((long long)seen < need) {
+            if (lane == 0) {
+                const unsigned long long since = now_ns();
+                while ((long long)(seen = load_acquire(&p.consumed[link * PAD])) < need &&
+                       !stalled(p, since, 2, link, q))
+                    __nanosleep(64);
+            }
+            seen = __shfl_sync(FULL, seen, 0);
+        }
+        for (long long col = q + lane; col < qe; col += LANES)
+            __stcg(link_slot(link, seq, col), sm.out[col & (IN_SLOTS - 1)]);
+        __syncwarp();
+        if (lane == 0) store_release(&p.produced[link * PAD], seq + qe);
+    }
+
+    /* Whether no alignment through the cells of the chunk starting at
+     * step c0 can reach the threshold. */
+    __device__ bool prunable(long long c0, long long band_row, int thr)
+    {
+        if (thr <= 0) return false;
+        int hmax = dg;
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t) hmax = max(hmax, HO[t]);
+        if (lane > 0) hmax = max(hmax, up_h);
+        long long h = (long long)hmax + oe;
+        if (!ANCHORED && h < 0) h = 0;
+        const long long rows = max(p.m - row0, 0ll) + 1, cols = p.n - (c0 - lane) + 1;
+        const long long bound = h + (long long)p.match * min(rows, cols);
+        int top_h = sm.in[(c0 + lane) & (IN_SLOTS - 1)].x;
+        for (int x = lane + LANES; x < CHUNK; x += LANES) top_h = max(top_h, sm.in[(c0 + x) & (IN_SLOTS - 1)].x);
+        long long top = (long long)top_h + oe;
+        if (!ANCHORED && top < 0) top = 0;
+        const long long top_bound = top + (long long)p.match * (min(p.m - band_row, p.n - c0) + 1);
+        return __all_sync(FULL, bound < thr && top_bound < thr);
+    }
+
+    __device__ void prune_chunk(long long c0)
+    {
+        const int z = (ANCHORED ? FLOOR : 0) - oe;
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t) {
+            HO[t] = z;
+            E[t] = FLOOR;
+        }
+        dg = lane == 0 ? sm.in[(c0 + CHUNK - 1) & (IN_SLOTS - 1)].x : z;
+        up_h = z;
+        up_f = FLOOR;
+        for (int x = lane; x < CHUNK; x += LANES)
+            sm.out[(c0 - (LANES - 1) + x) & (IN_SLOTS - 1)] = make_int2(z, FLOOR);
+    }
+
+    __device__ void run_band(long long k)
+    {
+        const long long G = p.workers, n = p.n;
+        const long long link_in = k % G, link_out = (k + 1) % G;
+        const unsigned long long seq_in = (unsigned long long)(k / G) * n;
+        const unsigned long long seq_out = (unsigned long long)((k + 1) / G) * n;
+        const int parity_in = (int)((k / G) & 1), parity_out = (int)(((k + 1) / G) & 1);
+        const bool has_out = k + 1 < p.bands;
+        const long long band_row = k * BAND_ROWS;
+        row0 = band_row + (long long)lane * ALPHA;
+        n_eff = n;
+        build_profile();
+        init_state();
+        unsigned long long prod_seen = 0, cons_seen = 0;
+        if (k == 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + n);
+        fetch(0, k, link_in, seq_in, parity_in, prod_seen);
+        long long flushed = 0, pruned_chunks = 0;
+        /* The shared threshold (local: best score so far) and the first hit
+         * (anchored) as read during the previous chunk: reading them there
+         * hides the load, and a stale value only prunes or stops later. */
+        int thr = ANCHORED ? p.target : 0;
+        unsigned long long hit = NO_HIT;
+        for (long long c0 = 0; c0 < n_eff + LANES - 1; c0 += CHUNK) {
+            if (ANCHORED && hit != NO_HIT && (long long)(hit >> 32) < c0 && c0 < n_eff) n_eff = c0;
+            if (c0 + CHUNK < n_eff) fetch(c0 + CHUNK, k, link_in, seq_in, parity_in, prod_seen);
+            {
+                for (long long col = c0 + lane; col < c0 + CHUNK && col < n_eff; col += LANES)
+                    sm.b[col & (B_SLOTS - 1)] = p.b[col];
+            }
+            __syncwarp();
+            unsigned long long pending = 0;
+            if (lane == 0)
+                pending = ANCHORED ? *(volatile unsigned long long *)p.found
+                                   : (p.prune ? (unsigned long long)*(volatile int *)p.best_score : 0ull);
+            if (c0 == 0 || c0 + CHUNK > n_eff) {
+#pragma unroll 4
+                for (int i = 0; i < CHUNK; ++i) step<true>(c0 + i);
+            } else if (p.prune && prunable(c0, band_row, thr)) {
+                prune_chunk(c0);
+                ++pruned_chunks;
+            } else {
+#pragma unroll 4
+                for (int i = 0; i < CHUNK; ++i) step<false>(c0 + i);
+            }
+            __syncwarp();
+            pending = __shfl_sync(FULL, pending, 0);
+            if (ANCHORED) hit = pending;
+            else thr = (int)pending;
+            if (has_out)
+                for (; flushed + CHUNK <= min(c0 + 1, n_eff); flushed += CHUNK)
+                    flush(flushed, flushed + CHUNK, link_out, seq_out, cons_seen);
+            else if (p.bottom)
+                for (; flushed + CHUNK <= min(c0 + 1, n_eff); flushed += CHUNK)
+                    store_row(flushed, flushed + CHUNK, p.bottom, nullptr);
+        }
+        if (!has_out && p.bottom && flushed < n_eff) store_row(flushed, n_eff, p.bottom, nullptr);
+        if (has_out) {
+            if (flushed < n_eff) flush(flushed, n_eff, link_out, seq_out, cons_seen);
+            if (n_eff < n && lane == 0) {
+                store_release(&p.stopped[(link_out * 2 + parity_out) * PAD], seq_out + n_eff + 1);
+                store_release(&p.produced[link_out * PAD], seq_out + n);
+            }
+        }
+        if (k > 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + n);
+        if (lane == 0) {
+            const long long rows = min((long long)BAND_ROWS, p.m - band_row);
+            const unsigned long long skipped = (unsigned long long)pruned_chunks * CHUNK * rows;
+            const unsigned long long done = (unsigned long long)rows * n_eff - skipped;
+            const unsigned long long total = atomicAdd(p.cells, done) + done;
+            /* Progress counts the cells swept, pruned ones too. */
+            const unsigned long long skipped_total =
+                skipped ? atomicAdd(p.pruned, skipped) + skipped : *(volatile unsigned long long *)p.pruned;
+            if (p.cells_host) *(volatile unsigned long long *)p.cells_host = total + skipped_total;
+        }
+    }
+
+    /* ---- overlap engine ---- */
+
+    /* Band k on its own, no waits: the row above from `top` (NULL: a row
+     * of zeros, the first row of the matrix or of a chunk's overlap), its
+     * last row to `out` (which may be `top`: each column is read a chunk
+     * before it is written) and to `copy` (may be NULL). */
+    __device__ void run_strip(long long k, const int2 *top, int2 *out, int2 *copy)
+    {
+        const long long n = p.n;
+        row0 = k * BAND_ROWS + (long long)lane * ALPHA;
+        n_eff = n;
+        build_profile();
+        init_state();
+        load_top(0, top);
+        long long flushed = 0;
+        for (long long c0 = 0; c0 < n + LANES - 1; c0 += CHUNK) {
+            if (c0 + CHUNK < n) load_top(c0 + CHUNK, top);
+            for (long long col = c0 + lane; col < c0 + CHUNK && col < n; col += LANES) sm.b[col & (B_SLOTS - 1)] = p.b[col];
+            __syncwarp();
+            if (c0 == 0 || c0 + CHUNK > n) {
+#pragma unroll 4
+                for (int i = 0; i < CHUNK; ++i) step<true>(c0 + i);
+            } else {
+#pragma unroll 4
+                for (int i = 0; i < CHUNK; ++i) step<false>(c0 + i);
+            }
+            __syncwarp();
+            for (; flushed + CHUNK <= min(c0 + 1, n); flushed += CHUNK) store_row(flushed, flushed + CHUNK, out, copy);
+        }
+        __syncwarp();
+        if (flushed < n) store_row(flushed, n, out, copy);
+        __syncwarp();
+    }
+
+    /* Forgets the best cell seen (after a chunk's overlap bands, which
+     * belong to the chunk above). */
+    __device__ void forget_best()
+    {
+        best = 0;
+        best_col = best_row = -1;
+    }
+
+    /* ---- diagonal layout ---- */
+
+    __device__ void load_state(long long k)
+    {
+        const int *v = p.vbus + ((size_t)k * LANES + lane) * STATE_INTS;
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t) {
+            HO[t] = v[t];
+            E[t] = v[ALPHA + t];
+        }
+        dg = v[2 * ALPHA];
+        up_h = v[2 * ALPHA + 1];
+        up_f = v[2 * ALPHA + 2];
+        const best_record r = p.vbest[k * LANES + lane];
+        best = r.score;
+        best_col = r.col;
+        best_row = r.row;
+    }
+
+    __device__ void save_state(long long k)
+    {
+        int *v = p.vbus + ((size_t)k * LANES + lane) * STATE_INTS;
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t) {
+            v[t] = HO[t];
+            v[ALPHA + t] = E[t];
+        }
+        v[2 * ALPHA] = dg;
+        v[2 * ALPHA + 1] = up_h;
+        v[2 * ALPHA + 2] = up_f;
+        p.vbest[k * LANES + lane] = best_record{best, best_col, best_row};
+    }
+
+    /* Steps [sb, se) of band k. */
+    __device__ void run_tile(long long k, long long sb, long long se)
+    {
+        const long long n = p.n;
+        row0 = k * BAND_ROWS + (long long)lane * ALPHA;
+        n_eff = n;
+        build_profile();
+        if (sb == 0) {
+            init_state();
+            best = 0;
+            best_col = best_row = -1;
+        } else {
+            load_state(k);
+        }
+        for (long long blk = sb; blk < se; blk += CHUNK) {
+            const long long be = min(blk + CHUNK, se);
+            for (long long col = blk + lane; col < blk + CHUNK; col += LANES) {
+                if (col < be && col < n)
+                    sm.in[col & (IN_SLOTS - 1)] =
+                        k == 0 ? make_int2(edge(col + 1) - oe, FLOOR) : __ldcg(&p.hbus[col]);
+                if (col < n) sm.b[col & (B_SLOTS - 1)] = p.b[col];
+                if (col - CHUNK >= 0 && col - CHUNK < n) sm.b[(col - CHUNK) & (B_SLOTS - 1)] = p.b[col - CHUNK];
+            }
+            __syncwarp();
+            if (blk < LANES - 1 || be > n) {
+                for (long long s = blk; s < be; ++s) step<true>(s);
+            } else if (be - blk == CHUNK) {
+#pragma unroll 4
+                for (int i = 0; i < CHUNK; ++i) step<false>(blk + i);
+            } else {
+                for (long long s = blk; s < be; ++s) step<false>(s);
+            }
+            __syncwarp();
+            for (long long col = blk - (LANES - 1) + lane; col < blk - (LANES - 1) + CHUNK; col += LANES)
+                if (col >= 0 && col < be - (LANES - 1) && col < n) __stcg(&p.hbus[col], sm.out[col & (IN_SLOTS - 1)]);
+        }
+        save_state(k);
+        if (lane == 0) {
+            const long long rows = min((long long)BAND_ROWS, p.m - k * BAND_ROWS);
+            const long long cols = max(0ll, min(se, n) - max(sb, 0ll));
+            const unsigned long long total = atomicAdd(p.cells, (unsigned long long)(rows * cols)) + rows * cols;
+            if (p.cells_host) *(volatile unsigned long long *)p.cells_host = total;
+        }
+    }
+
+    /* The lane's best to the warp's lane 0: highest score, then smallest
+     * column, then smallest row. */
+    __device__ best_record warp_best() const
+    {
+        best_record b{best, best_col, best_row};
+        for (int off = LANES / 2; off > 0; off /= 2) {
+            const best_record o{__shfl_down_sync(FULL, b.score, off), __shfl_down_sync(FULL, b.col, off),
+                                __shfl_down_sync(FULL, b.row, off)};
+            if (better<ROWMAJOR>(o, b)) b = o;
+        }
+        return b;
+    }
+};
+
+template <bool ANCHORED, bool ROWMAJOR = false>
+__global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES, BLOCKS_PER_SM) persistent_kernel(pair_args p)
+{
+    __shared__ warp_smem smem[WARPS_PER_BLOCK];
+    const int w = threadIdx.x / LANES;
+    const long long worker = (long long)blockIdx.x * WARPS_PER_BLOCK + w;
+    if (worker >= p.workers) return;
+    band_worker<ANCHORED, ROWMAJOR> bw(p, smem[w], threadIdx.x & (LANES - 1));
+    for (long long k = worker; k < p.bands; k += p.workers) bw.run_band(k);
+    if (!ANCHORED) {
+        best_record r = bw.warp_best();
+        if (r.score > 0) r.row += p.row_base;
+        if ((threadIdx.x & (LANES - 1)) == 0) p.records[worker] = r;
+    }
+}
+
+/* The best of `count` records into *out. */
+template <bool ROWMAJOR = false> __global__ void reduce_kernel(const best_record *in, long long count, best_record *out)
+{
+    best_record b{0, -1, -1};
+    for (long long i = threadIdx.x; i < count; i += blockDim.x)
+        if (better<ROWMAJOR>(in[i], b)) b = in[i];
+    __shared__ best_record all[256];
+    all[threadIdx.x] = b;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int i = 1; i < (int)blockDim.x; ++i)
+            if (better<ROWMAJOR>(all[i], b)) b = all[i];
+        *out = b;
+    }
+}
+
+int cuda_fail(sw_error *err, cudaError_t e, const char *what)
+{
+    cudaGetLastError();
+    return sw_error_set(err, e == cudaErrorMemoryAllocation ? SW_ENOMEM : SW_EDEVICE,
+                        "GPU pairwise engine: %s: %s", what, cudaGetErrorString(e));
+}
+
+#define CK(call, what)                                                                                            \
+    do {                                                                                                         \
+        cudaError_t ck_e = (call);                                                                               \
+        if (ck_e != cudaSuccess) return cuda_fail(err, ck_e, what);                                              \
+    } while (0)
+
+/* Waits for the work queued before `stop`, copying the cells done so far
+ * (`cells_host`, raised by the kernels) to the pass's counter for whoever
+ * reports progress. */
+int wait_reporting(const sw_pair_pass *pass, cudaEvent_t stop, const unsigned long long *cells_host, sw_error *err)
+{
+    for (;;) {
+        const cudaError_t q = cudaEventQuery(stop);
+        if (pass->cells_done) {
+            const unsigned long long seen = *(volatile const unsigned long long *)cells_host;
+            if (seen > __atomic_load_n(pass->cells_done, __ATOMIC_RELAXED))
+                __atomic_store_n(pass->cells_done, (uint64_t)seen, __ATOMIC_RELAXED);
+        }
+        if (q == cudaSuccess) return SW_OK;
+        if (q != cudaErrorNotReady) return cuda_fail(err, q, "running the kernel");
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+
+/* The hand-over buffers of the persistent layout, kept for launches of up
+ * to `warps` warps over rows of up to `cols` columns. */
+struct persistent_links {
+    long long warps = 0, cols = 0;
+    int2 *ring = nullptr; /* links 1 .. G - 1: RING columns each */
+    int2 *row = nullptr;  /* link 0: a whole row */
+    unsigned long long *counters = nullptr; /* produced, consumed, stopped (x2): 4 x G x PAD */
+    best_record *records = nullptr;         /* one a warp */
+
+    persistent_links() = default;
+    persistent_links(const persistent_links &) = delete;
+    persistent_links &operator=(const persistent_links &) = delete;
+    ~persistent_links()
+    {
+        cudaFree(ring);
+        cudaFree(row);
+        cudaFree(counters);
+        cudaFree(records);
+    }
+
+    int reserve(long long G, long long n, sw_error *err)
+    {
+        CK(cudaMalloc(&ring, (size_t)G * RING * sizeof(int2)), "allocating the rings");
+        CK(cudaMalloc(&row, (size_t)n * sizeof(int2)), "allocating the row between rounds");
+        CK(cudaMalloc(&counters, (size_t)4 * G * PAD * sizeof(unsigned long long)), "allocating the counters");
+        CK(cudaMalloc(&records, (size_t)G * sizeof(best_record)), "allocating the results");
+        warps = G;
+        cols = n;
+        return SW_OK;
+    }
+
+    /* Launches `kernel` on `G` warps (at most those reserved) over p's
+     * bands, p's link fields filled here. */
+    int launch(const void *kernel, pair_args &p, long long G, cudaStream_t stream, sw_error *err)
+    {
+        if (G > warps || p.n > cols)
+            return sw_error_set(err, SW_EINVAL, "GPU pairwise engine: internal error: links too small");
+        CK(cudaMemsetAsync(counters, 0, (size_t)4 * G * PAD * sizeof(unsigned long long), stream),
+           "clearing the counters");
+        p.workers = G;
+        p.ring = ring;
+        p.row = row;
+        p.produced = counters;
+        p.consumed = counters + (size_t)G * PAD;
+        p.stopped = counters + (size_t)2 * G * PAD;
+        p.records = records;
+        void *args[] = {&p};
+        const dim3 grid((unsigned)((G + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)), block(WARPS_PER_BLOCK * LANES);
+        CK(cudaLaunchCooperativeKernel(kernel, grid, block, args, 0, stream), "launching the kernel");
+        return SW_OK;
+    }
+};
+
+/* Warps for a persistent launch over `bands` bands: as many as fit (or as
+ * asked), then as few as keep the same number of rounds, so the last round
+ * has every warp busy. */
+inline long long persistent_warps(long long resident, long long bands, int asked)
+{
+    long long G = asked > 0 ? (long long)asked : resident;
+    if (G > resident) G = resident;
+    if (G > bands) G = bands;
+    const long long rounds = (bands + G - 1) / G;
+    G = (bands + rounds - 1) / rounds;
+    if (bands > 1 && G < 2) G = 2;
+    return G;
+}
+
+/* Resident warps of `kernel` on `device`. */
+inline int resident_warps(const void *kernel, int device, long long *out, sw_error *err)
+{
+    int sms = 0, per_sm = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "querying the GPU");
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, WARPS_PER_BLOCK * LANES, 0), "occupancy");
+    *out = (long long)per_sm * sms * WARPS_PER_BLOCK;
+    if (*out < 2) return sw_error_set(err, SW_EDEVICE, "GPU pairwise engine: the kernel does not fit the GPU");
+    return SW_OK;
+}
+
+} // namespace
+
+#endif
