@@ -5,7 +5,8 @@
 # subject) and an unrelated one, forward pass (kernel time), subject as the
 # first sequence. One line a run: shape, kind, both engines' seconds and
 # GCUPS, the ratio, the overlap engine's recomputation figures, and the
-# engine `auto` takes; "DIFFER" where the two engines disagree.
+# engine a rule "overlap where one sequence is 16 times the other" would
+# take (the candidate crossover); "DIFFER" where the two engines disagree.
 #
 # usage: bench/pair_shapes.sh BUILD SHARED_DIR
 # Environment: SUBJECTS (default "100000 1000000 10000000 100000000"),

@@ -25,16 +25,7 @@ const char *sw_pair_engine_name(sw_pair_engine engine)
     return "?";
 }
 
-/* auto takes the overlap engine where the longer sequence is at least this
- * many times the shorter. */
-enum { SW_PAIR_OVERLAP_RATIO = 16 };
 
-sw_pair_engine sw_pair_gpu_engine_for(uint64_t a_len, uint64_t b_len)
-{
-    const uint64_t shorter = a_len < b_len ? a_len : b_len, longer = a_len < b_len ? b_len : a_len;
-    /* Crossover measured on the H100 (docs/OVERLAP.md). */
-    return shorter * SW_PAIR_OVERLAP_RATIO <= longer ? SW_PAIR_ENGINE_OVERLAP : SW_PAIR_ENGINE_CUDALIGN;
-}
 
 typedef struct pass_job {
     const sw_pair_pass *pass;
@@ -141,7 +132,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     sw_error why;
     sw_error_clear(&why);
     if (engine == SW_PAIR_ENGINE_AUTO) {
-        engine = sw_pair_gpu_usable(opt.device, &why) ? sw_pair_gpu_engine_for(a_len, b_len) : SW_PAIR_ENGINE_CPU;
+        engine = sw_pair_gpu_usable(opt.device, &why) ? SW_PAIR_ENGINE_CUDALIGN : SW_PAIR_ENGINE_CPU;
         if (engine == SW_PAIR_ENGINE_CPU && opt.note) {
             char line[sizeof why.message + 64];
             snprintf(line, sizeof line, "GPU engine unavailable (%s): running on the CPU engine", why.message);

@@ -16,15 +16,11 @@ extern "C" {
 #endif
 
 typedef enum {
-    SW_PAIR_ENGINE_AUTO = 0,     /* a GPU engine chosen by the lengths when a GPU is usable, else the CPU engine */
+    SW_PAIR_ENGINE_AUTO = 0,     /* the CUDAlign engine when a GPU is usable, else the CPU engine */
     SW_PAIR_ENGINE_CPU = 1,
     SW_PAIR_ENGINE_CUDALIGN = 2, /* GPU wavefront engine */
     SW_PAIR_ENGINE_OVERLAP = 3   /* GPU overlap engine (forward pass; the start pass runs on cudalign) */
 } sw_pair_engine;
-
-/* The GPU engine that `auto` takes for sequences of these lengths (the
- * measured crossover: docs/OVERLAP.md). */
-sw_pair_engine sw_pair_gpu_engine_for(uint64_t a_len, uint64_t b_len);
 
 /* Called now and then from the thread that called sw_pair_align():
  * `pass` 1 (forward) or 2 (start), cells done of `total` in that pass
