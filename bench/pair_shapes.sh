@@ -41,7 +41,7 @@ make_pair() { # make_pair KIND S Q -> file
 
 field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p"; }
 
-printf '%-10s %-7s %-8s %10s %9s %10s %9s %7s %7s %6s %7s %s\n' subject query kind overlap_s GCUPS cudalign_s GCUPS ratio inexact rounds recomp auto
+printf '%-10s %-7s %-8s %10s %9s %10s %9s %7s %7s %6s %7s %s\n' subject query kind overlap_s GCUPS cudalign_s GCUPS ratio inexact rounds recomp rule16
 for s in $subjects; do
   for q in $queries; do
     [ "$q" -lt "$s" ] || continue
