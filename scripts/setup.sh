@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="build-essential cmake pkg-config libzstd-dev libxxhash-dev libcriterion-dev zstd fasta3"
+packages="build-essential cmake pkg-config libzstd-dev libxxhash-dev libcriterion-dev zstd fasta3 openmpi-bin libopenmpi-dev"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -12,6 +12,7 @@
 #include "sw_matrix.h"
 #include "sw_pair.h"
 #include "sw_pair_cpu.h"
+#include "sw_pair_team.h"
 
 static const sw_pair_scoring paper = {1, -3, 3, 2};
 
@@ -55,7 +56,7 @@ static uint8_t *mutate(const uint8_t *src, uint64_t len, unsigned rate, uint64_t
 static sw_pair_hit run_reference(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
                                  const sw_pair_scoring *s, sw_pair_mode mode, int32_t target)
 {
-    sw_pair_pass p = {a, na, b, nb, *s, mode, target, NULL};
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, NULL, NULL, NULL};
     sw_pair_hit hit;
     sw_error err = {0};
     cr_assert_eq(sw_pair_cpu_reference(&p, &hit, &err), SW_OK, "%s", err.message);
@@ -66,7 +67,7 @@ static sw_pair_hit run_threads(const uint8_t *a, uint64_t na, const uint8_t *b, 
                                const sw_pair_scoring *s, sw_pair_mode mode, int32_t target, int threads)
 {
     uint64_t done = 0;
-    sw_pair_pass p = {a, na, b, nb, *s, mode, target, &done};
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, &done, NULL, NULL};
     sw_pair_hit hit;
     sw_error err = {0};
     cr_assert_eq(sw_pair_cpu_run(&p, threads, &hit, &err), SW_OK, "%s", err.message);
@@ -323,6 +324,96 @@ Test(pair_align, one_base_pairs)
     const uint8_t a[1] = {2}, b[1] = {2}, c[1] = {1};
     cr_expect_eq(check_alignment(a, 1, b, 1, &paper, 2).score, 1);
     cr_expect_eq(check_alignment(a, 1, c, 1, &paper, 2).score, 0);
+}
+
+/* A pass cut at row `cut`: the rows below from the last row above give
+ * the same cells, so the better of the two halves is the whole's hit. */
+Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
+{
+    uint64_t rng = 31, nb;
+    uint8_t *a = random_dna(900, &rng, 0);
+    uint8_t *b = mutate(a, 900, 12, &rng, &nb);
+    const sw_pair_hit whole = run_reference(a, 900, b, nb, &paper, SW_PAIR_LOCAL, 0);
+    sw_pair_edge *mid = malloc(nb * sizeof *mid), *end1 = malloc(nb * sizeof *end1), *end2 = malloc(nb * sizeof *end2);
+    cr_assert(mid && end1 && end2);
+    const uint64_t cuts[] = {0, 1, 255, 256, 450, 899, 900};
+    for (size_t c = 0; c < sizeof cuts / sizeof *cuts; ++c) {
+        const uint64_t cut = cuts[c];
+        for (int threads = 0; threads <= 3; threads += 3) {
+            sw_pair_pass upper = {a, cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, mid};
+            sw_pair_pass lower = {a + cut, 900 - cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, mid, end1};
+            sw_pair_hit h1, h2;
+            sw_error err = {0};
+            /* threads 0: the reference; else the threaded engine */
+            cr_assert_eq(threads ? sw_pair_cpu_run(&upper, threads, &h1, &err) : sw_pair_cpu_reference(&upper, &h1, &err),
+                         SW_OK, "%s", err.message);
+            cr_assert_eq(threads ? sw_pair_cpu_run(&lower, threads, &h2, &err) : sw_pair_cpu_reference(&lower, &h2, &err),
+                         SW_OK, "%s", err.message);
+            if (h2.score) h2.a_end += cut;
+            const int lower_wins = h2.score > h1.score || (h2.score == h1.score && h2.score > 0 && h2.b_end < h1.b_end);
+            expect_same_hit(lower_wins ? h2 : h1, whole, "cut pass");
+            sw_pair_pass all = {a, 900, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, end2};
+            cr_assert_eq(sw_pair_cpu_reference(&all, &h1, &err), SW_OK, "%s", err.message);
+            cr_expect(memcmp(end1, end2, nb * sizeof *end1) == 0, "cut at %llu: last rows differ",
+                      (unsigned long long)cut);
+        }
+    }
+    free(mid);
+    free(end1);
+    free(end2);
+    free(a);
+    free(b);
+}
+
+static int slice_on_cpu(void *user, const sw_pair_pass *pass, sw_pair_hit *out, sw_error *err)
+{
+    (void)user;
+    return sw_pair_cpu_run(pass, 1, out, err);
+}
+
+/* The modified overlap method across members: equal to the reference for
+ * any overlap, with recomputation where a slice started inexact. */
+static void expect_team(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, int members, uint64_t overlap,
+                        int want_rounds)
+{
+    const sw_pair_hit ref = run_reference(a, na, b, nb, &paper, SW_PAIR_LOCAL, 0);
+    sw_pair_pass pass = {a, na, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, NULL};
+    sw_pair_hit got;
+    sw_pair_split_stats st;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_team_run(&pass, members, overlap, slice_on_cpu, NULL, &got, &st, &err), SW_OK, "%s",
+                 err.message);
+    char what[96];
+    snprintf(what, sizeof what, "%llux%llu in %d slices, overlap %llu", (unsigned long long)na,
+             (unsigned long long)nb, members, (unsigned long long)overlap);
+    expect_same_hit(got, ref, what);
+    if (want_rounds >= 0)
+        cr_expect(st.rounds >= want_rounds, "%s: %d rounds, expected at least %d", what, st.rounds, want_rounds);
+    cr_expect(st.cells >= na * nb, "%s: %llu cells", what, (unsigned long long)st.cells);
+}
+
+Test(pair_split, slices_equal_the_reference)
+{
+    uint64_t rng = 77, nb, nc;
+    uint8_t *a = random_dna(3000, &rng, 40);
+    uint8_t *b = mutate(a, 3000, 100, &rng, &nb); /* 3% changed */
+    uint8_t *c = mutate(a, 3000, 15, &rng, &nc);  /* 20% changed: short alignments */
+    uint8_t *r = random_dna(2500, &rng, 40);
+    for (int members = 1; members <= 5; ++members) {
+        /* The best alignment runs through every slice; a small overlap
+         * cannot see it, each slice waits for the one above. */
+        expect_team(a, 3000, b, nb, members, 8, members - 1);
+        expect_team(a, 3000, a, 3000, members, 8, members - 1); /* identical */
+        expect_team(a, 3000, b, nb, members, 0, -1);
+        expect_team(a, 3000, c, nc, members, 8, -1);
+        expect_team(a, 3000, r, 2500, members, 8, -1); /* unrelated */
+        expect_team(a, 3, b, nb, members, 8, -1);      /* fewer rows than slices */
+    }
+    expect_team(a, 3000, b, 1, 3, 8, -1);
+    free(a);
+    free(b);
+    free(c);
+    free(r);
 }
 
 Test(pair_scoring, rejects_what_32_bits_cannot_hold)

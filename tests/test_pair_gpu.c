@@ -127,7 +127,7 @@ static void check_overlaps(const char *what, const sw_pair_pass *pass, const sw_
 static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
                        const sw_pair_scoring *sc, int use_reference)
 {
-    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL};
+    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL};
     sw_pair_hit want;
     sw_error err;
     int rc = use_reference ? sw_pair_cpu_reference(&pass, &want, &err) : sw_pair_cpu_run(&pass, 0, &want, &err);
@@ -154,7 +154,7 @@ static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uin
     uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
     for (uint64_t i = 0; i < want.a_end; ++i) ra[i] = a[want.a_end - 1 - i];
     for (uint64_t j = 0; j < want.b_end; ++j) rb[j] = b[want.b_end - 1 - j];
-    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL};
+    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL};
     sw_pair_hit start;
     rc = use_reference ? sw_pair_cpu_reference(&back, &start, &err) : sw_pair_cpu_run(&back, 0, &start, &err);
     if (rc) {
@@ -232,7 +232,7 @@ static void check_skinny(uint64_t q, uint64_t ratio, int copies, unsigned per_mi
         snprintf(what, sizeof what, "skinny %llu x %llu, %d copies (%u/1000)%s", (unsigned long long)q,
                  (unsigned long long)n, copies, per_mille, order ? ", subject first" : "");
         sw_pair_pass pass = {order ? subject : query, order ? n : q, order ? query : subject, order ? q : n, *sc,
-                             SW_PAIR_LOCAL, 0, NULL};
+                             SW_PAIR_LOCAL, 0, NULL, NULL, NULL};
         sw_pair_hit want;
         sw_error err;
         if (sw_pair_cpu_run(&pass, 0, &want, &err)) {

@@ -789,6 +789,32 @@ inline long long persistent_warps(long long resident, long long bands, int asked
     return G;
 }
 
+/* A pass's boundary row into the kernels' form (H - oe, F) on the device,
+ * and the kernels' last row back into the pass's form. */
+inline int upload_edge(const sw_pair_edge *row, long long n, int oe, int2 **out, sw_error *err)
+{
+    int2 *host = (int2 *)malloc((size_t)n * sizeof(int2));
+    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for a boundary row");
+    for (long long j = 0; j < n; ++j) host[j] = make_int2(row[j].h - oe, row[j].f);
+    cudaError_t e = cudaMalloc(out, (size_t)n * sizeof(int2));
+    if (e == cudaSuccess) e = cudaMemcpy(*out, host, (size_t)n * sizeof(int2), cudaMemcpyHostToDevice);
+    free(host);
+    if (e != cudaSuccess) return cuda_fail(err, e, "copying the boundary row");
+    return SW_OK;
+}
+
+inline int download_edge(const int2 *dev, long long n, int oe, sw_pair_edge *row, sw_error *err)
+{
+    int2 *host = (int2 *)malloc((size_t)n * sizeof(int2));
+    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for a boundary row");
+    const cudaError_t e = cudaMemcpy(host, dev, (size_t)n * sizeof(int2), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+        for (long long j = 0; j < n; ++j) row[j] = sw_pair_edge{host[j].x + oe, host[j].y};
+    free(host);
+    if (e != cudaSuccess) return cuda_fail(err, e, "copying the last row");
+    return SW_OK;
+}
+
 /* Resident warps of `kernel` on `device`. */
 inline int resident_warps(const void *kernel, int device, long long *out, sw_error *err)
 {

@@ -66,7 +66,15 @@ int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err)
         return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid arguments");
     if (p->mode == SW_PAIR_ANCHORED && p->target <= 0)
         return sw_error_set(err, SW_EINVAL, "pairwise pass: an anchored pass needs a positive target");
+    if (p->mode == SW_PAIR_ANCHORED && (p->top || p->bottom))
+        return sw_error_set(err, SW_EINVAL, "pairwise pass: boundary rows are for local passes only");
     return sw_pair_check_scoring(&p->scoring, p->a_len, p->b_len, err);
+}
+
+void sw_pair_pass_no_rows(const sw_pair_pass *p)
+{
+    if (p->bottom && !p->a_len)
+        for (uint64_t j = 0; j < p->b_len; ++j) p->bottom[j] = p->top ? p->top[j] : (sw_pair_edge){0, FLOOR};
 }
 
 int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err)
@@ -84,8 +92,8 @@ int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err
     const int32_t ext = p->scoring.gap_extend, oe = p->scoring.gap_open + ext;
     const int32_t floor = p->mode == SW_PAIR_LOCAL ? 0 : FLOOR;
     for (uint64_t j = 0; j <= n; ++j) {
-        h[j] = edge_value(p, j);
-        f[j] = FLOOR;
+        h[j] = p->top && j ? p->top[j - 1].h : edge_value(p, j);
+        f[j] = p->top && j ? p->top[j - 1].f : FLOOR;
     }
     for (uint64_t i = 1; i <= p->a_len; ++i) {
         int32_t diag = h[0];
@@ -109,6 +117,8 @@ int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err
         }
     }
     out->cells = p->a_len * n;
+    if (p->bottom)
+        for (uint64_t j = 1; j <= n; ++j) p->bottom[j - 1] = (sw_pair_edge){h[j], f[j]};
     free(h);
     free(f);
     return SW_OK;
@@ -264,10 +274,11 @@ static void *run_worker(void *arg)
     const int t = w->index, last = t == e->threads - 1;
     int32_t edge_h[BLOCK_ROWS], edge_e[BLOCK_ROWS];
     for (uint64_t j = w->begin; j < w->end; ++j) {
-        w->h[j - w->begin] = edge_value(p, j + 1);
-        w->f[j - w->begin] = FLOOR;
+        w->h[j - w->begin] = p->top ? p->top[j].h : edge_value(p, j + 1);
+        w->f[j - w->begin] = p->top ? p->top[j].f : FLOOR;
     }
-    int32_t corner = edge_value(p, w->begin); /* H(0, begin): the row above the first block */
+    /* H(0, begin): the row above the first block */
+    int32_t corner = p->top && w->begin ? p->top[w->begin - 1].h : edge_value(p, w->begin);
     for (uint64_t r = 0; r < e->row_blocks; ++r) {
         const uint64_t i0 = r * BLOCK_ROWS + 1;
         const uint64_t i1 = i0 + BLOCK_ROWS - 1 < p->a_len ? i0 + BLOCK_ROWS - 1 : p->a_len;
@@ -301,6 +312,9 @@ static void *run_worker(void *arg)
         atomic_store_explicit(&e->produced[t], r + 1, memory_order_release);
         if (p->mode == SW_PAIR_ANCHORED && w->best) lower_found_col(e, w->best_j);
     }
+    if (p->bottom)
+        for (uint64_t j = w->begin; j < w->end; ++j)
+            p->bottom[j] = (sw_pair_edge){w->h[j - w->begin], w->f[j - w->begin]};
     atomic_store_explicit(&e->stopped[t], 1, memory_order_release);
     return NULL;
 }
@@ -325,7 +339,10 @@ int sw_pair_cpu_run(const sw_pair_pass *p, int threads, sw_pair_hit *out, sw_err
     memset(out, 0, sizeof *out);
     int rc = sw_pair_check_pass(p, err);
     if (rc) return rc;
-    if (!p->a_len || !p->b_len) return SW_OK;
+    if (!p->a_len || !p->b_len) {
+        sw_pair_pass_no_rows(p);
+        return SW_OK;
+    }
     if (threads <= 0) {
         const long online = sysconf(_SC_NPROCESSORS_ONLN);
         threads = online > 0 ? (int)online : 1;

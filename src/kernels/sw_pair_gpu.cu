@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES)
 
 struct gpu_buffers {
     uint8_t *a = nullptr, *b = nullptr;
-    int2 *hbus = nullptr;
+    int2 *hbus = nullptr, *top = nullptr, *bottom = nullptr;
     unsigned long long *found = nullptr, *cells = nullptr, *pruned = nullptr;
     int *best_score = nullptr;
     best_record *records = nullptr, *reduced = nullptr;
@@ -41,6 +41,8 @@ struct gpu_buffers {
         cudaFree(a);
         cudaFree(b);
         cudaFree(hbus);
+        cudaFree(top);
+        cudaFree(bottom);
         cudaFree(found);
         cudaFree(cells);
         cudaFree(pruned);
@@ -98,7 +100,12 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     const bool diagonal = opt->layout == SW_PAIR_GPU_DIAGONAL;
     if (diagonal && anchored)
         return sw_error_set(err, SW_EINVAL, "the diagonal layout runs local passes only");
-    if (pass->a_len == 0 || pass->b_len == 0) return SW_OK;
+    if (diagonal && (pass->top || pass->bottom))
+        return sw_error_set(err, SW_EINVAL, "the diagonal layout takes no boundary rows");
+    if (pass->a_len == 0 || pass->b_len == 0) {
+        sw_pair_pass_no_rows(pass);
+        return SW_OK;
+    }
     if (!sw_pair_gpu_usable(opt->device, err)) return SW_ENODEV;
     CK(cudaSetDevice(opt->device), "selecting the GPU");
 
@@ -147,7 +154,13 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     p.ext = pass->scoring.gap_extend;
     p.oe = p.open + p.ext;
     p.target = anchored ? pass->target : 0;
-    p.prune = opt->prune != 0;
+    /* A pruned cell is taken as 0: fine for the best score, wrong for a
+     * last row that another pass goes on from. */
+    p.prune = opt->prune != 0 && !pass->bottom;
+    if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
+    if (pass->bottom) CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
+    p.top = g.top;
+    p.bottom = g.bottom;
     p.bands = bands;
     p.found = g.found;
     p.best_score = g.best_score;
@@ -242,6 +255,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
             out->b_end = (uint64_t)r.col + 1;
         }
     }
+    if (pass->bottom && (rc = download_edge(g.bottom, n, p.oe, pass->bottom, err))) return rc;
     if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)(cells + pruned), __ATOMIC_RELAXED);
     if (stats) *stats = st;
     return SW_OK;

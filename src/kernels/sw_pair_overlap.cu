@@ -61,7 +61,9 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES, BLOCKS_PER_SM) overlap
     const long long k0 = max(0ll, kb - o.overlap_bands);
     int2 *row = o.last + c * p.n;
     for (long long k = k0; k < ke; ++k) {
-        bw.run_strip(k, k == k0 ? nullptr : row, row, k + 1 == kb ? o.overlap + c * p.n : nullptr);
+        /* Chunk 0 starts from the pass's row above (the matrix edge when
+         * there is none), the others from zeros. */
+        bw.run_strip(k, k == k0 ? (c == 0 ? p.top : nullptr) : row, row, k + 1 == kb ? o.overlap + c * p.n : nullptr);
         if (k + 1 == kb) bw.forget_best();
         if (lane == 0) {
             const unsigned long long cells = (unsigned long long)min((long long)BAND_ROWS, p.m - k * BAND_ROWS) * p.n;
@@ -94,7 +96,7 @@ __global__ void compare_kernel(const int2 *x, const int2 *y, long long stride, l
 
 struct overlap_buffers {
     uint8_t *rows = nullptr, *cols = nullptr;
-    int2 *last = nullptr, *overlap = nullptr, *saved = nullptr;
+    int2 *last = nullptr, *overlap = nullptr, *saved = nullptr, *top = nullptr;
     best_record *records = nullptr, *reduced = nullptr;
     unsigned long long *counters = nullptr; /* cells, overlap cells, recomputed cells, pruned, stall */
     int *flags = nullptr;
@@ -111,6 +113,7 @@ struct overlap_buffers {
         cudaFree(last);
         cudaFree(overlap);
         cudaFree(saved);
+        cudaFree(top);
         cudaFree(records);
         cudaFree(reduced);
         cudaFree(counters);
@@ -228,6 +231,8 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     p.cells_host = cells_host_dev;
     p.stall = stall;
     p.stall_ns = 20000000000ull + 400ull * (unsigned long long)n;
+    if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
+    p.top = g.top;
 
     overlap_args o;
     o.chunks = chunks;
@@ -342,6 +347,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
         out->a_end = (uint64_t)(transposed ? r.col : r.row) + 1;
         out->b_end = (uint64_t)(transposed ? r.row : r.col) + 1;
     }
+    if (pass->bottom && (rc = download_edge(g.last + (chunks - 1) * n, n, p.oe, pass->bottom, err))) return rc;
     if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)counts[0], __ATOMIC_RELAXED);
     return SW_OK;
 }
@@ -362,10 +368,16 @@ extern "C" int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overl
     if (pass->a_len > 0x7fffffffull || pass->b_len > 0x7fffffffull)
         return sw_error_set(err, SW_ELIMIT, "the GPU engines take sequences of up to %llu bases",
                             (unsigned long long)0x7fffffff);
-    if (pass->a_len == 0 || pass->b_len == 0) return SW_OK;
+    if (pass->a_len == 0 || pass->b_len == 0) {
+        sw_pair_pass_no_rows(pass);
+        return SW_OK;
+    }
     if (!sw_pair_gpu_usable(opt->device, err)) return SW_ENODEV;
     CK(cudaSetDevice(opt->device), "selecting the GPU");
     const bool transposed = pass->b_len > pass->a_len;
+    if (transposed && (pass->top || pass->bottom))
+        return sw_error_set(err, SW_EINVAL,
+                            "the overlap engine takes boundary rows only where the first sequence is the longer");
     rc = transposed ? run_overlap<true>(pass, opt, true, out, &st, err)
                     : run_overlap<false>(pass, opt, false, out, &st, err);
     if (stats) *stats = st;

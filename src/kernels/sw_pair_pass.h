@@ -38,6 +38,13 @@ typedef struct sw_pair_scoring {
 
 typedef enum { SW_PAIR_LOCAL = 0, SW_PAIR_ANCHORED = 1 } sw_pair_mode;
 
+/* One column of a row handed from a pass over some rows of a matrix to the
+ * pass over the rows below: H, and F (the score of the best path ending
+ * there in a vertical gap). */
+typedef struct sw_pair_edge {
+    int32_t h, f;
+} sw_pair_edge;
+
 typedef struct sw_pair_pass {
     const uint8_t *a; /* rows */
     uint64_t a_len;
@@ -49,6 +56,13 @@ typedef struct sw_pair_pass {
     /* Cells finished so far, raised by the engine as it goes (atomically)
      * so that another thread can report progress; may be NULL. */
     uint64_t *cells_done;
+    /* A local pass over a range of rows of a larger matrix (a multi-process
+     * run cuts the first sequence): the row above its first row, b_len
+     * cells (NULL: the matrix's first row, all zeros), and where to leave
+     * its last row, b_len cells (NULL: nowhere). Row 0 of a pass with
+     * neither is the matrix edge as usual. */
+    const sw_pair_edge *top;
+    sw_pair_edge *bottom;
 } sw_pair_pass;
 
 typedef struct sw_pair_hit {
@@ -65,6 +79,9 @@ int sw_pair_check_scoring(const sw_pair_scoring *s, uint64_t a_len, uint64_t b_l
 /* Checks a whole pass (sequences present, a target for an anchored pass,
  * the scoring), as every engine does before it starts. */
 int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err);
+
+/* The last row of a pass without rows, where it wants one: its row above. */
+void sw_pair_pass_no_rows(const sw_pair_pass *p);
 
 static inline int sw_pair_substitution(const sw_pair_scoring *s, uint8_t x, uint8_t y)
 {

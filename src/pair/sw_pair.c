@@ -57,6 +57,21 @@ static int run_engine(pass_job *job)
     }
 }
 
+/* One slice of a forward pass cut between processes. The overlap engine
+ * takes boundary rows only where the slice has more rows than columns; a
+ * flatter slice goes to the CUDAlign engine. */
+static int run_slice(void *user, const sw_pair_pass *pass, sw_pair_hit *out, sw_error *err)
+{
+    pass_job job = *(const pass_job *)user;
+    job.pass = pass;
+    if (job.engine == SW_PAIR_ENGINE_OVERLAP && pass->a_len < pass->b_len) job.engine = SW_PAIR_ENGINE_CUDALIGN;
+    sw_error_clear(&job.err);
+    const int rc = run_engine(&job);
+    *out = job.hit;
+    if (rc && err) *err = job.err;
+    return rc;
+}
+
 static void *run_job(void *arg)
 {
     pass_job *job = arg;
@@ -145,18 +160,29 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->engine = engine;
 
     uint64_t cells_done = 0;
-    sw_pair_pass pass = {a, a_len, b, b_len, *scoring, SW_PAIR_LOCAL, 0, &cells_done};
+    sw_pair_pass pass = {a, a_len, b, b_len, *scoring, SW_PAIR_LOCAL, 0, &cells_done, NULL, NULL};
     pass_job job;
     memset(&job, 0, sizeof job);
     job.pass = &pass;
     job.engine = engine;
     job.opt = &opt;
     double t0 = sw_clock_seconds();
-    if ((rc = run_pass(&job, 1, a_len * b_len, err))) return rc;
+    if (opt.slices && opt.slices->ranks > 1) {
+        sw_pair_split_stats split;
+        pass.cells_done = NULL;
+        rc = sw_pair_split_run(&pass, 0, opt.slices, run_slice, &job, &job.hit, &split, err);
+        if (rc) return rc;
+        job.hit.pruned = 0;
+        out->rounds = split.rounds;
+        out->chunks = opt.slices->ranks;
+        out->recomputed = split.recomputed;
+    } else if ((rc = run_pass(&job, 1, a_len * b_len, err))) {
+        return rc;
+    }
     out->forward_seconds = sw_clock_seconds() - t0;
     out->forward_cells = job.hit.cells;
     out->forward_pruned = job.hit.pruned;
-    if (engine == SW_PAIR_ENGINE_OVERLAP) {
+    if (engine == SW_PAIR_ENGINE_OVERLAP && !(opt.slices && opt.slices->ranks > 1)) {
         out->rounds = job.overlap.rounds;
         out->chunks = job.overlap.chunks;
         out->recomputed = job.overlap.recomputed;
@@ -165,6 +191,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->score = job.hit.score;
     out->a_end = job.hit.a_end;
     out->b_end = job.hit.b_end;
+    if (opt.slices && opt.slices->rank != 0) return SW_OK;
 
     /* The start: the first cell, counted back from the end cell, that an
      * alignment anchored at the end cell reaches with the best score. It
@@ -180,7 +207,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
         return sw_error_set(err, SW_ENOMEM, "out of memory for the reversed sequences");
     }
     cells_done = 0;
-    pass = (sw_pair_pass){ra, a_span, rb, b_span, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done};
+    pass = (sw_pair_pass){ra, a_span, rb, b_span, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done, NULL, NULL};
     /* The overlap engine runs local passes only: the start pass goes to
      * the CUDAlign engine, on the same GPU. */
     if (engine == SW_PAIR_ENGINE_OVERLAP) job.engine = SW_PAIR_ENGINE_CUDALIGN;

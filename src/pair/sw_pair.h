@@ -10,6 +10,7 @@
 
 #include "sw_error.h"
 #include "sw_pair_pass.h"
+#include "sw_pair_split.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +39,10 @@ typedef struct sw_pair_options {
     sw_warn_fn note;      /* why the engine asked for is not the one used; may be NULL */
     void *note_user;
     int no_pruning;       /* GPU engine: compute every cell (pruning is exact; this is for measuring it) */
+    /* Several processes (MPI ranks): each computes a slice of the forward
+     * pass's rows on the engine asked for; the start pass runs on rank 0,
+     * the only one whose result has the start. NULL: one process. */
+    const sw_pair_slice_ops *slices;
 } sw_pair_options;
 
 typedef struct sw_pair_result {
@@ -48,8 +53,9 @@ typedef struct sw_pair_result {
     uint64_t forward_pruned, reverse_pruned; /* skipped by pruning */
     double forward_seconds, reverse_seconds;
     sw_pair_engine engine;    /* the engine that ran the forward pass */
-    /* overlap engine: recomputation rounds after the first, chunks of the
-     * first round, and chunks recomputed over all rounds */
+    /* overlap engine, or slices across processes: recomputation rounds
+     * after the first, chunks (slices) of the first round, and chunks
+     * recomputed over all rounds */
     int rounds;
     int64_t chunks, recomputed;
 } sw_pair_result;

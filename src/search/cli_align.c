@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "sw_pair.h"
 #include "sw_pair_input.h"
+#include "sw_pair_mpi.h"
 
 static const char help[] =
     "usage: swsearch align A.fasta [B.fasta] [options]\n"
@@ -72,6 +73,7 @@ typedef struct align_args {
     sw_pair_scoring scoring;
     sw_pair_engine engine;
     long threads, gpu;
+    int gpu_given;
     int format, quiet, progress, no_pruning;
 } align_args;
 
@@ -149,6 +151,7 @@ static int parse_args(int argc, char **argv, align_args *a)
             break;
         case OPT_GPU:
             if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu)) return CLI_EXIT_USAGE;
+            a->gpu_given = 1;
             break;
         case 'f':
             if (!strcmp(optarg, "tsv")) a->format = FORMAT_TSV;
@@ -330,7 +333,7 @@ static void print_pass(const char *name, uint64_t swept, uint64_t pruned, double
     fprintf(stderr, " in %.3f s (%.2f GCUPS)", seconds, gcups(swept, seconds));
 }
 
-static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_len)
+static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_len, int processes)
 {
     /* The overlap engine computes some cells more than once; the forward
      * pass covers the whole matrix either way. */
@@ -339,7 +342,10 @@ static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_le
     const double seconds = r->forward_seconds + r->reverse_seconds;
     fprintf(stderr, "swsearch: %s engine: ", sw_pair_engine_name(r->engine));
     print_pass("forward", forward, r->forward_pruned, r->forward_seconds);
-    if (r->engine == SW_PAIR_ENGINE_OVERLAP)
+    if (processes > 1)
+        fprintf(stderr, " [%d processes, %d recomputation round%s, %lld slice%s recomputed]", processes, r->rounds,
+                r->rounds == 1 ? "" : "s", (long long)r->recomputed, r->recomputed == 1 ? "" : "s");
+    else if (r->engine == SW_PAIR_ENGINE_OVERLAP)
         fprintf(stderr, " [%lld chunks, %d recomputation round%s, %lld chunk%s recomputed]", (long long)r->chunks,
                 r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed, r->recomputed == 1 ? "" : "s");
     /* With score 0 there is no alignment whose start the second pass could
@@ -360,14 +366,29 @@ int cli_align(int argc, char **argv)
     sw_error err;
     sw_error_clear(&err);
     sw_pair_seq seq_a, seq_b;
+    memset(&seq_a, 0, sizeof seq_a);
+    memset(&seq_b, 0, sizeof seq_b);
     cli_output out = {0};
     sw_pair_result result;
-    int rc;
-    if ((rc = sw_pair_read(a.path_a, a.path_b, &seq_a, &seq_b, cli_warn, NULL, &err)) ||
-        (rc = sw_pair_check_scoring(&a.scoring, seq_a.length, seq_b.length, &err)))
-        goto done;
+    sw_pair_mpi *mpi = NULL;
+    int rc, rank = 0;
+    /* Under mpirun every rank reads both sequences and computes a slice of
+     * the rows of the first; rank 0 alone writes the result. */
+    if (sw_pair_mpi_launched()) {
+        if ((rc = sw_pair_mpi_start(&mpi, &err))) goto done;
+        rank = sw_pair_mpi_ops(mpi)->rank;
+        if (rank != 0) {
+            a.quiet = 1;
+            a.progress = 0;
+        }
+        if (!a.gpu_given) a.gpu = sw_pair_mpi_local_rank(mpi);
+    }
+    rc = sw_pair_read(a.path_a, a.path_b, &seq_a, &seq_b, cli_warn, NULL, &err);
+    if (!rc) rc = sw_pair_check_scoring(&a.scoring, seq_a.length, seq_b.length, &err);
     /* Open the output before the long computation, so a bad path fails early. */
-    if ((rc = cli_output_open(&out, a.out_path, &err))) goto done;
+    if (!rc && rank == 0) rc = cli_output_open(&out, a.out_path, &err);
+    if (mpi) rc = sw_pair_mpi_agree(mpi, rc, &err);
+    if (rc) goto done;
 
     align_progress progress = {.tty = isatty(STDERR_FILENO), .pass_start = cli_now()};
     sw_pair_options opt = {
@@ -379,20 +400,27 @@ int cli_align(int argc, char **argv)
         .progress_interval = progress.tty ? 1.0 : 2.0,
         .note = cli_warn,
         .no_pruning = a.no_pruning,
+        .slices = mpi ? sw_pair_mpi_ops(mpi) : NULL,
     };
     rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &result, &err);
     if (a.progress && progress.tty) fputs("\r\033[K", stderr);
-    if (rc) goto done;
+    if (mpi) rc = sw_pair_mpi_agree(mpi, rc, &err);
+    if (rc || rank != 0) goto done;
     write_result(out.file, a.format, &seq_a, &seq_b, &result);
     if ((rc = cli_output_commit(&out, &err))) goto done;
-    if (!a.quiet) print_summary(&result, seq_a.length, seq_b.length);
+    if (!a.quiet) print_summary(&result, seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1);
 
 done:
     if (rc) {
         cli_output_abort(&out);
-        cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
+        /* Every rank fails together; rank 0 speaks for them unless its
+         * own message is only that another failed. */
+        if (rank == 0 || !strstr(err.message, "another process"))
+            cli_error("%s%.0d%s%s", rank ? "rank " : "", rank, rank ? ": " : "",
+                      err.message[0] ? err.message : sw_strerror(rc));
     }
     sw_pair_seq_free(&seq_a);
     sw_pair_seq_free(&seq_b);
+    sw_pair_mpi_end(mpi);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

@@ -1,0 +1,49 @@
+#!/bin/sh
+# swsearch align under mpirun: 2 and 3 ranks on the CPU engine give the
+# line a single process gives, on a pair whose best alignment runs through
+# every slice (so the slices must be recomputed from their neighbours) and
+# on an unrelated pair. Skips (77) without mpirun or without MPI support.
+# usage: test_align_mpi.sh SWSEARCH
+swsearch=$1
+command -v mpirun > /dev/null || { echo "mpirun not found: skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# Open MPI refuses root unless told; CI runs as root.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+failures=0
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+
+awk 'function seq(n, x,   s, i) { s = ""; for (i = 0; i < n; i++) { x = (x * 69069 + 1) % 4294967296; s = s substr("ACGT", int(x / 1073741824) + 1, 1) } last = x; return s }
+function wrap(s,   i) { for (i = 1; i <= length(s); i += 60) print substr(s, i, 60) }
+BEGIN {
+  a = seq(6000, 99); b = ""
+  for (i = 1; i <= 5000; i++) b = b (i % 41 == 0 ? "A" : substr(a, i + 700, 1))
+  print ">related_a"; wrap(a); print ">related_b"; wrap(b)
+  u = seq(4000, 12345)
+  print ">unrelated_a" > "/dev/stderr"; print u > "/dev/stderr"
+}' > "$tmp/rel.fa" 2> "$tmp/u1.fa"
+{ cat "$tmp/u1.fa"; echo ">unrelated_b"; awk 'NR == 2' "$tmp/rel.fa"; } > "$tmp/unrel.fa"
+
+if ! mpirun -np 2 "$swsearch" align "$tmp/rel.fa" --engine cpu -q > "$tmp/probe" 2> "$tmp/err"; then
+  if grep -q "without MPI support" "$tmp/err"; then echo "swsearch built without MPI: skipped"; exit 77; fi
+  cat "$tmp/err"
+  fail "mpirun -np 2 failed"
+fi
+for f in rel unrel; do
+  "$swsearch" align "$tmp/$f.fa" --engine cpu -t 2 -q > "$tmp/one.tsv" || fail "one process on $f"
+  for np in 2 3; do
+    mpirun -np $np "$swsearch" align "$tmp/$f.fa" --engine cpu -t 1 > "$tmp/many.tsv" 2> "$tmp/err" || {
+      cat "$tmp/err"; fail "$np ranks on $f"; }
+    cmp -s "$tmp/one.tsv" "$tmp/many.tsv" || fail "$np ranks on $f: $(sed -n 2p "$tmp/many.tsv") vs $(sed -n 2p "$tmp/one.tsv")"
+    grep -q "\[$np processes, [0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "$np ranks on $f: no summary"; }
+  done
+done
+# The related pair's alignment crosses the slices: they were recomputed.
+mpirun -np 3 "$swsearch" align "$tmp/rel.fa" --engine cpu -t 1 > /dev/null 2> "$tmp/err"
+grep -q "\[3 processes, [1-9][0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "no recomputation on the related pair"; }
+# An error on every rank: a non-zero exit, no output file.
+mpirun -np 2 "$swsearch" align "$tmp/missing.fa" --engine cpu -o "$tmp/none.tsv" 2> "$tmp/err" && fail "missing file accepted"
+[ -e "$tmp/none.tsv" ] && fail "output left behind after an error"
+grep -q "missing.fa" "$tmp/err" || fail "error does not name the file"
+[ $failures -eq 0 ] && echo "all MPI checks passed" || echo "$failures MPI checks failed"
+[ $failures -eq 0 ]
