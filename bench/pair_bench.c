@@ -70,40 +70,31 @@ int main(int argc, char **argv)
         sw_pair_gpu_stats st;
         sw_pair_overlap_stats ost;
         const double t0 = sw_clock_seconds();
-        if (overlap) {
-            if (sw_pair_overlap_run(&pass, &oopt, &hit, &ost, &err)) {
-                fprintf(stderr, "pair_bench: %s\n", err.message);
-                status = 1;
-                break;
-            }
-            const double wall = sw_clock_seconds() - t0;
-            const double matrix = (double)a.length * (double)b.length;
-            printf("{\"engine\": \"overlap\", \"m\": %llu, \"n\": %llu, \"score\": %d, \"a_end\": %llu, "
-                   "\"b_end\": %llu, \"kernel_s\": %.4f, \"wall_s\": %.4f, \"gcups\": %.1f, \"chunks\": %lld, "
-                   "\"chunk_rows\": %lld, \"overlap_rows\": %lld, \"transposed\": %d, \"inexact_first\": %lld, "
-                   "\"rounds\": %d, \"recomputed\": %lld, \"recompute_s\": %.4f, \"extra_cells\": %.4f}\n",
-                   (unsigned long long)a.length, (unsigned long long)b.length, hit.score,
-                   (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, ost.kernel_seconds, wall,
-                   matrix / ost.kernel_seconds / 1e9, (long long)ost.chunks, (long long)ost.chunk_rows,
-                   (long long)ost.overlap_rows, ost.transposed, (long long)ost.inexact_first, ost.rounds,
-                   (long long)ost.recomputed, ost.recompute_seconds, (double)hit.cells / matrix - 1.0);
-            fflush(stdout);
-            continue;
-        }
-        if (sw_pair_gpu_run(&pass, &opt, &hit, &st, &err)) {
+        const int rc = overlap ? sw_pair_overlap_run(&pass, &oopt, &hit, &ost, &err)
+                               : sw_pair_gpu_run(&pass, &opt, &hit, &st, &err);
+        if (rc) {
             fprintf(stderr, "pair_bench: %s\n", err.message);
             status = 1;
             break;
         }
         const double wall = sw_clock_seconds() - t0;
         const double matrix = (double)a.length * (double)b.length;
-        printf("{\"engine\": \"cudalign\", \"layout\": \"%s\", \"prune\": %d, \"warps\": %d, \"launches\": %lld, \"m\": %llu, \"n\": %llu, "
-               "\"score\": %d, \"a_end\": %llu, \"b_end\": %llu, \"kernel_s\": %.4f, \"wall_s\": %.4f, "
-               "\"gcups\": %.1f, \"computed\": %.4f}\n",
-               opt.layout == SW_PAIR_GPU_DIAGONAL ? "diagonal" : "persistent", opt.prune, st.warps,
-               (long long)st.launches, (unsigned long long)a.length, (unsigned long long)b.length, hit.score,
-               (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, st.kernel_seconds, wall,
-               matrix / st.kernel_seconds / 1e9, (double)hit.cells / matrix);
+        const double kernel = overlap ? ost.kernel_seconds : st.kernel_seconds;
+        printf("{\"engine\": \"%s\", \"m\": %llu, \"n\": %llu, \"score\": %d, \"a_end\": %llu, \"b_end\": %llu, "
+               "\"kernel_s\": %.4f, \"wall_s\": %.4f, \"gcups\": %.1f, ",
+               overlap ? "overlap" : "cudalign", (unsigned long long)a.length, (unsigned long long)b.length, hit.score,
+               (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, kernel, wall, matrix / kernel / 1e9);
+        if (overlap)
+            printf("\"chunks\": %lld, \"chunk_rows\": %lld, \"overlap_rows\": %lld, \"transposed\": %d, "
+                   "\"inexact_first\": %lld, \"rounds\": %d, \"recomputed\": %lld, \"recompute_s\": %.4f, "
+                   "\"extra_cells\": %.4f}\n",
+                   (long long)ost.chunks, (long long)ost.chunk_rows, (long long)ost.overlap_rows, ost.transposed,
+                   (long long)ost.inexact_first, ost.rounds, (long long)ost.recomputed, ost.recompute_seconds,
+                   (double)hit.cells / matrix - 1.0);
+        else
+            printf("\"layout\": \"%s\", \"prune\": %d, \"warps\": %d, \"launches\": %lld, \"computed\": %.4f}\n",
+                   opt.layout == SW_PAIR_GPU_DIAGONAL ? "diagonal" : "persistent", opt.prune, st.warps,
+                   (long long)st.launches, (double)hit.cells / matrix);
         fflush(stdout);
     }
     sw_pair_seq_free(&a);

@@ -789,6 +789,39 @@ inline long long persistent_warps(long long resident, long long bands, int asked
     return G;
 }
 
+/* The arguments every launch of a pass shares: the sequences on the device
+ * (rows `a`, columns `b`), their lengths, the scoring, the band count and
+ * the watchdog's limit. */
+inline pair_args pass_args(const sw_pair_scoring &s, const uint8_t *a, long long m, const uint8_t *b, long long n)
+{
+    pair_args p;
+    memset(&p, 0, sizeof p);
+    p.a = a;
+    p.b = b;
+    p.m = m;
+    p.n = n;
+    p.match = s.match;
+    p.mismatch = s.mismatch;
+    p.open = s.gap_open;
+    p.ext = s.gap_extend;
+    p.oe = p.open + p.ext;
+    p.bands = (m + BAND_ROWS - 1) / BAND_ROWS;
+    /* Far beyond any honest wait: a warp waits at most for another to
+     * finish a band (tens of nanoseconds a column). */
+    p.stall_ns = 20000000000ull + 400ull * (unsigned long long)n;
+    return p;
+}
+
+/* A counter the kernels raise and the host reads while they run (progress):
+ * host memory mapped into the device, starting at 0. */
+inline int map_counter(unsigned long long **host, unsigned long long **dev, sw_error *err)
+{
+    CK(cudaHostAlloc(host, sizeof **host, cudaHostAllocMapped), "allocating");
+    **host = 0;
+    CK(cudaHostGetDevicePointer(dev, *host, 0), "mapping the progress counter");
+    return SW_OK;
+}
+
 /* A pass's boundary row into the kernels' form (H - oe, F) on the device,
  * and the kernels' last row back into the pass's form. */
 inline int upload_edge(const sw_pair_edge *row, long long n, int oe, int2 **out, sw_error *err)

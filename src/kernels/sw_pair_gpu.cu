@@ -137,22 +137,10 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     CK(cudaMalloc(&g.reduced, sizeof *g.reduced), "allocating");
     CK(cudaMalloc(&g.stall, sizeof *g.stall), "allocating");
     CK(cudaMemset(g.stall, 0, sizeof *g.stall), "clearing");
-    CK(cudaHostAlloc(&g.cells_host, sizeof *g.cells_host, cudaHostAllocMapped), "allocating");
-    *g.cells_host = 0;
     unsigned long long *cells_host_dev = nullptr;
-    CK(cudaHostGetDevicePointer(&cells_host_dev, g.cells_host, 0), "mapping the progress counter");
+    if ((rc = map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
 
-    pair_args p;
-    memset(&p, 0, sizeof p);
-    p.a = g.a;
-    p.b = g.b;
-    p.m = m;
-    p.n = n;
-    p.match = pass->scoring.match;
-    p.mismatch = pass->scoring.mismatch;
-    p.open = pass->scoring.gap_open;
-    p.ext = pass->scoring.gap_extend;
-    p.oe = p.open + p.ext;
+    pair_args p = pass_args(pass->scoring, g.a, m, g.b, n);
     p.target = anchored ? pass->target : 0;
     /* A pruned cell is taken as 0: fine for the best score, wrong for a
      * last row that another pass goes on from. */
@@ -161,16 +149,12 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     if (pass->bottom) CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
     p.top = g.top;
     p.bottom = g.bottom;
-    p.bands = bands;
     p.found = g.found;
     p.best_score = g.best_score;
     p.cells = g.cells;
     p.pruned = g.pruned;
     p.cells_host = cells_host_dev;
     p.stall = g.stall;
-    /* Far beyond any honest wait: a warp waits at most for another to
-     * finish a band (tens of nanoseconds a column). */
-    p.stall_ns = 20000000000ull + 400ull * (unsigned long long)n;
     long long record_count = 0;
 
     if (!diagonal) {

@@ -205,32 +205,18 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     CK(cudaMalloc(&g.best_score, sizeof(int)), "allocating");
     CK(cudaMemset(g.best_score, 0, sizeof(int)), "clearing");
     CK(cudaMalloc(&g.found, sizeof(unsigned long long)), "allocating");
-    CK(cudaHostAlloc(&g.cells_host, sizeof *g.cells_host, cudaHostAllocMapped), "allocating");
-    *g.cells_host = 0;
     unsigned long long *cells_host_dev = nullptr;
-    CK(cudaHostGetDevicePointer(&cells_host_dev, g.cells_host, 0), "mapping the progress counter");
+    if ((rc = map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
     unsigned long long *cells = g.counters, *overlap_cells = g.counters + 1, *fix_cells = g.counters + 2,
                        *pruned = g.counters + 3, *stall = g.counters + 4;
 
-    pair_args p;
-    memset(&p, 0, sizeof p);
-    p.a = g.rows;
-    p.b = g.cols;
-    p.m = m;
-    p.n = n;
-    p.match = pass->scoring.match;
-    p.mismatch = pass->scoring.mismatch;
-    p.open = pass->scoring.gap_open;
-    p.ext = pass->scoring.gap_extend;
-    p.oe = p.open + p.ext;
-    p.bands = bands;
+    pair_args p = pass_args(pass->scoring, g.rows, m, g.cols, n);
     p.found = g.found;
     p.best_score = g.best_score;
     p.cells = cells;
     p.pruned = pruned;
     p.cells_host = cells_host_dev;
     p.stall = stall;
-    p.stall_ns = 20000000000ull + 400ull * (unsigned long long)n;
     if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
     p.top = g.top;
 

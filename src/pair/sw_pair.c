@@ -166,8 +166,9 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     job.pass = &pass;
     job.engine = engine;
     job.opt = &opt;
+    const int sliced = opt.slices && opt.slices->ranks > 1;
     double t0 = sw_clock_seconds();
-    if (opt.slices && opt.slices->ranks > 1) {
+    if (sliced) {
         sw_pair_split_stats split;
         pass.cells_done = NULL;
         rc = sw_pair_split_run(&pass, 0, opt.slices, run_slice, &job, &job.hit, &split, err);
@@ -182,7 +183,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->forward_seconds = sw_clock_seconds() - t0;
     out->forward_cells = job.hit.cells;
     out->forward_pruned = job.hit.pruned;
-    if (engine == SW_PAIR_ENGINE_OVERLAP && !(opt.slices && opt.slices->ranks > 1)) {
+    if (engine == SW_PAIR_ENGINE_OVERLAP && !sliced) {
         out->rounds = job.overlap.rounds;
         out->chunks = job.overlap.chunks;
         out->recomputed = job.overlap.recomputed;
@@ -191,7 +192,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->score = job.hit.score;
     out->a_end = job.hit.a_end;
     out->b_end = job.hit.b_end;
-    if (opt.slices && opt.slices->rank != 0) return SW_OK;
+    if (sliced && opt.slices->rank != 0) return SW_OK;
 
     /* The start: the first cell, counted back from the end cell, that an
      * alignment anchored at the end cell reaches with the best score. It

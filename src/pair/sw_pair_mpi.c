@@ -113,18 +113,6 @@ const sw_pair_slice_ops *sw_pair_mpi_ops(sw_pair_mpi *m) { return &m->ops; }
 
 int sw_pair_mpi_local_rank(const sw_pair_mpi *m) { return m->local_rank; }
 
-int sw_pair_mpi_agree(sw_pair_mpi *m, int rc, sw_error *err)
-{
-    int64_t worst = 0;
-    sw_error local;
-    if (max_all(m, rc ? 1 : 0, &worst, &local)) {
-        if (!rc && err) *err = local;
-        return rc ? rc : SW_EIO;
-    }
-    if (!worst || rc) return rc;
-    return sw_error_set(err, SW_EIO, "another process of the run failed");
-}
-
 void sw_pair_mpi_end(sw_pair_mpi *m)
 {
     if (!m) return;
@@ -152,13 +140,6 @@ int sw_pair_mpi_local_rank(const sw_pair_mpi *m)
 {
     (void)m;
     return 0;
-}
-
-int sw_pair_mpi_agree(sw_pair_mpi *m, int rc, sw_error *err)
-{
-    (void)m;
-    (void)err;
-    return rc;
 }
 
 void sw_pair_mpi_end(sw_pair_mpi *m) { (void)m; }

@@ -23,10 +23,6 @@ const sw_pair_slice_ops *sw_pair_mpi_ops(sw_pair_mpi *m);
 /* This rank's number among the ranks of its machine. */
 int sw_pair_mpi_local_rank(const sw_pair_mpi *m);
 
-/* Collective: SW_OK when every rank's rc is SW_OK, else this rank's rc, or
- * SW_EIO with a message when only another rank failed. */
-int sw_pair_mpi_agree(sw_pair_mpi *m, int rc, sw_error *err);
-
 /* Leaves the job (MPI_Finalize) and frees m; may be NULL. */
 void sw_pair_mpi_end(sw_pair_mpi *m);
 

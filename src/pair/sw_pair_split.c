@@ -24,8 +24,7 @@ static int same_row(const sw_pair_edge *x, const sw_pair_edge *y, uint64_t n)
     return 1;
 }
 
-/* Whether any rank failed; if another did, says so in err. */
-static int any_failed(const sw_pair_slice_ops *ops, int rc, sw_error *err)
+int sw_pair_split_agree(const sw_pair_slice_ops *ops, int rc, sw_error *err)
 {
     int64_t worst = 0;
     sw_error local;
@@ -92,7 +91,7 @@ int sw_pair_split_run(const sw_pair_pass *pass, uint64_t overlap, const sw_pair_
             st.cells += hit.cells;
         }
     }
-    if ((rc = any_failed(ops, rc, err))) goto done;
+    if ((rc = sw_pair_split_agree(ops, rc, err))) goto done;
 
     int changed = 1;
     for (;;) {
@@ -105,7 +104,7 @@ int sw_pair_split_run(const sw_pair_pass *pass, uint64_t overlap, const sw_pair_
             rc = ops->recv_prev(ops->user, above, n, &got, err);
             if (!rc && got && !same_row(above, top, n)) inexact = 1;
         }
-        if ((rc = any_failed(ops, rc, err))) goto done;
+        if ((rc = sw_pair_split_agree(ops, rc, err))) goto done;
         int64_t any = 0;
         if ((rc = ops->max_all(ops->user, inexact, &any, err))) goto done;
         if (!any) break;
@@ -127,7 +126,7 @@ int sw_pair_split_run(const sw_pair_pass *pass, uint64_t overlap, const sw_pair_
                 memcpy(last, fresh, n * sizeof *last);
             }
         }
-        if ((rc = any_failed(ops, rc, err))) goto done;
+        if ((rc = sw_pair_split_agree(ops, rc, err))) goto done;
     }
 
     {

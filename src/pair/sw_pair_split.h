@@ -42,6 +42,10 @@ typedef struct sw_pair_split_stats {
     uint64_t cells;     /* cells computed by every rank, overlaps and recomputations included */
 } sw_pair_split_stats;
 
+/* Collective: SW_OK when every rank's rc is SW_OK, else this rank's rc, or
+ * SW_EIO with a message when only another rank failed. */
+int sw_pair_split_agree(const sw_pair_slice_ops *ops, int rc, sw_error *err);
+
 /* Rows each slice starts early, unless asked otherwise. */
 #define SW_PAIR_SPLIT_OVERLAP 256
 

@@ -109,7 +109,7 @@ static int exchange(member *me, const int64_t *values, int count, int64_t *all, 
 static int max_all(void *user, int64_t value, int64_t *out, sw_error *err)
 {
     member *me = user;
-    int64_t *all = malloc((size_t)me->t->count * SW_PAIR_SPLIT_FIELDS * sizeof *all);
+    int64_t *all = malloc((size_t)me->t->count * sizeof *all);
     if (!all) return sw_error_set(err, SW_ENOMEM, "out of memory");
     if (exchange(me, &value, 1, all, err)) {
         free(all);

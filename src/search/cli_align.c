@@ -387,7 +387,7 @@ int cli_align(int argc, char **argv)
     if (!rc) rc = sw_pair_check_scoring(&a.scoring, seq_a.length, seq_b.length, &err);
     /* Open the output before the long computation, so a bad path fails early. */
     if (!rc && rank == 0) rc = cli_output_open(&out, a.out_path, &err);
-    if (mpi) rc = sw_pair_mpi_agree(mpi, rc, &err);
+    if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc) goto done;
 
     align_progress progress = {.tty = isatty(STDERR_FILENO), .pass_start = cli_now()};
@@ -404,7 +404,7 @@ int cli_align(int argc, char **argv)
     };
     rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &result, &err);
     if (a.progress && progress.tty) fputs("\r\033[K", stderr);
-    if (mpi) rc = sw_pair_mpi_agree(mpi, rc, &err);
+    if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc || rank != 0) goto done;
     write_result(out.file, a.format, &seq_a, &seq_b, &result);
     if ((rc = cli_output_commit(&out, &err))) goto done;
@@ -415,9 +415,9 @@ done:
         cli_output_abort(&out);
         /* Every rank fails together; rank 0 speaks for them unless its
          * own message is only that another failed. */
-        if (rank == 0 || !strstr(err.message, "another process"))
-            cli_error("%s%.0d%s%s", rank ? "rank " : "", rank, rank ? ": " : "",
-                      err.message[0] ? err.message : sw_strerror(rc));
+        const char *why = err.message[0] ? err.message : sw_strerror(rc);
+        if (rank == 0) cli_error("%s", why);
+        else if (!strstr(why, "another process")) cli_error("rank %d: %s", rank, why);
     }
     sw_pair_seq_free(&seq_a);
     sw_pair_seq_free(&seq_b);
