@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sw_clock.h"
+#include "sw_pair.h"
 #include "sw_pair_gpu.h"
 #include "sw_pair_overlap.h"
 #include "sw_pair_input.h"
@@ -81,9 +82,10 @@ int main(int argc, char **argv)
         const double matrix = (double)a.length * (double)b.length;
         const double kernel = overlap ? ost.kernel_seconds : st.kernel_seconds;
         printf("{\"engine\": \"%s\", \"m\": %llu, \"n\": %llu, \"score\": %d, \"a_end\": %llu, \"b_end\": %llu, "
-               "\"kernel_s\": %.4f, \"wall_s\": %.4f, \"gcups\": %.1f, ",
+               "\"kernel_s\": %.4f, \"wall_s\": %.4f, \"gcups\": %.1f, \"auto\": \"%s\", ",
                overlap ? "overlap" : "cudalign", (unsigned long long)a.length, (unsigned long long)b.length, hit.score,
-               (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, kernel, wall, matrix / kernel / 1e9);
+               (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, kernel, wall, matrix / kernel / 1e9,
+               sw_pair_engine_name(sw_pair_choose_engine(a.length, b.length)));
         if (overlap)
             printf("\"chunks\": %lld, \"chunk_rows\": %lld, \"overlap_rows\": %lld, \"transposed\": %d, "
                    "\"inexact_first\": %lld, \"rounds\": %d, \"recomputed\": %lld, \"recompute_s\": %.4f, "
@@ -92,8 +94,9 @@ int main(int argc, char **argv)
                    (long long)ost.inexact_first, ost.rounds, (long long)ost.recomputed, ost.recompute_seconds,
                    (double)hit.cells / matrix - 1.0);
         else
-            printf("\"layout\": \"%s\", \"prune\": %d, \"warps\": %d, \"launches\": %lld, \"computed\": %.4f}\n",
-                   opt.layout == SW_PAIR_GPU_DIAGONAL ? "diagonal" : "persistent", opt.prune, st.warps,
+            printf("\"layout\": \"%s\", \"transposed\": %d, \"prune\": %d, \"warps\": %d, \"launches\": %lld, "
+                   "\"computed\": %.4f}\n",
+                   opt.layout == SW_PAIR_GPU_DIAGONAL ? "diagonal" : "persistent", st.transposed, opt.prune, st.warps,
                    (long long)st.launches, (double)hit.cells / matrix);
         fflush(stdout);
     }

@@ -4,7 +4,7 @@
 # `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
-# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh).
+# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -50,7 +50,10 @@ for step in "$@"; do
       echo "pair bench rc=$?"; cat "$out/pair-bench.log" ;;
     pairshapes)
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shapes.sh $build .deps/shared > "$out/pair-shapes.log" 2>&1
-      echo "pair shapes rc=$?"; cat "$out/pair-shapes.log"; cp /tmp/swsearch-pair-shapes/runs.jsonl "$out/" 2>/dev/null ;;
+      echo "pair shapes rc=$?"; cat "$out/pair-shapes.log"; cp /tmp/swsearch-pair-inputs/runs.jsonl "$out/" 2>/dev/null ;;
+    pairtune)
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_tune.sh $build .deps/shared > "$out/pair-tune.log" 2>&1
+      echo "pair tune rc=$?"; cat "$out/pair-tune.log" ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;

@@ -284,6 +284,19 @@ int main(void)
         free(a);
         free(b);
     }
+    {
+        /* Ties everywhere: the best score ends on many cells, and the
+         * engines that run the pair transposed must still report the first
+         * in column-major order. */
+        uint8_t *a = malloc(3000), *b = malloc(3000);
+        for (int i = 0; i < 3000; ++i) a[i] = b[i] = (uint8_t)(i % 4);
+        check_pair("period 4, second longer", a, 500, b, 3000, &paper, 1);
+        check_pair("period 4, first longer", a, 3000, b, 700, &paper, 1);
+        memset(a, 2, 3000);
+        check_pair("one base, second longer", a, 300, a, 2600, &cheap_gaps, 1);
+        free(a);
+        free(b);
+    }
     check_skinny(128, 300, 1, 20, &paper);
     check_skinny(1000, 100, 3, 30, &paper);
     check_skinny(700, 50, 2, 10, &cheap_gaps); /* cheap gaps: scores reach far past an alignment */

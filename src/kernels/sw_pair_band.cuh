@@ -775,13 +775,17 @@ struct persistent_links {
     }
 };
 
-/* Warps for a persistent launch over `bands` bands: as many as fit (or as
- * asked), then as few as keep the same number of rounds, so the last round
- * has every warp busy. */
-inline long long persistent_warps(long long resident, long long bands, int asked)
+/* Warps for a persistent launch over `bands` bands of n columns: as many
+ * as fit (or as asked), then as few as keep the same number of rounds, so
+ * the last round has every warp busy. Unless asked, no more warps than the
+ * sweep has tiles: warp g starts g tiles after warp 0, and warp 0's next
+ * band waits for the last warp's, so with more warps than tiles a round
+ * lasts G tiles instead of n / CHUNK and the extra warps only wait. */
+inline long long persistent_warps(long long resident, long long bands, long long n, int asked)
 {
     long long G = asked > 0 ? (long long)asked : resident;
     if (G > resident) G = resident;
+    if (asked <= 0 && G > (n + CHUNK - 1) / CHUNK) G = (n + CHUNK - 1) / CHUNK;
     if (G > bands) G = bands;
     const long long rounds = (bands + G - 1) / G;
     G = (bands + rounds - 1) / rounds;

@@ -109,11 +109,19 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     if (!sw_pair_gpu_usable(opt->device, err)) return SW_ENODEV;
     CK(cudaSetDevice(opt->device), "selecting the GPU");
 
-    const long long m = (long long)pass->a_len, n = (long long)pass->b_len;
+    /* The persistent layout keeps at most one warp a tile of the columns
+     * busy (persistent_warps) and one a band of the rows: a local pass
+     * whose second sequence is the longer runs transposed, ties broken by
+     * row first, which is the pass's order in the transposed matrix. */
+    const bool transposed = !diagonal && !anchored && !pass->top && !pass->bottom && pass->b_len > pass->a_len;
+    const uint8_t *rows_seq = transposed ? pass->b : pass->a, *cols_seq = transposed ? pass->a : pass->b;
+    const long long m = (long long)(transposed ? pass->b_len : pass->a_len);
+    const long long n = (long long)(transposed ? pass->a_len : pass->b_len);
     const long long bands = (m + BAND_ROWS - 1) / BAND_ROWS;
     const void *kernel = diagonal ? (const void *)diagonal_kernel
                          : anchored ? (const void *)persistent_kernel<true>
-                                    : (const void *)persistent_kernel<false>;
+                         : transposed ? (const void *)persistent_kernel<false, true>
+                                      : (const void *)persistent_kernel<false>;
     long long resident = 0;
     if ((rc = resident_warps(kernel, opt->device, &resident, err))) return rc;
 
@@ -124,8 +132,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     CK(cudaEventCreate(&g.stop), "creating an event");
     CK(cudaMalloc(&g.a, m), "allocating the first sequence");
     CK(cudaMalloc(&g.b, n), "allocating the second sequence");
-    CK(cudaMemcpy(g.a, pass->a, m, cudaMemcpyHostToDevice), "copying the first sequence");
-    CK(cudaMemcpy(g.b, pass->b, n, cudaMemcpyHostToDevice), "copying the second sequence");
+    CK(cudaMemcpy(g.a, rows_seq, m, cudaMemcpyHostToDevice), "copying the first sequence");
+    CK(cudaMemcpy(g.b, cols_seq, n, cudaMemcpyHostToDevice), "copying the second sequence");
     CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
     CK(cudaMemset(g.found, 0xff, sizeof *g.found), "clearing");
     CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
@@ -156,9 +164,10 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     p.cells_host = cells_host_dev;
     p.stall = g.stall;
     long long record_count = 0;
+    st.transposed = transposed;
 
     if (!diagonal) {
-        const long long G = persistent_warps(resident, bands, opt->warps);
+        const long long G = persistent_warps(resident, bands, n, opt->warps);
         if ((rc = links.reserve(G, n, err))) return rc;
         record_count = G;
         st.warps = (int)G;
@@ -228,15 +237,18 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
             out->a_end = (f & 0xffffffffull) + 1;
         }
     } else {
-        reduce_kernel<<<1, 256, 0, g.stream>>>(diagonal ? g.records : links.records, record_count, g.reduced);
+        if (transposed)
+            reduce_kernel<true><<<1, 256, 0, g.stream>>>(links.records, record_count, g.reduced);
+        else
+            reduce_kernel<<<1, 256, 0, g.stream>>>(diagonal ? g.records : links.records, record_count, g.reduced);
         CK(cudaGetLastError(), "launching the reduction");
         best_record r;
         CK(cudaMemcpyAsync(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost, g.stream), "copying results");
         CK(cudaStreamSynchronize(g.stream), "copying results");
         if (r.score > 0) {
             out->score = r.score;
-            out->a_end = (uint64_t)r.row + 1;
-            out->b_end = (uint64_t)r.col + 1;
+            out->a_end = (uint64_t)(transposed ? r.col : r.row) + 1;
+            out->b_end = (uint64_t)(transposed ? r.row : r.col) + 1;
         }
     }
     if (pass->bottom && (rc = download_edge(g.bottom, n, p.oe, pass->bottom, err))) return rc;

@@ -37,6 +37,7 @@ typedef struct sw_pair_gpu_stats {
     int64_t launches;    /* kernel launches */
     uint64_t pruned;     /* cells skipped by pruning */
     double kernel_seconds;
+    int transposed;      /* 1: ran with the second sequence as the rows */
 } sw_pair_gpu_stats;
 
 /* 1 when this build has the GPU engine and `device` can run it, else 0

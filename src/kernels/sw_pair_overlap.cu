@@ -79,18 +79,23 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES, BLOCKS_PER_SM) overlap
     if (lane == 0) o.records[c] = r;
 }
 
-/* differs[i] = 1 where rows x + i * stride and y + i * stride (n columns
- * of (H - oe, F)) differ in H or in max(F, 0). */
-__global__ void compare_kernel(const int2 *x, const int2 *y, long long stride, long long n, long long count, int *differs)
+/* Where rows x + i * stride and y + i * stride (n columns of (H - oe, F))
+ * differ in H or in max(F, 0), differs[i] becomes at least 1 and at least
+ * the largest score of row y among the columns that differ: how far below
+ * the row the difference may still reach (a gap sinks a score by ext a
+ * row) is what the next recomputation is sized by. */
+__global__ void compare_kernel(const int2 *x, const int2 *y, long long stride, long long n, long long count, int oe,
+                               int *differs)
 {
     for (long long i = blockIdx.y; i < count; i += gridDim.y) {
         const int2 *xr = x + i * stride, *yr = y + i * stride;
-        bool diff = false;
+        int reach = 0;
         for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (long long)gridDim.x * blockDim.x) {
             const int2 u = xr[j], v = yr[j];
-            diff |= u.x != v.x || max(u.y, 0) != max(v.y, 0);
+            if (u.x != v.x || max(u.y, 0) != max(v.y, 0)) reach = max(reach, max(1, max(v.x + oe, v.y)));
         }
-        if (__syncthreads_or(diff) && threadIdx.x == 0) differs[i] = 1;
+        for (int d = 16; d > 0; d >>= 1) reach = max(reach, __shfl_xor_sync(0xffffffffu, reach, d));
+        if ((threadIdx.x & 31) == 0 && reach > 0) atomicMax(differs + i, reach);
     }
 }
 
@@ -240,7 +245,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     if (chunks > 1) {
         const long long pairs = chunks - 1;
         const dim3 grid((unsigned)min(32ll, (n + 255) / 256), (unsigned)min(pairs, 65535ll));
-        compare_kernel<<<grid, 256, 0, g.stream>>>(g.overlap + n, g.last, n, n, pairs, g.flags + 1);
+        compare_kernel<<<grid, 256, 0, g.stream>>>(g.overlap + n, g.last, n, n, pairs, p.oe, g.flags + 1);
         CK(cudaGetLastError(), "launching the comparison");
     }
     CK(cudaEventRecord(g.mid, g.stream), "recording an event");
@@ -248,9 +253,20 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     CK(cudaMemcpy(flags.data(), g.flags, (size_t)chunks * sizeof(int), cudaMemcpyDeviceToHost), "copying results");
     for (long long c = 0; c < chunks; ++c) st->inexact_first += flags[(size_t)c] != 0;
 
-    /* Recomputation rounds. grow[c]: the chunks a run starting at c takes
-     * at least (a run that made the chunk below it inexact grows). */
-    std::vector<long long> grow((size_t)chunks, 1);
+    /* Recomputation rounds. A run of b bands costs about one band's sweep
+     * of the n columns plus b hand-over delays of CHUNK columns, so up to
+     * n / (4 CHUNK) bands (and one a multiprocessor) a run costs hardly
+     * more than one: runs take at least that many (fill). grow[c]: the
+     * chunks a run starting at c takes at least; a run that left the chunk
+     * below it inexact grows that chunk's run to the reach of the
+     * difference (its largest score over ext rows, as a gap would sink
+     * it), or to twice its own length where that is more. */
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, opt->device), "querying the GPU");
+    const long long chunk_rows = chunk_bands * BAND_ROWS;
+    const long long fill_bands = max(1ll, min((long long)sms, n / (4 * CHUNK)));
+    const long long fill = (fill_bands + chunk_bands - 1) / chunk_bands;
+    std::vector<long long> grow((size_t)chunks, fill);
     std::vector<long long> run_start, run_end;
     p.cells = fix_cells;
     p.cells_host = nullptr;
@@ -286,7 +302,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
             q.top = g.last + (ca - 1) * n;
             q.bottom = g.last + cb * n;
             q.row_base = row_a;
-            const long long G = persistent_warps(links.warps, q.bands, 0);
+            const long long G = persistent_warps(links.warps, q.bands, n, 0);
             CK(cudaMemcpyAsync(g.saved, q.bottom, (size_t)n * sizeof(int2), cudaMemcpyDeviceToDevice, g.stream),
                "saving a row");
             if ((rc = links.launch(fix_kernel, q, G, g.stream, err))) return rc;
@@ -297,7 +313,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
                    "clearing results");
             if (cb + 1 < chunks) {
                 const dim3 grid((unsigned)min(32ll, (n + 255) / 256), 1);
-                compare_kernel<<<grid, 256, 0, g.stream>>>(g.saved, q.bottom, 0, n, 1, g.flags + cb + 1);
+                compare_kernel<<<grid, 256, 0, g.stream>>>(g.saved, q.bottom, 0, n, 1, p.oe, g.flags + cb + 1);
                 CK(cudaGetLastError(), "launching the comparison");
             }
             st->recomputed += cb - ca + 1;
@@ -305,9 +321,12 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
         CK(cudaMemcpyAsync(flags.data(), g.flags, (size_t)chunks * sizeof(int), cudaMemcpyDeviceToHost, g.stream),
            "copying results");
         CK(cudaStreamSynchronize(g.stream), "recomputing chunks");
-        for (size_t r = 0; r < run_start.size(); ++r)
-            if (run_end[r] + 1 < chunks && flags[(size_t)run_end[r] + 1])
-                grow[(size_t)run_end[r] + 1] = 2 * grow[(size_t)run_start[r]];
+        for (size_t r = 0; r < run_start.size(); ++r) {
+            const long long below = run_end[r] + 1;
+            if (below >= chunks || !flags[(size_t)below]) continue;
+            const long long reach_rows = (long long)flags[(size_t)below] / p.ext + 1;
+            grow[(size_t)below] = max(2 * grow[(size_t)run_start[r]], (reach_rows + chunk_rows - 1) / chunk_rows);
+        }
     }
     reduce_kernel<ROWMAJOR><<<1, 256, 0, g.stream>>>(g.records, chunks, g.reduced);
     CK(cudaGetLastError(), "launching the reduction");

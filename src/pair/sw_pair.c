@@ -60,6 +60,12 @@ static int run_engine(pass_job *job)
 /* One slice of a forward pass cut between processes. The overlap engine
  * takes boundary rows only where the slice has more rows than columns; a
  * flatter slice goes to the CUDAlign engine. */
+sw_pair_engine sw_pair_choose_engine(uint64_t rows, uint64_t cols)
+{
+    const uint64_t shorter = rows < cols ? rows : cols, longer = rows < cols ? cols : rows;
+    return longer / SW_PAIR_OVERLAP_RATIO >= shorter ? SW_PAIR_ENGINE_OVERLAP : SW_PAIR_ENGINE_CUDALIGN;
+}
+
 static int run_slice(void *user, const sw_pair_pass *pass, sw_pair_hit *out, sw_error *err)
 {
     pass_job job = *(const pass_job *)user;
@@ -146,8 +152,15 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     sw_pair_engine engine = opt.engine;
     sw_error why;
     sw_error_clear(&why);
+    const int sliced = opt.slices && opt.slices->ranks > 1;
     if (engine == SW_PAIR_ENGINE_AUTO) {
-        engine = sw_pair_gpu_usable(opt.device, &why) ? SW_PAIR_ENGINE_CUDALIGN : SW_PAIR_ENGINE_CPU;
+        /* Slices are rows of the first sequence, which the overlap engine
+         * cannot turn: their own shape decides. */
+        engine = !sw_pair_gpu_usable(opt.device, &why) ? SW_PAIR_ENGINE_CPU
+                 : sliced ? (a_len / (uint64_t)opt.slices->ranks >= (uint64_t)SW_PAIR_OVERLAP_RATIO * b_len
+                                 ? SW_PAIR_ENGINE_OVERLAP
+                                 : SW_PAIR_ENGINE_CUDALIGN)
+                          : sw_pair_choose_engine(a_len, b_len);
         if (engine == SW_PAIR_ENGINE_CPU && opt.note) {
             char line[sizeof why.message + 64];
             snprintf(line, sizeof line, "GPU engine unavailable (%s): running on the CPU engine", why.message);
@@ -166,7 +179,6 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     job.pass = &pass;
     job.engine = engine;
     job.opt = &opt;
-    const int sliced = opt.slices && opt.slices->ranks > 1;
     double t0 = sw_clock_seconds();
     if (sliced) {
         sw_pair_split_stats split;

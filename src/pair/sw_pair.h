@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 typedef enum {
-    SW_PAIR_ENGINE_AUTO = 0,     /* the CUDAlign engine when a GPU is usable, else the CPU engine */
+    SW_PAIR_ENGINE_AUTO = 0,     /* GPU usable: sw_pair_choose_engine(); else the CPU engine */
     SW_PAIR_ENGINE_CPU = 1,
     SW_PAIR_ENGINE_CUDALIGN = 2, /* GPU wavefront engine */
     SW_PAIR_ENGINE_OVERLAP = 3   /* GPU overlap engine (forward pass; the start pass runs on cudalign) */
@@ -65,6 +65,14 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
                   sw_error *err);
 
 const char *sw_pair_engine_name(sw_pair_engine engine);
+
+/* The longer sequence at least this many times the shorter: auto runs the
+ * overlap engine, else the CUDAlign engine (measured crossover on an H100,
+ * docs/OVERLAP.md). */
+#define SW_PAIR_OVERLAP_RATIO 8
+
+/* The GPU engine auto takes for a forward pass of rows x cols cells. */
+sw_pair_engine sw_pair_choose_engine(uint64_t rows, uint64_t cols);
 
 #ifdef __cplusplus
 }
