@@ -4,7 +4,7 @@
 # `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
-# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh).
+# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -51,6 +51,9 @@ for step in "$@"; do
     pairshapes)
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shapes.sh $build .deps/shared > "$out/pair-shapes.log" 2>&1
       echo "pair shapes rc=$?"; cat "$out/pair-shapes.log"; cp /tmp/swsearch-pair-inputs/runs.jsonl "$out/" 2>/dev/null ;;
+    pairbest)
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_best.sh $build .deps/shared > "$out/pair-best.log" 2>&1
+      echo "pair best rc=$?"; cat "$out/pair-best.log" ;;
     pairtune)
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_tune.sh $build .deps/shared > "$out/pair-tune.log" 2>&1
       echo "pair tune rc=$?"; cat "$out/pair-tune.log" ;;

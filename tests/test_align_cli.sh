@@ -255,6 +255,28 @@ esac
 expect 0 "auto" -- "$swsearch" align "$tmp/ab.fa"
 line_is "$(row a b 7 5 11 3 9)"
 
+# --best: two exact matches (ACGTACGTAC, then GATTACA) are the first two;
+# the third (TTAC) lies in the rows of the second but not in its columns.
+printf '>a\nCCCCACGTACGTACCCCCCCCGATTACACCCC\n>b\nTTACGTACGTACTTGATTACATT\n' > "$tmp/two.fa"
+expect 0 "--best 3" -- "$swsearch" align "$tmp/two.fa" --best 3 --engine cpu -q
+line_is "$(row a b 10 5 14 3 12)"
+[ "$(sed -n 3p "$tmp/out")" = "$(row a b 7 22 28 15 21)" ] && pass || fail "second alignment: $(sed -n 3p "$tmp/out")"
+[ "$(sed -n 4p "$tmp/out")" = "$(row a b 4 24 27 1 4)" ] && pass || fail "third alignment: $(sed -n 4p "$tmp/out")"
+[ "$(wc -l < "$tmp/out")" -eq 4 ] && pass || fail "--best 3 wrote $(wc -l < "$tmp/out") lines"
+expect 0 "--best json" -- "$swsearch" align "$tmp/two.fa" -k 2 -f json --engine cpu -q
+out_has '"alignments": \[{"score": 10, "a_start": 5, "a_end": 14, "b_start": 3, "b_end": 12}, {"score": 7, "a_start": 22'
+expect 0 "--best beyond what aligns" -- "$swsearch" align "$tmp/none2.fa" --best 5 --engine cpu -q
+line_is "$(row aaaa cccc 0 0 0 0 0)"
+expect 2 "--best 0" -- "$swsearch" align "$tmp/two.fa" --best 0
+err_has "--best needs a whole number"
+if "$swsearch" align "$tmp/two.fa" --best 3 --engine cudalign -q > "$tmp/g.tsv" 2> /dev/null; then
+  "$swsearch" align "$tmp/two.fa" --best 3 --engine cpu -q > "$tmp/c.tsv"
+  cmp -s "$tmp/g.tsv" "$tmp/c.tsv" && pass || fail "--best on cudalign differs from CPU"
+  "$swsearch" align "$tmp/long.fa" --best 4 --engine overlap -q > "$tmp/g.tsv" 2> /dev/null
+  "$swsearch" align "$tmp/long.fa" --best 4 --engine cpu -q > "$tmp/c.tsv"
+  cmp -s "$tmp/g.tsv" "$tmp/c.tsv" && pass || fail "--best on the overlap engine differs from CPU"
+fi
+
 # zstd-compressed input is recognised by content.
 if command -v zstd > /dev/null; then
   zstd -q -c "$tmp/long.fa" > "$tmp/long.fa.zst"

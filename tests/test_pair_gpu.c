@@ -4,7 +4,8 @@
  * touching each edge, all-mismatch and identical pairs, both passes, with
  * and without pruning, the diagonal layout, and the overlap engine (local
  * passes, in several cuts, including short-against-long pairs in both
- * orders and identical sequences). Exits 77 (skipped) without
+ * orders and identical sequences), forbidden boxes on every engine and
+ * best-K alignments against the CPU engine's. Exits 77 (skipped) without
  * a usable GPU. */
 #include <stdint.h>
 #include <stdio.h>
@@ -127,7 +128,7 @@ static void check_overlaps(const char *what, const sw_pair_pass *pass, const sw_
 static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
                        const sw_pair_scoring *sc, int use_reference)
 {
-    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL};
+    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0};
     sw_pair_hit want;
     sw_error err;
     int rc = use_reference ? sw_pair_cpu_reference(&pass, &want, &err) : sw_pair_cpu_run(&pass, 0, &want, &err);
@@ -154,7 +155,7 @@ static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uin
     uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
     for (uint64_t i = 0; i < want.a_end; ++i) ra[i] = a[want.a_end - 1 - i];
     for (uint64_t j = 0; j < want.b_end; ++j) rb[j] = b[want.b_end - 1 - j];
-    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL};
+    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL, NULL, 0};
     sw_pair_hit start;
     rc = use_reference ? sw_pair_cpu_reference(&back, &start, &err) : sw_pair_cpu_run(&back, 0, &start, &err);
     if (rc) {
@@ -232,7 +233,7 @@ static void check_skinny(uint64_t q, uint64_t ratio, int copies, unsigned per_mi
         snprintf(what, sizeof what, "skinny %llu x %llu, %d copies (%u/1000)%s", (unsigned long long)q,
                  (unsigned long long)n, copies, per_mille, order ? ", subject first" : "");
         sw_pair_pass pass = {order ? subject : query, order ? n : q, order ? query : subject, order ? q : n, *sc,
-                             SW_PAIR_LOCAL, 0, NULL, NULL, NULL};
+                             SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0};
         sw_pair_hit want;
         sw_error err;
         if (sw_pair_cpu_run(&pass, 0, &want, &err)) {
@@ -244,6 +245,135 @@ static void check_skinny(uint64_t q, uint64_t ratio, int copies, unsigned per_mi
         check_pass(what, &pass, &want, &opt);
         check_overlaps(what, &pass, &want);
     }
+    free(query);
+    free(subject);
+}
+
+/* Forbidden boxes: every GPU variant against the CPU engine on a pair
+ * with planted copies, boxes over some of them (local passes in both
+ * orders, and anchored ones). */
+static void check_forbidden(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
+{
+    uint8_t *query = random_seq(q, 0), *subject = random_seq(m, 0);
+    for (int c = 0; c < 3; ++c) {
+        uint64_t len;
+        uint8_t *copy = mutate(query, q, 10 + 20 * (unsigned)c, &len);
+        const uint64_t at = (uint64_t)(c + 1) * m / 4;
+        memcpy(subject + at, copy, len < m - at ? len : m - at);
+        free(copy);
+    }
+    const sw_pair_box sets[3][2] = {
+        {{m / 4 - 10, m / 4 + q / 2, 1, q}, {0, 0, 0, 0}},                 /* half of the first copy */
+        {{1, m / 2 + q, q / 3, q / 3 + 5}, {3 * m / 4, 3 * m / 4 + 40, 1, q}}, /* a column strip, a row strip */
+        {{m / 4 + 1, m / 4 + q + 50, 1, q}, {m / 2 + 1, m / 2 + q + 50, 1, q}}, /* two whole copies */
+    };
+    const int counts[3] = {1, 2, 2};
+    for (int set = 0; set < 3; ++set)
+        for (int order = 0; order < 2; ++order) {
+            char what[96];
+            snprintf(what, sizeof what, "forbidden set %d, %llu x %llu%s", set, (unsigned long long)m,
+                     (unsigned long long)q, order ? ", query first" : "");
+            sw_pair_box boxes[2];
+            for (int k = 0; k < counts[set]; ++k)
+                boxes[k] = order ? (sw_pair_box){sets[set][k].b_lo, sets[set][k].b_hi, sets[set][k].a_lo,
+                                                 sets[set][k].a_hi}
+                                 : sets[set][k];
+            sw_pair_pass pass = {order ? query : subject, order ? q : m, order ? subject : query, order ? m : q, *sc,
+                                 SW_PAIR_LOCAL, 0, NULL, NULL, NULL, boxes, counts[set]};
+            sw_pair_hit want;
+            sw_error err;
+            if (sw_pair_cpu_run(&pass, 0, &want, &err)) {
+                ++failures;
+                printf("FAIL %s: CPU: %s\n", what, err.message);
+                continue;
+            }
+            sw_pair_gpu_options opt = {0, 0, SW_PAIR_GPU_PERSISTENT, 0};
+            check_pass(what, &pass, &want, &opt);
+            opt.prune = 1;
+            check_pass(what, &pass, &want, &opt);
+            opt.warps = 3;
+            check_pass(what, &pass, &want, &opt);
+            check_overlaps(what, &pass, &want);
+            if (want.score <= 0) continue;
+            /* anchored, from the matrix origin, at half the best score */
+            sw_pair_pass anchored = pass;
+            anchored.mode = SW_PAIR_ANCHORED;
+            anchored.target = want.score / 2 > 0 ? want.score / 2 : 1;
+            sw_pair_hit start;
+            if (sw_pair_cpu_run(&anchored, 0, &start, &err)) {
+                ++failures;
+                printf("FAIL %s: CPU anchored: %s\n", what, err.message);
+                continue;
+            }
+            opt.warps = 0;
+            check_pass(what, &anchored, &start, &opt);
+            opt.prune = 0;
+            check_pass(what, &anchored, &start, &opt);
+        }
+    free(query);
+    free(subject);
+}
+
+/* Best-K on each GPU engine against the CPU engine. */
+static void check_best(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
+                       const sw_pair_scoring *sc, int k)
+{
+    sw_pair_result want[8], got[8];
+    int want_found = 0, got_found = 0;
+    sw_error err;
+    sw_pair_options opt = {.engine = SW_PAIR_ENGINE_CPU};
+    if (sw_pair_align_best(a, m, b, n, sc, &opt, k, want, &want_found, &err)) {
+        ++failures;
+        printf("FAIL %s: CPU best-K: %s\n", what, err.message);
+        return;
+    }
+    const sw_pair_engine engines[2] = {SW_PAIR_ENGINE_CUDALIGN, SW_PAIR_ENGINE_OVERLAP};
+    for (int e = 0; e < 2; ++e) {
+        ++checks;
+        opt.engine = engines[e];
+        if (sw_pair_align_best(a, m, b, n, sc, &opt, k, got, &got_found, &err)) {
+            ++failures;
+            printf("FAIL %s: %s best-K: %s\n", what, sw_pair_engine_name(engines[e]), err.message);
+            continue;
+        }
+        int same = got_found == want_found;
+        for (int x = 0; same && x < want_found; ++x)
+            same = got[x].score == want[x].score && got[x].a_start == want[x].a_start &&
+                   got[x].a_end == want[x].a_end && got[x].b_start == want[x].b_start && got[x].b_end == want[x].b_end;
+        if (!same) {
+            ++failures;
+            printf("FAIL %s: %s best-K found %d, CPU %d\n", what, sw_pair_engine_name(engines[e]), got_found,
+                   want_found);
+            for (int x = 0; x < want_found || x < got_found; ++x)
+                printf("  %d: GPU %d %llu-%llu/%llu-%llu  CPU %d %llu-%llu/%llu-%llu\n", x + 1,
+                       x < got_found ? got[x].score : 0, (unsigned long long)(x < got_found ? got[x].a_start : 0),
+                       (unsigned long long)(x < got_found ? got[x].a_end : 0),
+                       (unsigned long long)(x < got_found ? got[x].b_start : 0),
+                       (unsigned long long)(x < got_found ? got[x].b_end : 0), x < want_found ? want[x].score : 0,
+                       (unsigned long long)(x < want_found ? want[x].a_start : 0),
+                       (unsigned long long)(x < want_found ? want[x].a_end : 0),
+                       (unsigned long long)(x < want_found ? want[x].b_start : 0),
+                       (unsigned long long)(x < want_found ? want[x].b_end : 0));
+        }
+    }
+}
+
+static void check_best_planted(uint64_t m, uint64_t q, int copies, const sw_pair_scoring *sc)
+{
+    uint8_t *query = random_seq(q, 0), *subject = random_seq(m, 0);
+    for (int c = 0; c < copies; ++c) {
+        uint64_t len;
+        uint8_t *copy = mutate(query, q, 5 + 15 * (unsigned)c, &len);
+        const uint64_t at = (uint64_t)(c + 1) * m / (uint64_t)(copies + 1);
+        memcpy(subject + at, copy, len < m - at ? len : m - at);
+        free(copy);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "best-K %llu x %llu, %d copies", (unsigned long long)m, (unsigned long long)q, copies);
+    check_best(what, subject, m, query, q, sc, copies + 2);
+    snprintf(what, sizeof what, "best-K %llu x %llu, %d copies, query first", (unsigned long long)q,
+             (unsigned long long)m, copies);
+    check_best(what, query, q, subject, m, sc, copies + 2);
     free(query);
     free(subject);
 }
@@ -297,6 +427,9 @@ int main(void)
         free(a);
         free(b);
     }
+    check_forbidden(5000, 400, &paper);
+    check_forbidden(3000, 700, &cheap_gaps);
+    check_best_planted(6000, 500, 3, &paper);
     check_skinny(128, 300, 1, 20, &paper);
     check_skinny(1000, 100, 3, 30, &paper);
     check_skinny(700, 50, 2, 10, &cheap_gaps); /* cheap gaps: scores reach far past an alignment */
@@ -312,6 +445,8 @@ int main(void)
     check_random(100000, 100000, &paper);
     check_flanks(20000, 0, 0, 30000, 70000, &paper);
     check_flanks(0, 0, 0, 0, 200000, &paper); /* identical: the best alignment spans every chunk */
+    check_forbidden(200000, 3000, &paper);
+    check_best_planted(300000, 4000, 4, &paper);
     check_skinny(10240, 100, 2, 20, &paper);
     check_skinny(50000, 8, 1, 20, &paper);
     /* The recomputation must have been exercised: related pairs cut in

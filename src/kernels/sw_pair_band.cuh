@@ -128,6 +128,10 @@ struct pair_args {
     const int2 *top;
     int2 *bottom;
     long long row_base;
+    /* Forbidden cells (sw_pair_pass.h), in this launch's rows and columns
+     * (row_base included): on the device, box_count of them. */
+    const sw_pair_box *boxes;
+    int box_count;
     /* results and progress */
     unsigned long long *found;
     int *best_score;
@@ -176,7 +180,26 @@ __device__ bool stalled(const pair_args &p, unsigned long long since, int what, 
     return true;
 }
 
-template <bool ANCHORED, bool ROWMAJOR = false> struct band_worker {
+/* Bit t: row i0 + t of column j (1-based) lies in one of the boxes. Kept
+ * out of line: only chunks that meet a box call it, and inlined its
+ * registers would crowd the sweep's. */
+__device__ __noinline__ unsigned forbidden_bits(const sw_pair_box *boxes, int count, unsigned long long i0,
+                                                unsigned long long j)
+{
+    unsigned bits = 0;
+    for (int k = 0; k < count; ++k) {
+        const sw_pair_box x = boxes[k];
+        if (j < x.b_lo || j > x.b_hi) continue;
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t)
+            if (i0 + t >= x.a_lo && i0 + t <= x.a_hi) bits |= 1u << t;
+    }
+    return bits;
+}
+
+/* MASKED: the variant that honors forbidden boxes (p.boxes), a kernel of
+ * its own so that the sweep without them keeps its registers. */
+template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band_worker {
     const pair_args &p;
     warp_smem &sm;
     const int lane;
@@ -278,7 +301,29 @@ template <bool ANCHORED, bool ROWMAJOR = false> struct band_worker {
     }
 
     /* Step s: lane l computes column s - l of its rows. */
-    template <bool CHECK> __device__ __forceinline__ void step(long long s)
+    /* Whether a forbidden box meets the cells that steps [c0, c0 + CHUNK)
+     * compute in the band of rows [band_row, band_row + BAND_ROWS). */
+    __device__ bool chunk_forbidden(long long band_row, long long c0) const
+    {
+        if (!MASKED || !p.box_count) return false;
+        const unsigned long long i0 = (unsigned long long)(p.row_base + band_row) + 1, i1 = i0 + BAND_ROWS - 1;
+        const unsigned long long j0 = (unsigned long long)max(0ll, c0 - (LANES - 1)) + 1,
+                                 j1 = (unsigned long long)(c0 + CHUNK);
+        for (int k = 0; k < p.box_count; ++k) {
+            const sw_pair_box x = p.boxes[k];
+            if (x.a_lo <= i1 && i0 <= x.a_hi && x.b_lo <= j1 && j0 <= x.b_hi) return true;
+        }
+        return false;
+    }
+
+    /* Bit t: the lane's row t in column j (0-based) is forbidden. */
+    __device__ __forceinline__ unsigned forbidden_rows(long long j) const
+    {
+        return forbidden_bits(p.boxes, p.box_count, (unsigned long long)(p.row_base + row0) + 1,
+                              (unsigned long long)j + 1);
+    }
+
+    template <bool CHECK, bool MASK = false> __device__ __forceinline__ void step(long long s)
     {
         const long long j = s - lane;
         const bool active = !CHECK || (j >= 0 && j < n_eff);
@@ -299,12 +344,17 @@ template <bool ANCHORED, bool ROWMAJOR = false> struct band_worker {
             }
             int f = fu, hup = hu, diag = dg;
             int h[ALPHA];
+            const unsigned banned = MASK ? forbidden_rows(j) : 0u;
 #pragma unroll
             for (int t = 0; t < ALPHA; ++t) {
-                const int e = __viaddmax_s32(E[t], neg_ext, HO[t]);
+                int e = __viaddmax_s32(E[t], neg_ext, HO[t]);
                 f = __viaddmax_s32(f, neg_ext, hup);
-                const int v = ANCHORED ? max(__vimax3_s32(diag + sc[t], e, f), FLOOR)
-                                       : __vimax3_s32_relu(diag + sc[t], e, f);
+                int v = ANCHORED ? max(__vimax3_s32(diag + sc[t], e, f), FLOOR)
+                                 : __vimax3_s32_relu(diag + sc[t], e, f);
+                if (MASK && (banned >> t & 1u)) {
+                    v = ANCHORED ? FLOOR : 0;
+                    e = f = FLOOR;
+                }
                 diag = HO[t];
                 E[t] = e;
                 hup = v - oe;
@@ -481,7 +531,9 @@ template <bool ANCHORED, bool ROWMAJOR = false> struct band_worker {
             if (lane == 0)
                 pending = ANCHORED ? *(volatile unsigned long long *)p.found
                                    : (p.prune ? (unsigned long long)*(volatile int *)p.best_score : 0ull);
-            if (c0 == 0 || c0 + CHUNK > n_eff) {
+            if (chunk_forbidden(band_row, c0)) {
+                for (int i = 0; i < CHUNK; ++i) step<true, true>(c0 + i);
+            } else if (c0 == 0 || c0 + CHUNK > n_eff) {
 #pragma unroll 4
                 for (int i = 0; i < CHUNK; ++i) step<true>(c0 + i);
             } else if (p.prune && prunable(c0, band_row, thr)) {
@@ -542,7 +594,9 @@ template <bool ANCHORED, bool ROWMAJOR = false> struct band_worker {
             if (c0 + CHUNK < n) load_top(c0 + CHUNK, top);
             for (long long col = c0 + lane; col < c0 + CHUNK && col < n; col += LANES) sm.b[col & (B_SLOTS - 1)] = p.b[col];
             __syncwarp();
-            if (c0 == 0 || c0 + CHUNK > n) {
+            if (chunk_forbidden(k * BAND_ROWS, c0)) {
+                for (int i = 0; i < CHUNK; ++i) step<true, true>(c0 + i);
+            } else if (c0 == 0 || c0 + CHUNK > n) {
 #pragma unroll 4
                 for (int i = 0; i < CHUNK; ++i) step<true>(c0 + i);
             } else {
@@ -657,14 +711,14 @@ template <bool ANCHORED, bool ROWMAJOR = false> struct band_worker {
     }
 };
 
-template <bool ANCHORED, bool ROWMAJOR = false>
+template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false>
 __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES, BLOCKS_PER_SM) persistent_kernel(pair_args p)
 {
     __shared__ warp_smem smem[WARPS_PER_BLOCK];
     const int w = threadIdx.x / LANES;
     const long long worker = (long long)blockIdx.x * WARPS_PER_BLOCK + w;
     if (worker >= p.workers) return;
-    band_worker<ANCHORED, ROWMAJOR> bw(p, smem[w], threadIdx.x & (LANES - 1));
+    band_worker<ANCHORED, ROWMAJOR, MASKED> bw(p, smem[w], threadIdx.x & (LANES - 1));
     for (long long k = worker; k < p.bands; k += p.workers) bw.run_band(k);
     if (!ANCHORED) {
         best_record r = bw.warp_best();
@@ -837,6 +891,26 @@ inline int upload_edge(const sw_pair_edge *row, long long n, int oe, int2 **out,
     if (e == cudaSuccess) e = cudaMemcpy(*out, host, (size_t)n * sizeof(int2), cudaMemcpyHostToDevice);
     free(host);
     if (e != cudaSuccess) return cuda_fail(err, e, "copying the boundary row");
+    return SW_OK;
+}
+
+/* The pass's forbidden boxes on the device, rows and columns swapped when
+ * the engine runs the pair transposed; *out stays NULL when there are none. */
+inline int upload_boxes(const sw_pair_pass *pass, bool transposed, sw_pair_box **out, sw_error *err)
+{
+    *out = nullptr;
+    const int count = pass->forbidden_count;
+    if (count <= 0) return SW_OK;
+    sw_pair_box *host = (sw_pair_box *)malloc((size_t)count * sizeof(sw_pair_box));
+    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for the forbidden boxes");
+    for (int k = 0; k < count; ++k) {
+        const sw_pair_box x = pass->forbidden[k];
+        host[k] = transposed ? sw_pair_box{x.b_lo, x.b_hi, x.a_lo, x.a_hi} : x;
+    }
+    cudaError_t e = cudaMalloc(out, (size_t)count * sizeof(sw_pair_box));
+    if (e == cudaSuccess) e = cudaMemcpy(*out, host, (size_t)count * sizeof(sw_pair_box), cudaMemcpyHostToDevice);
+    free(host);
+    if (e != cudaSuccess) return cuda_fail(err, e, "copying the forbidden boxes");
     return SW_OK;
 }
 

@@ -68,6 +68,8 @@ int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err)
         return sw_error_set(err, SW_EINVAL, "pairwise pass: an anchored pass needs a positive target");
     if (p->mode == SW_PAIR_ANCHORED && (p->top || p->bottom))
         return sw_error_set(err, SW_EINVAL, "pairwise pass: boundary rows are for local passes only");
+    if (p->forbidden_count < 0 || (p->forbidden_count && !p->forbidden))
+        return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid forbidden boxes");
     return sw_pair_check_scoring(&p->scoring, p->a_len, p->b_len, err);
 }
 
@@ -104,6 +106,10 @@ int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err
             e = max32(e - ext, h[j - 1] - oe);
             int32_t v = diag + sw_pair_substitution(&p->scoring, p->a[i - 1], p->b[j - 1]);
             v = max32(max32(v, e), max32(f[j], floor));
+            if (p->forbidden_count && sw_pair_forbidden(p, i, j)) {
+                v = floor;
+                e = f[j] = FLOOR;
+            }
             diag = h[j];
             h[j] = v;
             /* Rows come in order: in one column the first row wins. */
@@ -197,21 +203,40 @@ SW_PAIR_CLONES static void sweep_tile(engine *e, worker *w, uint64_t i0, uint64_
     const int32_t floor = local ? 0 : FLOOR;
     const uint8_t *cols = p->b + w->begin;
     int32_t *restrict h = w->h, *restrict f = w->f;
+    const int masked = p->forbidden_count && sw_pair_forbidden_meets(p, i0, i1, w->begin + j0 + 1, w->begin + j1);
     for (uint64_t i = i0; i <= i1; ++i) {
         const uint64_t k = i - i0;
         const int32_t *srow = e->subst[p->a[i - 1]];
         int32_t diag = k ? lh[k - 1] : corner;
         int32_t left = lh[k], ev = le[k], row_max = FLOOR;
-        for (uint64_t j = j0; j < j1; ++j) {
-            const int32_t fv = max32(f[j] - ext, h[j] - oe);
-            ev = max32(ev - ext, left - oe);
-            int32_t v = max32(diag + srow[cols[j]], ev);
-            v = max32(max32(v, fv), floor);
-            diag = h[j];
-            h[j] = v;
-            f[j] = fv;
-            left = v;
-            row_max = max32(row_max, v);
+        if (masked) {
+            for (uint64_t j = j0; j < j1; ++j) {
+                int32_t fv = max32(f[j] - ext, h[j] - oe);
+                ev = max32(ev - ext, left - oe);
+                int32_t v = max32(diag + srow[cols[j]], ev);
+                v = max32(max32(v, fv), floor);
+                if (sw_pair_forbidden(p, i, w->begin + j + 1)) {
+                    v = floor;
+                    ev = fv = FLOOR;
+                }
+                diag = h[j];
+                h[j] = v;
+                f[j] = fv;
+                left = v;
+                row_max = max32(row_max, v);
+            }
+        } else {
+            for (uint64_t j = j0; j < j1; ++j) {
+                const int32_t fv = max32(f[j] - ext, h[j] - oe);
+                ev = max32(ev - ext, left - oe);
+                int32_t v = max32(diag + srow[cols[j]], ev);
+                v = max32(max32(v, fv), floor);
+                diag = h[j];
+                h[j] = v;
+                f[j] = fv;
+                left = v;
+                row_max = max32(row_max, v);
+            }
         }
         rh[k] = left;
         re[k] = ev;

@@ -28,6 +28,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES)
 struct gpu_buffers {
     uint8_t *a = nullptr, *b = nullptr;
     int2 *hbus = nullptr, *top = nullptr, *bottom = nullptr;
+    sw_pair_box *boxes = nullptr;
     unsigned long long *found = nullptr, *cells = nullptr, *pruned = nullptr;
     int *best_score = nullptr;
     best_record *records = nullptr, *reduced = nullptr;
@@ -42,6 +43,7 @@ struct gpu_buffers {
         cudaFree(b);
         cudaFree(hbus);
         cudaFree(top);
+        cudaFree(boxes);
         cudaFree(bottom);
         cudaFree(found);
         cudaFree(cells);
@@ -102,6 +104,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         return sw_error_set(err, SW_EINVAL, "the diagonal layout runs local passes only");
     if (diagonal && (pass->top || pass->bottom))
         return sw_error_set(err, SW_EINVAL, "the diagonal layout takes no boundary rows");
+    if (diagonal && pass->forbidden_count)
+        return sw_error_set(err, SW_EINVAL, "the diagonal layout takes no forbidden cells");
     if (pass->a_len == 0 || pass->b_len == 0) {
         sw_pair_pass_no_rows(pass);
         return SW_OK;
@@ -118,10 +122,14 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     const long long m = (long long)(transposed ? pass->b_len : pass->a_len);
     const long long n = (long long)(transposed ? pass->a_len : pass->b_len);
     const long long bands = (m + BAND_ROWS - 1) / BAND_ROWS;
+    const bool masked = pass->forbidden_count > 0;
     const void *kernel = diagonal ? (const void *)diagonal_kernel
-                         : anchored ? (const void *)persistent_kernel<true>
-                         : transposed ? (const void *)persistent_kernel<false, true>
-                                      : (const void *)persistent_kernel<false>;
+                         : anchored ? (masked ? (const void *)persistent_kernel<true, false, true>
+                                              : (const void *)persistent_kernel<true>)
+                         : transposed ? (masked ? (const void *)persistent_kernel<false, true, true>
+                                                : (const void *)persistent_kernel<false, true>)
+                                      : (masked ? (const void *)persistent_kernel<false, false, true>
+                                                : (const void *)persistent_kernel<false>);
     long long resident = 0;
     if ((rc = resident_warps(kernel, opt->device, &resident, err))) return rc;
 
@@ -154,6 +162,9 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
      * last row that another pass goes on from. */
     p.prune = opt->prune != 0 && !pass->bottom;
     if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
+    if ((rc = upload_boxes(pass, transposed, &g.boxes, err))) return rc;
+    p.boxes = g.boxes;
+    p.box_count = pass->forbidden_count;
     if (pass->bottom) CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
     p.top = g.top;
     p.bottom = g.bottom;

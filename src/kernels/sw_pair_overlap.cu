@@ -49,14 +49,14 @@ struct overlap_args {
     unsigned long long *overlap_cells;
 };
 
-template <bool ROWMAJOR>
+template <bool ROWMAJOR, bool MASKED>
 __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES, BLOCKS_PER_SM) overlap_kernel(pair_args p, overlap_args o)
 {
     __shared__ warp_smem smem[WARPS_PER_BLOCK];
     const int w = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
     const long long c = (long long)blockIdx.x * WARPS_PER_BLOCK + w;
     if (c >= o.chunks) return;
-    band_worker<false, ROWMAJOR> bw(p, smem[w], lane);
+    band_worker<false, ROWMAJOR, MASKED> bw(p, smem[w], lane);
     const long long kb = c * o.chunk_bands, ke = min(p.bands, kb + o.chunk_bands);
     const long long k0 = max(0ll, kb - o.overlap_bands);
     int2 *row = o.last + c * p.n;
@@ -102,6 +102,7 @@ __global__ void compare_kernel(const int2 *x, const int2 *y, long long stride, l
 struct overlap_buffers {
     uint8_t *rows = nullptr, *cols = nullptr;
     int2 *last = nullptr, *overlap = nullptr, *saved = nullptr, *top = nullptr;
+    sw_pair_box *boxes = nullptr;
     best_record *records = nullptr, *reduced = nullptr;
     unsigned long long *counters = nullptr; /* cells, overlap cells, recomputed cells, pruned, stall */
     int *flags = nullptr;
@@ -119,6 +120,7 @@ struct overlap_buffers {
         cudaFree(overlap);
         cudaFree(saved);
         cudaFree(top);
+        cudaFree(boxes);
         cudaFree(records);
         cudaFree(reduced);
         cudaFree(counters);
@@ -165,8 +167,10 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     const long long overlap_bands = opt->overlap_bands > 0 ? opt->overlap_bands : 1;
     int rc;
 
-    const void *kernel = (const void *)overlap_kernel<ROWMAJOR>;
-    const void *fix_kernel = (const void *)persistent_kernel<false, ROWMAJOR>;
+    const bool masked = pass->forbidden_count > 0;
+    const void *kernel = masked ? (const void *)overlap_kernel<ROWMAJOR, true> : (const void *)overlap_kernel<ROWMAJOR, false>;
+    const void *fix_kernel =
+        masked ? (const void *)persistent_kernel<false, ROWMAJOR, true> : (const void *)persistent_kernel<false, ROWMAJOR>;
     long long resident = 0, fix_resident = 0;
     if ((rc = resident_warps(kernel, opt->device, &resident, err))) return rc;
     if ((rc = resident_warps(fix_kernel, opt->device, &fix_resident, err))) return rc;
@@ -223,6 +227,9 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     p.cells_host = cells_host_dev;
     p.stall = stall;
     if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
+    if ((rc = upload_boxes(pass, transposed, &g.boxes, err))) return rc;
+    p.boxes = g.boxes;
+    p.box_count = pass->forbidden_count;
     p.top = g.top;
 
     overlap_args o;
@@ -239,7 +246,8 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     CK(cudaEventRecord(g.start, g.stream), "recording an event");
     {
         const dim3 grid((unsigned)((chunks + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)), block(WARPS_PER_BLOCK * LANES);
-        overlap_kernel<ROWMAJOR><<<grid, block, 0, g.stream>>>(p, o);
+        if (masked) overlap_kernel<ROWMAJOR, true><<<grid, block, 0, g.stream>>>(p, o);
+        else overlap_kernel<ROWMAJOR, false><<<grid, block, 0, g.stream>>>(p, o);
         CK(cudaGetLastError(), "launching the kernel");
     }
     if (chunks > 1) {

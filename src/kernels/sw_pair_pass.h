@@ -45,6 +45,12 @@ typedef struct sw_pair_edge {
     int32_t h, f;
 } sw_pair_edge;
 
+/* A rectangle of cells, 1-based and inclusive: rows a_lo..a_hi, columns
+ * b_lo..b_hi. */
+typedef struct sw_pair_box {
+    uint64_t a_lo, a_hi, b_lo, b_hi;
+} sw_pair_box;
+
 typedef struct sw_pair_pass {
     const uint8_t *a; /* rows */
     uint64_t a_len;
@@ -63,6 +69,13 @@ typedef struct sw_pair_pass {
      * neither is the matrix edge as usual. */
     const sw_pair_edge *top;
     sw_pair_edge *bottom;
+    /* Forbidden cells (best-K: the boxes of the alignments already
+     * reported): no alignment of the pass ends in one or passes through
+     * one. A forbidden cell has H = 0 in a local pass (an alignment may
+     * start right after it), minus infinity in an anchored one, and no gap
+     * runs through it. */
+    const sw_pair_box *forbidden;
+    int forbidden_count;
 } sw_pair_pass;
 
 typedef struct sw_pair_hit {
@@ -82,6 +95,26 @@ int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err);
 
 /* The last row of a pass without rows, where it wants one: its row above. */
 void sw_pair_pass_no_rows(const sw_pair_pass *p);
+
+/* Whether cell (i, j) of the pass is forbidden. */
+static inline int sw_pair_forbidden(const sw_pair_pass *p, uint64_t i, uint64_t j)
+{
+    for (int k = 0; k < p->forbidden_count; ++k) {
+        const sw_pair_box *x = &p->forbidden[k];
+        if (i >= x->a_lo && i <= x->a_hi && j >= x->b_lo && j <= x->b_hi) return 1;
+    }
+    return 0;
+}
+
+/* Whether any forbidden box meets rows i0..i1 x columns j0..j1. */
+static inline int sw_pair_forbidden_meets(const sw_pair_pass *p, uint64_t i0, uint64_t i1, uint64_t j0, uint64_t j1)
+{
+    for (int k = 0; k < p->forbidden_count; ++k) {
+        const sw_pair_box *x = &p->forbidden[k];
+        if (x->a_lo <= i1 && i0 <= x->a_hi && x->b_lo <= j1 && j0 <= x->b_hi) return 1;
+    }
+    return 0;
+}
 
 static inline int sw_pair_substitution(const sw_pair_scoring *s, uint8_t x, uint8_t y)
 {

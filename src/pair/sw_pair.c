@@ -173,7 +173,12 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->engine = engine;
 
     uint64_t cells_done = 0;
-    sw_pair_pass pass = {a, a_len, b, b_len, *scoring, SW_PAIR_LOCAL, 0, &cells_done, NULL, NULL};
+    if (opt.forbidden_count < 0 || (opt.forbidden_count && !opt.forbidden))
+        return sw_error_set(err, SW_EINVAL, "pairwise alignment: invalid forbidden boxes");
+    if (sliced && opt.forbidden_count)
+        return sw_error_set(err, SW_EINVAL, "best-K alignments run in one process, not across processes");
+    sw_pair_pass pass = {a, a_len, b, b_len, *scoring, SW_PAIR_LOCAL, 0, &cells_done, NULL, NULL,
+                         opt.forbidden, opt.forbidden_count};
     pass_job job;
     memset(&job, 0, sizeof job);
     job.pass = &pass;
@@ -219,8 +224,30 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
         free(rb);
         return sw_error_set(err, SW_ENOMEM, "out of memory for the reversed sequences");
     }
+    /* The forbidden boxes in the reversed prefixes: row i of the pass is
+     * row a_end + 1 - i of the matrix, column j column b_end + 1 - j. */
+    sw_pair_box *boxes = NULL;
+    int box_count = 0;
+    if (opt.forbidden_count) {
+        boxes = malloc((size_t)opt.forbidden_count * sizeof *boxes);
+        if (!boxes) {
+            free(ra);
+            free(rb);
+            return sw_error_set(err, SW_ENOMEM, "out of memory for the forbidden boxes");
+        }
+        for (int k = 0; k < opt.forbidden_count; ++k) {
+            const sw_pair_box x = opt.forbidden[k];
+            if (x.a_lo > out->a_end || x.b_lo > out->b_end) continue;
+            const uint64_t a_hi = out->a_end + 1 - x.a_lo, b_hi = out->b_end + 1 - x.b_lo;
+            const uint64_t a_lo = x.a_hi >= out->a_end ? 1 : out->a_end + 1 - x.a_hi;
+            const uint64_t b_lo = x.b_hi >= out->b_end ? 1 : out->b_end + 1 - x.b_hi;
+            if (a_lo > a_span || b_lo > b_span) continue;
+            boxes[box_count++] = (sw_pair_box){a_lo, a_hi < a_span ? a_hi : a_span, b_lo, b_hi < b_span ? b_hi : b_span};
+        }
+    }
     cells_done = 0;
-    pass = (sw_pair_pass){ra, a_span, rb, b_span, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done, NULL, NULL};
+    pass = (sw_pair_pass){ra, a_span, rb, b_span, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done, NULL, NULL,
+                          boxes, box_count};
     /* The overlap engine runs local passes only: the start pass goes to
      * the CUDAlign engine, on the same GPU. */
     if (engine == SW_PAIR_ENGINE_OVERLAP) job.engine = SW_PAIR_ENGINE_CUDALIGN;
@@ -228,6 +255,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     rc = run_pass(&job, 2, a_span * b_span, err);
     free(ra);
     free(rb);
+    free(boxes);
     if (rc) return rc;
     out->reverse_seconds = sw_clock_seconds() - t0;
     out->reverse_cells = job.hit.cells;
@@ -240,4 +268,32 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->a_start = out->a_end - job.hit.a_end + 1;
     out->b_start = out->b_end - job.hit.b_end + 1;
     return SW_OK;
+}
+
+int sw_pair_align_best(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                       const sw_pair_scoring *scoring, const sw_pair_options *options, int k, sw_pair_result *out,
+                       int *found, sw_error *err)
+{
+    *found = 0;
+    if (k < 1 || !out) return sw_error_set(err, SW_EINVAL, "best-K alignments: invalid arguments");
+    sw_pair_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (options) opt = *options;
+    if (opt.slices && opt.slices->ranks > 1 && k > 1)
+        return sw_error_set(err, SW_EINVAL, "best-K alignments run in one process, not across processes");
+    sw_pair_box *boxes = malloc((size_t)k * sizeof *boxes);
+    if (!boxes) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    int rc = SW_OK;
+    for (int r = 0; r < k; ++r) {
+        opt.forbidden = boxes;
+        opt.forbidden_count = r;
+        /* The first alignment's note (engine fallback) is enough. */
+        if (r > 0) opt.note = NULL;
+        if ((rc = sw_pair_align(a, a_len, b, b_len, scoring, &opt, &out[r], err))) break;
+        if (out[r].score <= 0) break;
+        boxes[r] = (sw_pair_box){out[r].a_start, out[r].a_end, out[r].b_start, out[r].b_end};
+        *found = r + 1;
+    }
+    free(boxes);
+    return rc;
 }

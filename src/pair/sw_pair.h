@@ -43,6 +43,10 @@ typedef struct sw_pair_options {
      * pass's rows on the engine asked for; the start pass runs on rank 0,
      * the only one whose result has the start. NULL: one process. */
     const sw_pair_slice_ops *slices;
+    /* Cells no alignment may use (sw_pair_pass.h): both passes honor
+     * them. sw_pair_align_best() sets them; NULL: none. */
+    const sw_pair_box *forbidden;
+    int forbidden_count;
 } sw_pair_options;
 
 typedef struct sw_pair_result {
@@ -63,6 +67,17 @@ typedef struct sw_pair_result {
 int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
                   const sw_pair_scoring *scoring, const sw_pair_options *options, sw_pair_result *out,
                   sw_error *err);
+
+/* The k best alignments that do not overlap (best-K): out[0] is what
+ * sw_pair_align() gives; out[r] is the best local alignment that uses no
+ * cell of the boxes (start to end, both sequences) of out[0] .. out[r - 1],
+ * that is, the best alignment of the matrix where those boxes are
+ * forbidden. Stops early where no positive alignment is left; *found: how
+ * many out[] holds. Ties: the order of sw_pair_pass.h. One process only
+ * (options->slices must be NULL or one rank). */
+int sw_pair_align_best(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                       const sw_pair_scoring *scoring, const sw_pair_options *options, int k, sw_pair_result *out,
+                       int *found, sw_error *err);
 
 const char *sw_pair_engine_name(sw_pair_engine engine);
 

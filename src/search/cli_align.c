@@ -41,6 +41,11 @@ static const char help[] =
     "      --no-pruning    GPU engine: compute every cell of the matrix; by default\n"
     "                      it skips the parts where no alignment can reach the\n"
     "                      best score found so far (exact either way)\n"
+    "  -k, --best K        the K best alignments that do not overlap (default 1):\n"
+    "                      each is the best alignment that uses no pair of\n"
+    "                      bases inside the box (start to end in both\n"
+    "                      sequences) of a better one; one forward and one\n"
+    "                      start pass each\n"
     "  -f, --format F      tsv (default) or json\n"
     "  -o, --out FILE      write the result to FILE instead of standard output;\n"
     "                      the file appears only when the run has succeeded\n"
@@ -51,7 +56,7 @@ static const char help[] =
     "  -h, --help          this help\n"
     "\n"
     "TSV: a header line '#a_id b_id score a_start a_end b_start b_end' (tab\n"
-    "separated), then one line. Identifiers are the headers up to the first\n"
+    "separated), then one line an alignment, best first. Identifiers are the headers up to the first\n"
     "blank ('seq1' or 'seq2' for a bare '>'). Coordinates are 1-based and\n"
     "inclusive; when no pair of bases scores above zero, the score and every\n"
     "coordinate are 0.\n"
@@ -59,7 +64,10 @@ static const char help[] =
     "a_end, b_start, b_end (null when the score is 0), engine (the one that\n"
     "ran), cells (cells computed by both passes), pruned (cells skipped by\n"
     "pruning), seconds (their time) and overlap (the overlap engine's chunks,\n"
-    "recomputation rounds and recomputed chunks; null for other engines).\n"
+    "recomputation rounds and recomputed chunks; null for other engines); with\n"
+    "--best, alignments: the list of {score, a_start, a_end, b_start, b_end},\n"
+    "best first, the top-level fields being the first's and cells and seconds\n"
+    "those of all passes.\n"
     "\n"
     "The first pass over the whole matrix finds the best score and where it\n"
     "ends; the second runs backwards from that end to find where it starts.\n"
@@ -76,6 +84,7 @@ typedef struct align_args {
     long threads, gpu;
     int gpu_given;
     int format, quiet, progress, no_pruning;
+    long best;
 } align_args;
 
 /* Like cli_parse_long, with a message that says what kind of value the
@@ -106,6 +115,7 @@ static int parse_args(int argc, char **argv, align_args *a)
         {"threads", required_argument, NULL, 't'},  {"gpu", required_argument, NULL, OPT_GPU},
         {"format", required_argument, NULL, 'f'},   {"out", required_argument, NULL, 'o'},
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"no-pruning", no_argument, NULL, OPT_NO_PRUNING}, {"quiet", no_argument, NULL, 'q'},
+        {"best", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     /* CUDAlign's +1, -3 and gaps of -5 for the first base, -2 for each
@@ -113,10 +123,11 @@ static int parse_args(int argc, char **argv, align_args *a)
     a->scoring = (sw_pair_scoring){.match = 1, .mismatch = -3, .gap_open = 3, .gap_extend = 2};
     a->engine = SW_PAIR_ENGINE_AUTO;
     a->progress = -1;
+    a->best = 1;
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":e:t:f:o:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:t:f:o:k:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 'e':
             if (!strcmp(optarg, "auto")) a->engine = SW_PAIR_ENGINE_AUTO;
@@ -163,6 +174,9 @@ static int parse_args(int argc, char **argv, align_args *a)
             }
             break;
         case 'o': a->out_path = optarg; break;
+        case 'k':
+            if (cli_parse_long("--best", optarg, 1, 100000, &a->best)) return CLI_EXIT_USAGE;
+            break;
         case OPT_PROGRESS: a->progress = 1; break;
         case OPT_NO_PRUNING: a->no_pruning = 1; break;
         case 'q': a->quiet = 1; break;
@@ -292,14 +306,27 @@ static void json_coordinate(FILE *out, const char *name, int32_t score, uint64_t
 }
 
 static void write_result(FILE *out, int format, const sw_pair_seq *a, const sw_pair_seq *b,
-                        const sw_pair_result *r)
+                         const sw_pair_result *all, int count, int rounds, int listed)
 {
+    /* all[0 .. rounds - 1] ran; the first `count` found an alignment (a
+     * round that found none still has its engine and cells). */
+    const sw_pair_result *r = &all[0];
     if (format == FORMAT_TSV) {
         fprintf(out, "#a_id\tb_id\tscore\ta_start\ta_end\tb_start\tb_end\n");
-        fprintf(out, "%s\t%s\t%d\t%llu\t%llu\t%llu\t%llu\n", a->id, b->id, (int)r->score,
-                (unsigned long long)r->a_start, (unsigned long long)r->a_end, (unsigned long long)r->b_start,
-                (unsigned long long)r->b_end);
+        for (int k = 0; k < (count ? count : 1); ++k) {
+            const sw_pair_result *x = &all[k];
+            fprintf(out, "%s\t%s\t%d\t%llu\t%llu\t%llu\t%llu\n", a->id, b->id, (int)x->score,
+                    (unsigned long long)x->a_start, (unsigned long long)x->a_end, (unsigned long long)x->b_start,
+                    (unsigned long long)x->b_end);
+        }
         return;
+    }
+    uint64_t cells = 0, pruned = 0;
+    double seconds = 0;
+    for (int k = 0; k < rounds; ++k) {
+        cells += all[k].forward_cells + all[k].reverse_cells;
+        pruned += all[k].forward_pruned + all[k].reverse_pruned;
+        seconds += all[k].forward_seconds + all[k].reverse_seconds;
     }
     fputs("{\"a_id\": ", out);
     json_string(out, a->id);
@@ -311,13 +338,22 @@ static void write_result(FILE *out, int format, const sw_pair_seq *a, const sw_p
     json_coordinate(out, "b_start", r->score, r->b_start);
     json_coordinate(out, "b_end", r->score, r->b_end);
     fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"pruned\": %llu, \"seconds\": %.6f",
-            sw_pair_engine_name(r->engine), (unsigned long long)(r->forward_cells + r->reverse_cells),
-            (unsigned long long)(r->forward_pruned + r->reverse_pruned), r->forward_seconds + r->reverse_seconds);
+            sw_pair_engine_name(r->engine), (unsigned long long)cells, (unsigned long long)pruned, seconds);
     if (r->engine == SW_PAIR_ENGINE_OVERLAP)
-        fprintf(out, ", \"overlap\": {\"chunks\": %lld, \"rounds\": %d, \"recomputed_chunks\": %lld}}\n",
+        fprintf(out, ", \"overlap\": {\"chunks\": %lld, \"rounds\": %d, \"recomputed_chunks\": %lld}",
                 (long long)r->chunks, r->rounds, (long long)r->recomputed);
     else
-        fputs(", \"overlap\": null}\n", out);
+        fputs(", \"overlap\": null", out);
+    if (listed) {
+        fputs(", \"alignments\": [", out);
+        for (int k = 0; k < count; ++k)
+            fprintf(out, "%s{\"score\": %d, \"a_start\": %llu, \"a_end\": %llu, \"b_start\": %llu, \"b_end\": %llu}",
+                    k ? ", " : "", (int)all[k].score, (unsigned long long)all[k].a_start,
+                    (unsigned long long)all[k].a_end, (unsigned long long)all[k].b_start,
+                    (unsigned long long)all[k].b_end);
+        fputs("]", out);
+    }
+    fputs("}\n", out);
 }
 
 static double gcups(uint64_t cells, double seconds)
@@ -370,7 +406,8 @@ int cli_align(int argc, char **argv)
     memset(&seq_a, 0, sizeof seq_a);
     memset(&seq_b, 0, sizeof seq_b);
     cli_output out = {0};
-    sw_pair_result result;
+    sw_pair_result *results = NULL;
+    int found = 0;
     sw_pair_mpi *mpi = NULL;
     int rc, rank = 0;
     /* Under mpirun every rank reads both sequences and computes a slice of
@@ -383,6 +420,16 @@ int cli_align(int argc, char **argv)
             a.progress = 0;
         }
         if (!a.gpu_given) a.gpu = sw_pair_mpi_local_rank(mpi);
+        if (a.best > 1 && sw_pair_mpi_ops(mpi)->ranks > 1) {
+            rc = sw_error_set(&err, SW_EINVAL, "--best runs in one process, not under mpirun with %d processes",
+                              sw_pair_mpi_ops(mpi)->ranks);
+            goto done;
+        }
+    }
+    results = calloc((size_t)a.best, sizeof *results);
+    if (!results) {
+        rc = sw_error_set(&err, SW_ENOMEM, "out of memory for %ld results", a.best);
+        goto done;
     }
     rc = sw_pair_read(a.path_a, a.path_b, &seq_a, &seq_b, cli_warn, NULL, &err);
     if (!rc) rc = sw_pair_check_scoring(&a.scoring, seq_a.length, seq_b.length, &err);
@@ -403,13 +450,26 @@ int cli_align(int argc, char **argv)
         .no_pruning = a.no_pruning,
         .slices = mpi ? sw_pair_mpi_ops(mpi) : NULL,
     };
-    rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &result, &err);
+    const double t0 = cli_now();
+    if (a.best > 1) {
+        rc = sw_pair_align_best(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, (int)a.best,
+                                results, &found, &err);
+    } else {
+        rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &results[0], &err);
+        found = results[0].score > 0;
+    }
     if (a.progress && progress.tty) fputs("\r\033[K", stderr);
     if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc || rank != 0) goto done;
-    write_result(out.file, a.format, &seq_a, &seq_b, &result);
+    const int rounds = found < a.best ? found + 1 : found;
+    write_result(out.file, a.format, &seq_a, &seq_b, results, found, rounds, a.best > 1);
     if ((rc = cli_output_commit(&out, &err))) goto done;
-    if (!a.quiet) print_summary(&result, seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1);
+    if (!a.quiet) {
+        print_summary(&results[0], seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1);
+        if (a.best > 1)
+            fprintf(stderr, "swsearch: best %ld: %d alignment%s in %.3f s (%d forward pass%s)\n", a.best, found,
+                    found == 1 ? "" : "s", cli_now() - t0, rounds, rounds == 1 ? "" : "es");
+    }
 
 done:
     if (rc) {
@@ -420,6 +480,7 @@ done:
         if (rank == 0) cli_error("%s", why);
         else if (!strstr(why, "another process")) cli_error("rank %d: %s", rank, why);
     }
+    free(results);
     sw_pair_seq_free(&seq_a);
     sw_pair_seq_free(&seq_b);
     sw_pair_mpi_end(mpi);
