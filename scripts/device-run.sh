@@ -4,7 +4,7 @@
 # `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
-# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh).
+# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -54,6 +54,10 @@ for step in "$@"; do
     pairbest)
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_best.sh $build .deps/shared > "$out/pair-best.log" 2>&1
       echo "pair best rc=$?"; cat "$out/pair-best.log" ;;
+    pairmpi)
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=${TMPDIR:-/tmp} \
+        bash bench/pair_mpi.sh $build .deps/shared ${MPI_NP:-2} > "$out/pair-mpi.log" 2>&1
+      echo "pair mpi rc=$?"; cat "$out/pair-mpi.log" ;;
     pairtune)
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_tune.sh $build .deps/shared > "$out/pair-tune.log" 2>&1
       echo "pair tune rc=$?"; cat "$out/pair-tune.log" ;;

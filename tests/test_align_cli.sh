@@ -243,7 +243,15 @@ case $? in
        fail "overlap JSON lacks the recomputation figures"
      err_has "overlap engine: .*chunks, [0-9]* recomputation round"
      expect 0 "overlap long tsv" -- "$swsearch" align "$tmp/long.fa" --engine overlap -q
-     cmp -s "$tmp/out" "$tmp/t1.tsv" && pass || fail "overlap and CPU results differ" ;;
+     cmp -s "$tmp/out" "$tmp/t1.tsv" && pass || fail "overlap and CPU results differ"
+     # Two GPUs where there are two; a clear error where there is one.
+     for e in cudalign overlap; do
+       if "$swsearch" align "$tmp/long.fa" --engine $e --gpus 2 -q > "$tmp/g2.tsv" 2> "$tmp/err"; then
+         cmp -s "$tmp/g2.tsv" "$tmp/t1.tsv" && pass || fail "--gpus 2 on $e differs from CPU"
+       else
+         grep -q "no GPU 1" "$tmp/err" && pass || { fail "--gpus 2 on $e:"; cat "$tmp/err"; }
+       fi
+     done ;;
   1) err_has "GPU"; absent "$tmp/gpu.tsv"
      expect 1 "overlap without GPU" -- "$swsearch" align "$tmp/long.fa" --engine overlap -q
      err_has "GPU"
@@ -269,6 +277,10 @@ expect 0 "--best beyond what aligns" -- "$swsearch" align "$tmp/none2.fa" --best
 line_is "$(row aaaa cccc 0 0 0 0 0)"
 expect 2 "--best 0" -- "$swsearch" align "$tmp/two.fa" --best 0
 err_has "--best needs a whole number"
+expect 2 "--gpus 0" -- "$swsearch" align "$tmp/two.fa" --gpus 0
+err_has "--gpus needs a whole number"
+expect 1 "--gpus with the CPU engine" -- "$swsearch" align "$tmp/two.fa" --gpus 2 --engine cpu
+err_has "several GPUs need a GPU engine"
 if "$swsearch" align "$tmp/two.fa" --best 3 --engine cudalign -q > "$tmp/g.tsv" 2> /dev/null; then
   "$swsearch" align "$tmp/two.fa" --best 3 --engine cpu -q > "$tmp/c.tsv"
   cmp -s "$tmp/g.tsv" "$tmp/c.tsv" && pass || fail "--best on cudalign differs from CPU"

@@ -13,6 +13,7 @@
 #include "sw_pair_cpu.h"
 #include "sw_pair_gpu.h"
 #include "sw_pair_overlap.h"
+#include "sw_pair_team.h"
 
 const char *sw_pair_engine_name(sw_pair_engine engine)
 {
@@ -153,14 +154,25 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     sw_error why;
     sw_error_clear(&why);
     const int sliced = opt.slices && opt.slices->ranks > 1;
+    if (opt.gpus > 1 && sliced)
+        return sw_error_set(err, SW_EINVAL, "several GPUs in one process and several processes do not mix");
+    if (opt.gpus > 1 && engine == SW_PAIR_ENGINE_CPU)
+        return sw_error_set(err, SW_EINVAL, "several GPUs need a GPU engine, not the CPU engine");
+    if (opt.gpus > 1 && opt.forbidden_count)
+        return sw_error_set(err, SW_EINVAL, "best-K alignments run on one GPU");
+    /* Without a usable first GPU, auto runs the CPU engine (with a note). */
+    if (opt.gpus > 1 && engine == SW_PAIR_ENGINE_AUTO && !sw_pair_gpu_usable(opt.device, &why)) opt.gpus = 1;
+    for (int k = 1; k < opt.gpus; ++k)
+        if (!sw_pair_gpu_usable(opt.device + k, err)) return SW_ENODEV;
+    const int parts = sliced ? opt.slices->ranks : opt.gpus > 1 ? opt.gpus : 1;
     if (engine == SW_PAIR_ENGINE_AUTO) {
         /* Slices are rows of the first sequence, which the overlap engine
          * cannot turn: their own shape decides. */
         engine = !sw_pair_gpu_usable(opt.device, &why) ? SW_PAIR_ENGINE_CPU
-                 : sliced ? (a_len / (uint64_t)opt.slices->ranks >= (uint64_t)SW_PAIR_OVERLAP_RATIO * b_len
-                                 ? SW_PAIR_ENGINE_OVERLAP
-                                 : SW_PAIR_ENGINE_CUDALIGN)
-                          : sw_pair_choose_engine(a_len, b_len);
+                 : parts > 1 ? (a_len / (uint64_t)parts >= (uint64_t)SW_PAIR_OVERLAP_RATIO * b_len
+                                    ? SW_PAIR_ENGINE_OVERLAP
+                                    : SW_PAIR_ENGINE_CUDALIGN)
+                             : sw_pair_choose_engine(a_len, b_len);
         if (engine == SW_PAIR_ENGINE_CPU && opt.note) {
             char line[sizeof why.message + 64];
             snprintf(line, sizeof line, "GPU engine unavailable (%s): running on the CPU engine", why.message);
@@ -185,14 +197,36 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     job.engine = engine;
     job.opt = &opt;
     double t0 = sw_clock_seconds();
-    if (sliced) {
+    if (parts > 1) {
         sw_pair_split_stats split;
         pass.cells_done = NULL;
-        rc = sw_pair_split_run(&pass, 0, opt.slices, run_slice, &job, &job.hit, &split, err);
+        if (sliced) {
+            rc = sw_pair_split_run(&pass, 0, opt.slices, run_slice, &job, &job.hit, &split, err);
+        } else {
+            /* One thread a GPU, each with its own device. */
+            pass_job *jobs = calloc((size_t)parts, sizeof *jobs);
+            sw_pair_options *opts = calloc((size_t)parts, sizeof *opts);
+            void **users = calloc((size_t)parts, sizeof *users);
+            if (!jobs || !opts || !users) {
+                rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+            } else {
+                for (int k = 0; k < parts; ++k) {
+                    opts[k] = opt;
+                    opts[k].device = opt.device + k;
+                    jobs[k].engine = engine;
+                    jobs[k].opt = &opts[k];
+                    users[k] = &jobs[k];
+                }
+                rc = sw_pair_team_run(&pass, parts, SW_PAIR_SPLIT_OVERLAP, run_slice, users, &job.hit, &split, err);
+            }
+            free(jobs);
+            free(opts);
+            free(users);
+        }
         if (rc) return rc;
         job.hit.pruned = 0;
         out->rounds = split.rounds;
-        out->chunks = opt.slices->ranks;
+        out->chunks = parts;
         out->recomputed = split.recomputed;
     } else if ((rc = run_pass(&job, 1, a_len * b_len, err))) {
         return rc;
@@ -200,7 +234,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->forward_seconds = sw_clock_seconds() - t0;
     out->forward_cells = job.hit.cells;
     out->forward_pruned = job.hit.pruned;
-    if (engine == SW_PAIR_ENGINE_OVERLAP && !sliced) {
+    if (engine == SW_PAIR_ENGINE_OVERLAP && parts == 1) {
         out->rounds = job.overlap.rounds;
         out->chunks = job.overlap.chunks;
         out->recomputed = job.overlap.recomputed;

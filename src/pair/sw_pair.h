@@ -43,6 +43,10 @@ typedef struct sw_pair_options {
      * pass's rows on the engine asked for; the start pass runs on rank 0,
      * the only one whose result has the start. NULL: one process. */
     const sw_pair_slice_ops *slices;
+    /* GPU engines in one process: the forward pass's row slices on this
+     * many GPUs (device, device + 1, ...), one thread driving each, by the
+     * method of the slices above; 0 or 1: one GPU. */
+    int gpus;
     /* Cells no alignment may use (sw_pair_pass.h): both passes honor
      * them. sw_pair_align_best() sets them; NULL: none. */
     const sw_pair_box *forbidden;

@@ -38,6 +38,10 @@ static const char help[] =
     "                      CUDAlign papers (+1, -3, -5, -2)\n"
     "  -t, --threads T     CPU engine threads (default: all cores)\n"
     "      --gpu ID        CUDA device number (default 0)\n"
+    "      --gpus N        GPU engines: cut the forward pass's rows into N slices\n"
+    "                      on GPUs ID .. ID + N - 1 of this machine, one each\n"
+    "                      (default 1; exact: slices whose row above changes\n"
+    "                      are recomputed)\n"
     "      --no-pruning    GPU engine: compute every cell of the matrix; by default\n"
     "                      it skips the parts where no alignment can reach the\n"
     "                      best score found so far (exact either way)\n"
@@ -84,7 +88,7 @@ typedef struct align_args {
     long threads, gpu;
     int gpu_given;
     int format, quiet, progress, no_pruning;
-    long best;
+    long best, gpus;
 } align_args;
 
 /* Like cli_parse_long, with a message that says what kind of value the
@@ -106,7 +110,7 @@ static int parse_score(const char *option, const char *text, long min, long max,
 /* Returns CLI_EXIT_OK to go on, -1 after --help, or CLI_EXIT_USAGE. */
 static int parse_args(int argc, char **argv, align_args *a)
 {
-    enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS, OPT_NO_PRUNING };
+    enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS, OPT_NO_PRUNING, OPT_GPUS };
     static const struct option longopts[] = {
         {"engine", required_argument, NULL, 'e'},   {"match", required_argument, NULL, OPT_MATCH},
         {"mismatch", required_argument, NULL, OPT_MISMATCH},
@@ -115,7 +119,7 @@ static int parse_args(int argc, char **argv, align_args *a)
         {"threads", required_argument, NULL, 't'},  {"gpu", required_argument, NULL, OPT_GPU},
         {"format", required_argument, NULL, 'f'},   {"out", required_argument, NULL, 'o'},
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"no-pruning", no_argument, NULL, OPT_NO_PRUNING}, {"quiet", no_argument, NULL, 'q'},
-        {"best", required_argument, NULL, 'k'},
+        {"best", required_argument, NULL, 'k'},     {"gpus", required_argument, NULL, OPT_GPUS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     /* CUDAlign's +1, -3 and gaps of -5 for the first base, -2 for each
@@ -124,6 +128,7 @@ static int parse_args(int argc, char **argv, align_args *a)
     a->engine = SW_PAIR_ENGINE_AUTO;
     a->progress = -1;
     a->best = 1;
+    a->gpus = 1;
     opterr = 0;
     optind = 1;
     int c;
@@ -174,6 +179,9 @@ static int parse_args(int argc, char **argv, align_args *a)
             }
             break;
         case 'o': a->out_path = optarg; break;
+        case OPT_GPUS:
+            if (cli_parse_long("--gpus", optarg, 1, 64, &a->gpus)) return CLI_EXIT_USAGE;
+            break;
         case 'k':
             if (cli_parse_long("--best", optarg, 1, 100000, &a->best)) return CLI_EXIT_USAGE;
             break;
@@ -370,7 +378,7 @@ static void print_pass(const char *name, uint64_t swept, uint64_t pruned, double
     fprintf(stderr, " in %.3f s (%.2f GCUPS)", seconds, gcups(swept, seconds));
 }
 
-static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_len, int processes)
+static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_len, int processes, int gpus)
 {
     /* The overlap engine computes some cells more than once; the forward
      * pass covers the whole matrix either way. */
@@ -379,9 +387,10 @@ static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_le
     const double seconds = r->forward_seconds + r->reverse_seconds;
     fprintf(stderr, "swsearch: %s engine: ", sw_pair_engine_name(r->engine));
     print_pass("forward", forward, r->forward_pruned, r->forward_seconds);
-    if (processes > 1)
-        fprintf(stderr, " [%d processes, %d recomputation round%s, %lld slice%s recomputed]", processes, r->rounds,
-                r->rounds == 1 ? "" : "s", (long long)r->recomputed, r->recomputed == 1 ? "" : "s");
+    if (processes > 1 || gpus > 1)
+        fprintf(stderr, " [%d %s, %d recomputation round%s, %lld slice%s recomputed]", processes > 1 ? processes : gpus,
+                processes > 1 ? "processes" : "GPUs", r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed,
+                r->recomputed == 1 ? "" : "s");
     else if (r->engine == SW_PAIR_ENGINE_OVERLAP)
         fprintf(stderr, " [%lld chunks, %d recomputation round%s, %lld chunk%s recomputed]", (long long)r->chunks,
                 r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed, r->recomputed == 1 ? "" : "s");
@@ -449,6 +458,7 @@ int cli_align(int argc, char **argv)
         .note = cli_warn,
         .no_pruning = a.no_pruning,
         .slices = mpi ? sw_pair_mpi_ops(mpi) : NULL,
+        .gpus = (int)a.gpus,
     };
     const double t0 = cli_now();
     if (a.best > 1) {
@@ -465,7 +475,8 @@ int cli_align(int argc, char **argv)
     write_result(out.file, a.format, &seq_a, &seq_b, results, found, rounds, a.best > 1);
     if ((rc = cli_output_commit(&out, &err))) goto done;
     if (!a.quiet) {
-        print_summary(&results[0], seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1);
+        print_summary(&results[0], seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1,
+                      results[0].engine != SW_PAIR_ENGINE_CPU ? (int)a.gpus : 1);
         if (a.best > 1)
             fprintf(stderr, "swsearch: best %ld: %d alignment%s in %.3f s (%d forward pass%s)\n", a.best, found,
                     found == 1 ? "" : "s", cli_now() - t0, rounds, rounds == 1 ? "" : "es");
