@@ -41,10 +41,10 @@ for s in $subjects; do
       for k in score a_end b_end; do
         [ "$(echo "$o" | field $k)" = "$(echo "$c" | field $k)" ] || same=" DIFFER($k)"
       done
-      auto=$(awk -v a="$ct" -v b="$ot" 'BEGIN { print (b < a ? "overlap" : "cudalign") }')
+      faster=$(awk -v a="$ct" -v b="$ot" 'BEGIN { print (b < a ? "overlap" : "cudalign") }')
       printf '%-10s %-7s %-8s %10s %9s %10s %9s %7.2f %7s %6s %7s %-8s %s%s\n' "$s" "$q" "$kind" "$ot" "$og" "$ct" "$cg" \
         "$(awk -v a="$ct" -v b="$ot" 'BEGIN { print a / b }')" "$(echo "$o" | field inexact_first)" \
-        "$(echo "$o" | field rounds)" "$(echo "$o" | field recomputed)" "$auto" "$(echo "$o" | field auto | tr -d '"')" "$same"
+        "$(echo "$o" | field rounds)" "$(echo "$o" | field recomputed)" "$faster" "$(echo "$o" | field auto | tr -d '"')" "$same"
       echo "$o" >> "$work/runs.jsonl"
       echo "$c" >> "$work/runs.jsonl"
     done

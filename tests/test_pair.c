@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pair_random.h"
 #include "sw_align_ref.h"
 #include "sw_matrix.h"
 #include "sw_pair.h"
@@ -15,22 +16,6 @@
 #include "sw_pair_team.h"
 
 static const sw_pair_scoring paper = {1, -3, 3, 2};
-
-static uint64_t next_random(uint64_t *state)
-{
-    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *state >> 33;
-}
-
-/* Random bases, one in `n_rate` an N (0: none). */
-static uint8_t *random_dna(uint64_t len, uint64_t *rng, unsigned n_rate)
-{
-    uint8_t *s = malloc(len ? len : 1);
-    cr_assert_not_null(s);
-    for (uint64_t i = 0; i < len; ++i)
-        s[i] = n_rate && next_random(rng) % n_rate == 0 ? 4 : (uint8_t)(next_random(rng) & 3);
-    return s;
-}
 
 /* A copy of `src` with about one change in `rate` bases: substitutions,
  * short insertions and deletions. *len_out receives its length. */

@@ -8,25 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pair_random.h"
 #include "sw_pair.h"
 #include "sw_pair_cpu.h"
 
 static const sw_pair_scoring paper = {1, -3, 3, 2}, cheap_gaps = {3, -2, 0, 1};
 #define NEG (-(1 << 28))
-
-static uint64_t next_random(uint64_t *state)
-{
-    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *state >> 33;
-}
-
-static uint8_t *random_dna(uint64_t len, uint64_t *rng)
-{
-    uint8_t *s = malloc(len ? len : 1);
-    cr_assert_not_null(s);
-    for (uint64_t i = 0; i < len; ++i) s[i] = (uint8_t)(next_random(rng) & 3);
-    return s;
-}
 
 /* Copies `len` bases of src into dst with about one substitution in `rate`. */
 static void plant(uint8_t *dst, const uint8_t *src, uint64_t len, unsigned rate, uint64_t *rng)
@@ -126,7 +113,7 @@ Test(pair_forbidden, passes_equal_the_whole_matrix)
     const uint64_t shapes[][2] = {{300, 250}, {257, 513}, {1000, 90}, {64, 700}};
     for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; ++t) {
         const uint64_t m = shapes[t][0], n = shapes[t][1];
-        uint8_t *a = random_dna(m, &rng), *b = random_dna(n, &rng);
+        uint8_t *a = random_dna(m, &rng, 0), *b = random_dna(n, &rng, 0);
         /* a related stretch, so that boxes cut through a strong alignment */
         const uint64_t len = (m < n ? m : n) / 2;
         plant(b + n / 4, a + m / 3, len < n - n / 4 ? len : n - n / 4, 12, &rng);
@@ -205,7 +192,7 @@ Test(pair_best, each_is_the_best_outside_the_boxes_before_it)
     uint64_t rng = 5;
     for (int t = 0; t < 4; ++t) {
         const uint64_t m = 400 + 150 * (uint64_t)t, n = 300 + 70 * (uint64_t)t;
-        uint8_t *a = random_dna(m, &rng), *b = random_dna(n, &rng);
+        uint8_t *a = random_dna(m, &rng, 0), *b = random_dna(n, &rng, 0);
         plant(a + 20, b + 10, 120, 10, &rng);
         plant(a + m / 2, b + n / 3, 100, 6, &rng);
         plant(a + m - 150, b + 10, 90, 20, &rng); /* the same part of b again */
@@ -219,7 +206,7 @@ Test(pair_best, finds_planted_copies_not_pieces_of_one)
 {
     uint64_t rng = 17;
     const uint64_t m = 30000, q = 1500;
-    uint8_t *subject = random_dna(m, &rng), *query = random_dna(q, &rng);
+    uint8_t *subject = random_dna(m, &rng, 0), *query = random_dna(q, &rng, 0);
     const uint64_t at[3] = {4000, 14000, 26000};
     const unsigned rate[3] = {50, 12, 25}; /* scores fall in that order */
     for (int c = 0; c < 3; ++c) plant(subject + at[c], query, q, rate[c], &rng);

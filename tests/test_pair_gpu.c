@@ -123,6 +123,19 @@ static void check_overlaps(const char *what, const sw_pair_pass *pass, const sw_
     check_overlap(what, pass, want, 3, 2);
 }
 
+/* The CPU's answer to `pass` (the reference engine or the multi-threaded
+ * one); 0, or a failure counted and reported. */
+static int cpu_hit(const char *what, const sw_pair_pass *pass, int use_reference, sw_pair_hit *want)
+{
+    sw_error err;
+    const int rc = use_reference ? sw_pair_cpu_reference(pass, want, &err) : sw_pair_cpu_run(pass, 0, want, &err);
+    if (rc) {
+        ++failures;
+        printf("FAIL %s: CPU%s: %s\n", what, pass->mode == SW_PAIR_ANCHORED ? " anchored" : "", err.message);
+    }
+    return rc;
+}
+
 /* Local pass on every GPU variant, anchored pass at the best score over
  * the reversed prefixes (as sw_pair_align runs it), both against the CPU. */
 static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
@@ -130,13 +143,7 @@ static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uin
 {
     sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0};
     sw_pair_hit want;
-    sw_error err;
-    int rc = use_reference ? sw_pair_cpu_reference(&pass, &want, &err) : sw_pair_cpu_run(&pass, 0, &want, &err);
-    if (rc) {
-        ++failures;
-        printf("FAIL %s: CPU: %s\n", what, err.message);
-        return;
-    }
+    if (cpu_hit(what, &pass, use_reference, &want)) return;
     sw_pair_gpu_options opt = {0, 0, SW_PAIR_GPU_PERSISTENT, 0};
     check_pass(what, &pass, &want, &opt);
     opt.prune = 1;
@@ -157,11 +164,7 @@ static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uin
     for (uint64_t j = 0; j < want.b_end; ++j) rb[j] = b[want.b_end - 1 - j];
     sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL, NULL, 0};
     sw_pair_hit start;
-    rc = use_reference ? sw_pair_cpu_reference(&back, &start, &err) : sw_pair_cpu_run(&back, 0, &start, &err);
-    if (rc) {
-        ++failures;
-        printf("FAIL %s: CPU anchored: %s\n", what, err.message);
-    } else {
+    if (!cpu_hit(what, &back, use_reference, &start)) {
         check_pass(what, &back, &start, &opt);
         opt.prune = 1;
         check_pass(what, &back, &start, &opt);
@@ -235,12 +238,7 @@ static void check_skinny(uint64_t q, uint64_t ratio, int copies, unsigned per_mi
         sw_pair_pass pass = {order ? subject : query, order ? n : q, order ? query : subject, order ? q : n, *sc,
                              SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0};
         sw_pair_hit want;
-        sw_error err;
-        if (sw_pair_cpu_run(&pass, 0, &want, &err)) {
-            ++failures;
-            printf("FAIL %s: CPU: %s\n", what, err.message);
-            continue;
-        }
+        if (cpu_hit(what, &pass, 0, &want)) continue;
         sw_pair_gpu_options opt = {0, 1, SW_PAIR_GPU_PERSISTENT, 0};
         check_pass(what, &pass, &want, &opt);
         check_overlaps(what, &pass, &want);
@@ -281,12 +279,7 @@ static void check_forbidden(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
             sw_pair_pass pass = {order ? query : subject, order ? q : m, order ? subject : query, order ? m : q, *sc,
                                  SW_PAIR_LOCAL, 0, NULL, NULL, NULL, boxes, counts[set]};
             sw_pair_hit want;
-            sw_error err;
-            if (sw_pair_cpu_run(&pass, 0, &want, &err)) {
-                ++failures;
-                printf("FAIL %s: CPU: %s\n", what, err.message);
-                continue;
-            }
+            if (cpu_hit(what, &pass, 0, &want)) continue;
             sw_pair_gpu_options opt = {0, 0, SW_PAIR_GPU_PERSISTENT, 0};
             check_pass(what, &pass, &want, &opt);
             opt.prune = 1;
@@ -300,11 +293,7 @@ static void check_forbidden(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
             anchored.mode = SW_PAIR_ANCHORED;
             anchored.target = want.score / 2 > 0 ? want.score / 2 : 1;
             sw_pair_hit start;
-            if (sw_pair_cpu_run(&anchored, 0, &start, &err)) {
-                ++failures;
-                printf("FAIL %s: CPU anchored: %s\n", what, err.message);
-                continue;
-            }
+            if (cpu_hit(what, &anchored, 0, &start)) continue;
             opt.warps = 0;
             check_pass(what, &anchored, &start, &opt);
             opt.prune = 0;

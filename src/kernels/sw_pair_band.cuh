@@ -880,37 +880,49 @@ inline int map_counter(unsigned long long **host, unsigned long long **dev, sw_e
     return SW_OK;
 }
 
+/* `bytes` of host memory into a new device allocation *out; frees `host`
+ * (malloc'd by the caller, which may pass NULL when that failed). */
+inline int copy_to_device(void *host, size_t bytes, void **out, const char *what, sw_error *err)
+{
+    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for %s", what);
+    cudaError_t e = cudaMalloc(out, bytes);
+    if (e == cudaSuccess) e = cudaMemcpy(*out, host, bytes, cudaMemcpyHostToDevice);
+    free(host);
+    if (e != cudaSuccess) {
+        char doing[96];
+        snprintf(doing, sizeof doing, "copying %s", what);
+        return cuda_fail(err, e, doing);
+    }
+    return SW_OK;
+}
+
 /* A pass's boundary row into the kernels' form (H - oe, F) on the device,
  * and the kernels' last row back into the pass's form. */
 inline int upload_edge(const sw_pair_edge *row, long long n, int oe, int2 **out, sw_error *err)
 {
     int2 *host = (int2 *)malloc((size_t)n * sizeof(int2));
-    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for a boundary row");
-    for (long long j = 0; j < n; ++j) host[j] = make_int2(row[j].h - oe, row[j].f);
-    cudaError_t e = cudaMalloc(out, (size_t)n * sizeof(int2));
-    if (e == cudaSuccess) e = cudaMemcpy(*out, host, (size_t)n * sizeof(int2), cudaMemcpyHostToDevice);
-    free(host);
-    if (e != cudaSuccess) return cuda_fail(err, e, "copying the boundary row");
-    return SW_OK;
+    if (host)
+        for (long long j = 0; j < n; ++j) host[j] = make_int2(row[j].h - oe, row[j].f);
+    return copy_to_device(host, (size_t)n * sizeof(int2), (void **)out, "a boundary row", err);
 }
 
-/* The pass's forbidden boxes on the device, rows and columns swapped when
- * the engine runs the pair transposed; *out stays NULL when there are none. */
-inline int upload_boxes(const sw_pair_pass *pass, bool transposed, sw_pair_box **out, sw_error *err)
+/* The pass's forbidden boxes on the device (*dev, to free), rows and
+ * columns swapped when the engine runs the pair transposed, into p. */
+inline int upload_boxes(const sw_pair_pass *pass, bool transposed, pair_args *p, sw_pair_box **dev, sw_error *err)
 {
-    *out = nullptr;
+    *dev = nullptr;
     const int count = pass->forbidden_count;
     if (count <= 0) return SW_OK;
     sw_pair_box *host = (sw_pair_box *)malloc((size_t)count * sizeof(sw_pair_box));
-    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for the forbidden boxes");
-    for (int k = 0; k < count; ++k) {
-        const sw_pair_box x = pass->forbidden[k];
-        host[k] = transposed ? sw_pair_box{x.b_lo, x.b_hi, x.a_lo, x.a_hi} : x;
-    }
-    cudaError_t e = cudaMalloc(out, (size_t)count * sizeof(sw_pair_box));
-    if (e == cudaSuccess) e = cudaMemcpy(*out, host, (size_t)count * sizeof(sw_pair_box), cudaMemcpyHostToDevice);
-    free(host);
-    if (e != cudaSuccess) return cuda_fail(err, e, "copying the forbidden boxes");
+    if (host)
+        for (int k = 0; k < count; ++k) {
+            const sw_pair_box x = pass->forbidden[k];
+            host[k] = transposed ? sw_pair_box{x.b_lo, x.b_hi, x.a_lo, x.a_hi} : x;
+        }
+    const int rc = copy_to_device(host, (size_t)count * sizeof(sw_pair_box), (void **)dev, "the forbidden boxes", err);
+    if (rc) return rc;
+    p->boxes = *dev;
+    p->box_count = count;
     return SW_OK;
 }
 

@@ -162,9 +162,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
      * last row that another pass goes on from. */
     p.prune = opt->prune != 0 && !pass->bottom;
     if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
-    if ((rc = upload_boxes(pass, transposed, &g.boxes, err))) return rc;
-    p.boxes = g.boxes;
-    p.box_count = pass->forbidden_count;
+    if ((rc = upload_boxes(pass, transposed, &p, &g.boxes, err))) return rc;
     if (pass->bottom) CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
     p.top = g.top;
     p.bottom = g.bottom;

@@ -227,9 +227,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     p.cells_host = cells_host_dev;
     p.stall = stall;
     if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
-    if ((rc = upload_boxes(pass, transposed, &g.boxes, err))) return rc;
-    p.boxes = g.boxes;
-    p.box_count = pass->forbidden_count;
+    if ((rc = upload_boxes(pass, transposed, &p, &g.boxes, err))) return rc;
     p.top = g.top;
 
     overlap_args o;

@@ -154,41 +154,40 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     sw_error why;
     sw_error_clear(&why);
     const int sliced = opt.slices && opt.slices->ranks > 1;
-    if (opt.gpus > 1 && sliced)
-        return sw_error_set(err, SW_EINVAL, "several GPUs in one process and several processes do not mix");
-    if (opt.gpus > 1 && engine == SW_PAIR_ENGINE_CPU)
-        return sw_error_set(err, SW_EINVAL, "several GPUs need a GPU engine, not the CPU engine");
-    if (opt.gpus > 1 && opt.forbidden_count)
-        return sw_error_set(err, SW_EINVAL, "best-K alignments run on one GPU");
-    /* Without a usable first GPU, auto runs the CPU engine (with a note). */
-    if (opt.gpus > 1 && engine == SW_PAIR_ENGINE_AUTO && !sw_pair_gpu_usable(opt.device, &why)) opt.gpus = 1;
-    for (int k = 1; k < opt.gpus; ++k)
-        if (!sw_pair_gpu_usable(opt.device + k, err)) return SW_ENODEV;
-    const int parts = sliced ? opt.slices->ranks : opt.gpus > 1 ? opt.gpus : 1;
-    if (engine == SW_PAIR_ENGINE_AUTO) {
-        /* Slices are rows of the first sequence, which the overlap engine
-         * cannot turn: their own shape decides. */
-        engine = !sw_pair_gpu_usable(opt.device, &why) ? SW_PAIR_ENGINE_CPU
-                 : parts > 1 ? (a_len / (uint64_t)parts >= (uint64_t)SW_PAIR_OVERLAP_RATIO * b_len
-                                    ? SW_PAIR_ENGINE_OVERLAP
-                                    : SW_PAIR_ENGINE_CUDALIGN)
-                             : sw_pair_choose_engine(a_len, b_len);
-        if (engine == SW_PAIR_ENGINE_CPU && opt.note) {
+    if (sliced && opt.forbidden_count)
+        return sw_error_set(err, SW_EINVAL, "best-K alignments run in one process, not across processes");
+    if (opt.gpus > 1) {
+        if (sliced)
+            return sw_error_set(err, SW_EINVAL, "several GPUs in one process and several processes do not mix");
+        if (engine == SW_PAIR_ENGINE_CPU)
+            return sw_error_set(err, SW_EINVAL, "several GPUs need a GPU engine, not the CPU engine");
+        if (opt.forbidden_count) return sw_error_set(err, SW_EINVAL, "best-K alignments run on one GPU");
+    }
+    if (engine != SW_PAIR_ENGINE_CPU && !sw_pair_gpu_usable(opt.device, &why)) {
+        if (engine != SW_PAIR_ENGINE_AUTO) {
+            if (err) *err = why;
+            return why.code ? why.code : SW_ENODEV;
+        }
+        engine = SW_PAIR_ENGINE_CPU;
+        opt.gpus = 1;
+        if (opt.note) {
             char line[sizeof why.message + 64];
             snprintf(line, sizeof line, "GPU engine unavailable (%s): running on the CPU engine", why.message);
             opt.note(opt.note_user, line);
         }
-    } else if (engine != SW_PAIR_ENGINE_CPU && !sw_pair_gpu_usable(opt.device, &why)) {
-        if (err) *err = why;
-        return why.code ? why.code : SW_ENODEV;
     }
+    for (int k = 1; k < opt.gpus; ++k)
+        if (!sw_pair_gpu_usable(opt.device + k, err)) return SW_ENODEV;
+    const int parts = sliced ? opt.slices->ranks : opt.gpus > 1 ? opt.gpus : 1;
+    /* Slices are rows of the first sequence, which the overlap engine
+     * cannot turn: their own shape decides. */
+    if (engine == SW_PAIR_ENGINE_AUTO)
+        engine = parts == 1 ? sw_pair_choose_engine(a_len, b_len)
+                 : a_len / (uint64_t)parts >= (uint64_t)SW_PAIR_OVERLAP_RATIO * b_len ? SW_PAIR_ENGINE_OVERLAP
+                                                                                      : SW_PAIR_ENGINE_CUDALIGN;
     out->engine = engine;
 
     uint64_t cells_done = 0;
-    if (opt.forbidden_count < 0 || (opt.forbidden_count && !opt.forbidden))
-        return sw_error_set(err, SW_EINVAL, "pairwise alignment: invalid forbidden boxes");
-    if (sliced && opt.forbidden_count)
-        return sw_error_set(err, SW_EINVAL, "best-K alignments run in one process, not across processes");
     sw_pair_pass pass = {a, a_len, b, b_len, *scoring, SW_PAIR_LOCAL, 0, &cells_done, NULL, NULL,
                          opt.forbidden, opt.forbidden_count};
     pass_job job;
