@@ -390,6 +390,7 @@ Test(pair_split, slices_equal_the_reference)
         expect_team(a, 3000, b, nb, members, 8, members - 1);
         expect_team(a, 3000, a, 3000, members, 8, members - 1); /* identical */
         expect_team(a, 3000, b, nb, members, 0, -1);
+        expect_team(a, 3000, a, 3000, members, 256, -1); /* the overlap of the program */
         expect_team(a, 3000, c, nc, members, 8, -1);
         expect_team(a, 3000, r, 2500, members, 8, -1); /* unrelated */
         expect_team(a, 3, b, nb, members, 8, -1);      /* fewer rows than slices */

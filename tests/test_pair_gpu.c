@@ -367,6 +367,179 @@ static void check_best_planted(uint64_t m, uint64_t q, int copies, const sw_pair
     free(subject);
 }
 
+/* Whether two boundary rows hand on the same thing: H, and F where it can
+ * still matter (F <= 0 acts as 0, sw_pair_split.c). */
+static int same_edge(const sw_pair_edge *x, const sw_pair_edge *y, uint64_t n, uint64_t *where)
+{
+    for (uint64_t j = 0; j < n; ++j)
+        if (x[j].h != y[j].h || (x[j].f > 0 ? x[j].f : 0) != (y[j].f > 0 ? y[j].f : 0)) {
+            *where = j;
+            return 0;
+        }
+    return 1;
+}
+
+/* One GPU engine (0: CUDAlign, 1: overlap) on `pass`: its best cell and,
+ * where the pass asks, its last row against the CPU's. */
+static void check_edge_pass(const char *what, int engine, const sw_pair_pass *pass)
+{
+    sw_pair_pass cpu = *pass, gpu = *pass;
+    sw_pair_edge *want_row = NULL, *got_row = NULL;
+    if (pass->bottom) {
+        want_row = malloc(pass->b_len * sizeof *want_row);
+        got_row = malloc(pass->b_len * sizeof *got_row);
+        cpu.bottom = want_row;
+        gpu.bottom = got_row;
+    }
+    sw_pair_hit want, got;
+    sw_error err;
+    sw_error_clear(&err);
+    ++checks;
+    if (cpu_hit(what, &cpu, 0, &want)) goto done;
+    int rc;
+    if (engine == 0) {
+        const sw_pair_gpu_options opt = {.device = 0, .prune = 1, .layout = SW_PAIR_GPU_PERSISTENT};
+        rc = sw_pair_gpu_run(&gpu, &opt, &got, NULL, &err);
+    } else {
+        const sw_pair_overlap_options opt = {0, 1, 1}; /* chunks of one band: the most boundaries */
+        rc = sw_pair_overlap_run(&gpu, &opt, &got, NULL, &err);
+    }
+    const char *name = engine == 0 ? "cudalign" : "overlap";
+    if (rc) {
+        ++failures;
+        printf("FAIL %s: %s: %s\n", what, name, err.message);
+        goto done;
+    }
+    if (got.score != want.score || got.a_end != want.a_end || got.b_end != want.b_end) {
+        ++failures;
+        printf("FAIL %s (%llu x %llu): %s %d at %llu/%llu, CPU %d at %llu/%llu\n", what,
+               (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, name, got.score,
+               (unsigned long long)got.a_end, (unsigned long long)got.b_end, want.score,
+               (unsigned long long)want.a_end, (unsigned long long)want.b_end);
+    }
+    uint64_t j = 0;
+    if (pass->bottom && !same_edge(got_row, want_row, pass->b_len, &j)) {
+        ++failures;
+        printf("FAIL %s (%llu x %llu): %s last row column %llu: H %d F %d, CPU H %d F %d\n", what,
+               (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, name, (unsigned long long)j + 1,
+               got_row[j].h, got_row[j].f, want_row[j].h, want_row[j].f);
+    }
+done:
+    free(want_row);
+    free(got_row);
+}
+
+/* A pass cut at row `cut`: the rows above handing their last row on (any
+ * row count, so the GPU's last band may be short), the rows below starting
+ * from it; each engine against the CPU. */
+static void check_cut(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, uint64_t cut,
+                      const sw_pair_scoring *sc)
+{
+    sw_pair_edge *row = malloc(n * sizeof *row);
+    sw_pair_pass upper = {a, cut, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, row, NULL, 0};
+    sw_pair_hit ignored;
+    sw_error err;
+    if (sw_pair_cpu_run(&upper, 0, &ignored, &err)) {
+        ++failures;
+        printf("FAIL %s: CPU: %s\n", what, err.message);
+        free(row);
+        return;
+    }
+    char line[128];
+    const sw_pair_pass lower = {a + cut, m - cut, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, row, NULL, NULL, 0};
+    sw_pair_pass lower_out = lower;
+    sw_pair_edge dummy;
+    lower_out.bottom = &dummy; /* check_edge_pass gives each engine a row of its own */
+    for (int engine = 0; engine < 2; ++engine) {
+        /* The overlap engine takes boundary rows where the rows are the longer. */
+        if (engine == 1 && (cut < n || m - cut < n)) continue;
+        snprintf(line, sizeof line, "%s, rows 1-%llu", what, (unsigned long long)cut);
+        check_edge_pass(line, engine, &upper);
+        snprintf(line, sizeof line, "%s, rows %llu-%llu from the row above", what, (unsigned long long)cut + 1,
+                 (unsigned long long)m);
+        check_edge_pass(line, engine, &lower);
+        check_edge_pass(line, engine, &lower_out);
+    }
+    free(row);
+}
+
+static void check_cuts(uint64_t m, uint64_t n, const sw_pair_scoring *sc)
+{
+    uint64_t len;
+    uint8_t *a = random_seq(m, 0);
+    uint8_t *b = mutate(a, n < m ? n : m, 30, &len); /* a related prefix: alignments cross every cut */
+    char what[64];
+    snprintf(what, sizeof what, "cut %llu x %llu", (unsigned long long)m, (unsigned long long)len);
+    const uint64_t cuts[] = {1, 255, 256, 257, m / 3, m / 2 - m / 2 % 256, m - 200, m - 1};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; ++k)
+        if (cuts[k] > 0 && cuts[k] < m) check_cut(what, a, m, b, len, cuts[k], sc);
+    free(a);
+    free(b);
+}
+
+/* Row slices on threads of one process, one GPU engine each (--gpus),
+ * here all on device 0: the exchange of boundary rows between threads and
+ * the recomputation of slices, against the CPU engine. */
+static void check_team(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
+                       const sw_pair_scoring *sc)
+{
+    static const int devices[4] = {0, 0, 0, 0};
+    sw_pair_result want, got;
+    sw_error err;
+    sw_pair_options opt = {.engine = SW_PAIR_ENGINE_CPU};
+    if (sw_pair_align(a, m, b, n, sc, &opt, &want, &err)) {
+        ++failures;
+        printf("FAIL %s: CPU: %s\n", what, err.message);
+        return;
+    }
+    const sw_pair_engine engines[2] = {SW_PAIR_ENGINE_CUDALIGN, SW_PAIR_ENGINE_OVERLAP};
+    for (int e = 0; e < 2; ++e)
+        for (int members = 2; members <= 4; members += 2) {
+            ++checks;
+            opt.engine = engines[e];
+            opt.gpus = members;
+            opt.devices = devices;
+            if (sw_pair_align(a, m, b, n, sc, &opt, &got, &err)) {
+                ++failures;
+                printf("FAIL %s: %s in %d slices: %s\n", what, sw_pair_engine_name(engines[e]), members,
+                       err.message);
+                continue;
+            }
+            if (got.score != want.score || got.a_start != want.a_start || got.a_end != want.a_end ||
+                got.b_start != want.b_start || got.b_end != want.b_end) {
+                ++failures;
+                printf("FAIL %s: %s in %d slices: %d %llu-%llu/%llu-%llu, CPU %d %llu-%llu/%llu-%llu\n", what,
+                       sw_pair_engine_name(engines[e]), members, got.score, (unsigned long long)got.a_start,
+                       (unsigned long long)got.a_end, (unsigned long long)got.b_start,
+                       (unsigned long long)got.b_end, want.score, (unsigned long long)want.a_start,
+                       (unsigned long long)want.a_end, (unsigned long long)want.b_start,
+                       (unsigned long long)want.b_end);
+            }
+        }
+}
+
+static void check_teams(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
+{
+    uint64_t len;
+    uint8_t *subject = random_seq(m, 0), *query = random_seq(q, 0);
+    uint8_t *related = mutate(subject, m, 20, &len);
+    char what[96];
+    snprintf(what, sizeof what, "slices: related %llu", (unsigned long long)m);
+    check_team(what, subject, m, related, len, sc);
+    snprintf(what, sizeof what, "slices: identical %llu", (unsigned long long)m);
+    check_team(what, subject, m, subject, m, sc); /* every slice waits for the one above */
+    uint8_t *copy = mutate(query, q, 30, &len);
+    memcpy(subject + m / 3, copy, len < m - m / 3 ? len : m - m / 3);
+    snprintf(what, sizeof what, "slices: %llu x %llu", (unsigned long long)m, (unsigned long long)q);
+    check_team(what, subject, m, query, q, sc);
+    snprintf(what, sizeof what, "slices: random %llu x %llu", (unsigned long long)q, (unsigned long long)m);
+    check_team(what, query, q, related, m / 2, sc);
+    free(copy);
+    free(related);
+    free(query);
+    free(subject);
+}
+
 int main(void)
 {
     sw_error err;
@@ -419,6 +592,10 @@ int main(void)
     check_forbidden(5000, 400, &paper);
     check_forbidden(3000, 700, &cheap_gaps);
     check_best_planted(6000, 500, 3, &paper);
+    check_cuts(3000, 3000, &paper);
+    check_cuts(9000, 700, &paper);
+    check_cuts(5000, 1000, &cheap_gaps);
+    check_teams(4000, 300, &paper);
     check_skinny(128, 300, 1, 20, &paper);
     check_skinny(1000, 100, 3, 30, &paper);
     check_skinny(700, 50, 2, 10, &cheap_gaps); /* cheap gaps: scores reach far past an alignment */
@@ -436,6 +613,7 @@ int main(void)
     check_flanks(0, 0, 0, 0, 200000, &paper); /* identical: the best alignment spans every chunk */
     check_forbidden(200000, 3000, &paper);
     check_best_planted(300000, 4000, 4, &paper);
+    check_teams(200000, 5000, &paper);
     check_skinny(10240, 100, 2, 20, &paper);
     check_skinny(50000, 8, 1, 20, &paper);
     /* The recomputation must have been exercised: related pairs cut in

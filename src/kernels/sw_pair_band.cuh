@@ -128,6 +128,13 @@ struct pair_args {
     const int2 *top;
     int2 *bottom;
     long long row_base;
+    /* The pass hands its last row on (sw_pair_pass.bottom): the last band,
+     * where it has fewer than BAND_ROWS rows, must leave the matrix's last
+     * row, not the row of its phantom rows below it (band_worker::step).
+     * Local passes only (anchored ones take no boundary rows), and not in
+     * the MASKED kernels, which keep their registers for the boxes: the
+     * engines refuse a pass with both. */
+    int last_row_wanted;
     /* Forbidden cells (sw_pair_pass.h), in this launch's rows and columns
      * (row_base included): on the device, box_count of them. */
     const sw_pair_box *boxes;
@@ -323,10 +330,16 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
                               (unsigned long long)j + 1);
     }
 
-    template <bool CHECK, bool MASK = false> __device__ __forceinline__ void step(long long s)
+    /* PARTIAL: the matrix's last band, short of BAND_ROWS rows, in a pass
+     * that hands its last row on. The rows past the matrix (phantom rows)
+     * would carry vertical gaps down to the band's last row; instead the
+     * lanes wholly past the matrix hand the row above on unchanged, and
+     * the lane holding the matrix's last row hands on that row. */
+    template <bool CHECK, bool MASK = false, bool PARTIAL = false> __device__ __forceinline__ void step(long long s)
     {
         const long long j = s - lane;
-        const bool active = !CHECK || (j >= 0 && j < n_eff);
+        const int last_t = PARTIAL ? (int)max(-1ll, min((long long)ALPHA - 1, p.m - 1 - row0)) : ALPHA - 1;
+        const bool active = (!CHECK || (j >= 0 && j < n_eff)) && (!PARTIAL || last_t >= 0);
         const int2 top = sm.in[(unsigned)s & (IN_SLOTS - 1)];
         const int hu = lane == 0 ? top.x : up_h;
         const int fu = lane == 0 ? top.y : up_f;
@@ -343,6 +356,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
                 sc[4 * q + 3] = v.w;
             }
             int f = fu, hup = hu, diag = dg;
+            int last_h = 0, last_f = 0;
             int h[ALPHA];
             const unsigned banned = MASK ? forbidden_rows(j) : 0u;
 #pragma unroll
@@ -360,10 +374,14 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
                 hup = v - oe;
                 HO[t] = hup;
                 h[t] = v;
+                if (PARTIAL && t == last_t) {
+                    last_h = hup;
+                    last_f = f;
+                }
             }
             dg = hu;
-            out_h = hup;
-            out_f = f;
+            out_h = PARTIAL ? last_h : hup;
+            out_f = PARTIAL ? last_f : f;
             track(h, j);
         }
         up_h = __shfl_sync(FULL, out_h, (lane + LANES - 1) & (LANES - 1));
@@ -506,6 +524,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         const int parity_in = (int)((k / G) & 1), parity_out = (int)(((k + 1) / G) & 1);
         const bool has_out = k + 1 < p.bands;
         const long long band_row = k * BAND_ROWS;
+        const bool partial = !ANCHORED && !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
         row0 = band_row + (long long)lane * ALPHA;
         n_eff = n;
         build_profile();
@@ -531,7 +550,9 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
             if (lane == 0)
                 pending = ANCHORED ? *(volatile unsigned long long *)p.found
                                    : (p.prune ? (unsigned long long)*(volatile int *)p.best_score : 0ull);
-            if (chunk_forbidden(band_row, c0)) {
+            if (partial) {
+                for (int i = 0; i < CHUNK; ++i) step<true, false, true>(c0 + i);
+            } else if (chunk_forbidden(band_row, c0)) {
                 for (int i = 0; i < CHUNK; ++i) step<true, true>(c0 + i);
             } else if (c0 == 0 || c0 + CHUNK > n_eff) {
 #pragma unroll 4
@@ -584,6 +605,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     __device__ void run_strip(long long k, const int2 *top, int2 *out, int2 *copy)
     {
         const long long n = p.n;
+        const bool partial = !ANCHORED && !MASKED && p.last_row_wanted && (k + 1) * BAND_ROWS > p.m;
         row0 = k * BAND_ROWS + (long long)lane * ALPHA;
         n_eff = n;
         build_profile();
@@ -594,7 +616,9 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
             if (c0 + CHUNK < n) load_top(c0 + CHUNK, top);
             for (long long col = c0 + lane; col < c0 + CHUNK && col < n; col += LANES) sm.b[col & (B_SLOTS - 1)] = p.b[col];
             __syncwarp();
-            if (chunk_forbidden(k * BAND_ROWS, c0)) {
+            if (partial) {
+                for (int i = 0; i < CHUNK; ++i) step<true, false, true>(c0 + i);
+            } else if (chunk_forbidden(k * BAND_ROWS, c0)) {
                 for (int i = 0; i < CHUNK; ++i) step<true, true>(c0 + i);
             } else if (c0 == 0 || c0 + CHUNK > n) {
 #pragma unroll 4

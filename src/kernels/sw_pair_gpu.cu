@@ -104,6 +104,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         return sw_error_set(err, SW_EINVAL, "the diagonal layout runs local passes only");
     if (diagonal && (pass->top || pass->bottom))
         return sw_error_set(err, SW_EINVAL, "the diagonal layout takes no boundary rows");
+    if (pass->bottom && pass->forbidden_count)
+        return sw_error_set(err, SW_EINVAL, "the GPU engines hand on no last row of a pass with forbidden cells");
     if (diagonal && pass->forbidden_count)
         return sw_error_set(err, SW_EINVAL, "the diagonal layout takes no forbidden cells");
     if (pass->a_len == 0 || pass->b_len == 0) {
@@ -161,6 +163,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     /* A pruned cell is taken as 0: fine for the best score, wrong for a
      * last row that another pass goes on from. */
     p.prune = opt->prune != 0 && !pass->bottom;
+    p.last_row_wanted = pass->bottom != nullptr;
     if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
     if ((rc = upload_boxes(pass, transposed, &p, &g.boxes, err))) return rc;
     if (pass->bottom) CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");

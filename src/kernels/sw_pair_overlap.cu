@@ -229,6 +229,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
     if ((rc = upload_boxes(pass, transposed, &p, &g.boxes, err))) return rc;
     p.top = g.top;
+    p.last_row_wanted = pass->bottom != nullptr;
 
     overlap_args o;
     o.chunks = chunks;
@@ -379,6 +380,8 @@ extern "C" int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overl
     if (pass->a_len > 0x7fffffffull || pass->b_len > 0x7fffffffull)
         return sw_error_set(err, SW_ELIMIT, "the GPU engines take sequences of up to %llu bases",
                             (unsigned long long)0x7fffffff);
+    if (pass->bottom && pass->forbidden_count)
+        return sw_error_set(err, SW_EINVAL, "the GPU engines hand on no last row of a pass with forbidden cells");
     if (pass->a_len == 0 || pass->b_len == 0) {
         sw_pair_pass_no_rows(pass);
         return SW_OK;

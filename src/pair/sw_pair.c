@@ -130,6 +130,12 @@ static uint64_t reach(uint64_t end, uint64_t other_end, int32_t score, const sw_
     return x < end ? x : end;
 }
 
+/* The device of slice k of a pass cut between the GPUs of this process. */
+static int slice_device(const sw_pair_options *o, int k)
+{
+    return o->devices ? o->devices[k] : o->device + k;
+}
+
 static uint8_t *reversed_prefix(const uint8_t *s, uint64_t len)
 {
     uint8_t *r = malloc(len ? len : 1);
@@ -163,6 +169,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
             return sw_error_set(err, SW_EINVAL, "several GPUs need a GPU engine, not the CPU engine");
         if (opt.forbidden_count) return sw_error_set(err, SW_EINVAL, "best-K alignments run on one GPU");
     }
+    if (opt.gpus > 1 && opt.devices) opt.device = opt.devices[0];
     if (engine != SW_PAIR_ENGINE_CPU && !sw_pair_gpu_usable(opt.device, &why)) {
         if (engine != SW_PAIR_ENGINE_AUTO) {
             if (err) *err = why;
@@ -177,7 +184,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
         }
     }
     for (int k = 1; k < opt.gpus; ++k)
-        if (!sw_pair_gpu_usable(opt.device + k, err)) return SW_ENODEV;
+        if (!sw_pair_gpu_usable(slice_device(&opt, k), err)) return SW_ENODEV;
     const int parts = sliced ? opt.slices->ranks : opt.gpus > 1 ? opt.gpus : 1;
     /* Slices are rows of the first sequence, which the overlap engine
      * cannot turn: their own shape decides. */
@@ -211,7 +218,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
             } else {
                 for (int k = 0; k < parts; ++k) {
                     opts[k] = opt;
-                    opts[k].device = opt.device + k;
+                    opts[k].device = slice_device(&opt, k);
                     jobs[k].engine = engine;
                     jobs[k].opt = &opts[k];
                     users[k] = &jobs[k];

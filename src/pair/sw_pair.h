@@ -44,9 +44,12 @@ typedef struct sw_pair_options {
      * the only one whose result has the start. NULL: one process. */
     const sw_pair_slice_ops *slices;
     /* GPU engines in one process: the forward pass's row slices on this
-     * many GPUs (device, device + 1, ...), one thread driving each, by the
-     * method of the slices above; 0 or 1: one GPU. */
+     * many GPUs, one thread driving each, by the method of the slices
+     * above; 0 or 1: one GPU. */
     int gpus;
+    /* The CUDA device of each of those slices, gpus of them; NULL: device,
+     * device + 1, ... A device may repeat: its slices then share it. */
+    const int *devices;
     /* Cells no alignment may use (sw_pair_pass.h): both passes honor
      * them. sw_pair_align_best() sets them; NULL: none. */
     const sw_pair_box *forbidden;
