@@ -43,7 +43,7 @@ for step in "$@"; do
       bash bench/gpu_concurrency.sh $build $build-cdp .deps/shared "$out" > "$out/concurrency.log" 2>&1
       echo "concurrency rc=$?"; cat "$out/concurrency.log" ;;
     pairtest)
-      (cd $build && ctest -R "test_pair|test_align_cli" --output-on-failure) > "$out/pair-test.log" 2>&1
+      (cd $build && ctest -R "test_pair|test_align" --output-on-failure) > "$out/pair-test.log" 2>&1
       echo "pair tests rc=$?"; grep -E "FAIL|checks failed|tests passed|Failed|Passed" "$out/pair-test.log" | head -40 ;;
     pairbench)
       bash bench/pair_gpu.sh $build .deps/shared > "$out/pair-bench.log" 2>&1

@@ -41,6 +41,31 @@ done
 # The related pair's alignment crosses the slices: they were recomputed.
 mpirun -np 3 "$swsearch" align "$tmp/rel.fa" --engine cpu -t 1 > /dev/null 2> "$tmp/err"
 grep -q "\[3 processes, [1-9][0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "no recomputation on the related pair"; }
+# Where a GPU is usable, the GPU engines: every rank on GPU 0, which checks
+# the slices (boundary rows of any row count) and not the speed. The skinny
+# pair's slices have more rows than columns: the overlap engine takes them.
+if "$swsearch" align "$tmp/rel.fa" --engine cudalign -q > /dev/null 2>&1; then
+  awk 'function seq(n, x,   s, i) { s = ""; for (i = 0; i < n; i++) { x = (x * 69069 + 1) % 4294967296; s = s substr("ACGT", int(x / 1073741824) + 1, 1) } return s }
+function wrap(s,   i) { for (i = 1; i <= length(s); i += 60) print substr(s, i, 60) }
+BEGIN {
+  a = seq(40000, 7); b = ""
+  for (i = 1; i <= 3000; i++) b = b (i % 37 == 0 ? "C" : substr(a, i + 18500, 1))
+  print ">skinny_a"; wrap(a); print ">skinny_b"; wrap(b)
+}' > "$tmp/skinny.fa"
+  for f in rel skinny; do
+    "$swsearch" align "$tmp/$f.fa" --engine cpu -t 2 -q > "$tmp/one.tsv" || fail "one process on $f"
+    for engine in cudalign overlap; do
+      for np in 2 3; do
+        mpirun -np $np "$swsearch" align "$tmp/$f.fa" --engine $engine --gpu 0 > "$tmp/many.tsv" 2> "$tmp/err" || {
+          cat "$tmp/err"; fail "$np ranks on $f, $engine engine"; }
+        cmp -s "$tmp/one.tsv" "$tmp/many.tsv" ||
+          fail "$np ranks on $f, $engine engine: $(sed -n 2p "$tmp/many.tsv") vs $(sed -n 2p "$tmp/one.tsv")"
+      done
+    done
+  done
+else
+  echo "no usable GPU: the GPU engines under mpirun skipped"
+fi
 # An error on every rank: a non-zero exit, no output file.
 mpirun -np 2 "$swsearch" align "$tmp/missing.fa" --engine cpu -o "$tmp/none.tsv" 2> "$tmp/err" && fail "missing file accepted"
 [ -e "$tmp/none.tsv" ] && fail "output left behind after an error"
