@@ -330,6 +330,14 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
                               (unsigned long long)j + 1);
     }
 
+    /* Whether the band starting at row band_row is the matrix's last, short
+     * of BAND_ROWS rows, in a pass that hands its last row on: it sweeps
+     * with step<..., PARTIAL>. */
+    __device__ bool short_last_band(long long band_row) const
+    {
+        return !ANCHORED && !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
+    }
+
     /* PARTIAL: the matrix's last band, short of BAND_ROWS rows, in a pass
      * that hands its last row on. The rows past the matrix (phantom rows)
      * would carry vertical gaps down to the band's last row; instead the
@@ -524,7 +532,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         const int parity_in = (int)((k / G) & 1), parity_out = (int)(((k + 1) / G) & 1);
         const bool has_out = k + 1 < p.bands;
         const long long band_row = k * BAND_ROWS;
-        const bool partial = !ANCHORED && !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
+        const bool partial = short_last_band(band_row);
         row0 = band_row + (long long)lane * ALPHA;
         n_eff = n;
         build_profile();
@@ -605,7 +613,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     __device__ void run_strip(long long k, const int2 *top, int2 *out, int2 *copy)
     {
         const long long n = p.n;
-        const bool partial = !ANCHORED && !MASKED && p.last_row_wanted && (k + 1) * BAND_ROWS > p.m;
+        const bool partial = short_last_band(k * BAND_ROWS);
         row0 = k * BAND_ROWS + (long long)lane * ALPHA;
         n_eff = n;
         build_profile();
@@ -948,6 +956,22 @@ inline int upload_boxes(const sw_pair_pass *pass, bool transposed, pair_args *p,
     p->boxes = *dev;
     p->box_count = count;
     return SW_OK;
+}
+
+/* What a pass brings from outside into the launch arguments p (whose n
+ * is set): its row above (*top, to free), its forbidden boxes (*boxes, to
+ * free) and whether its last row is wanted. */
+inline int upload_pass_bounds(const sw_pair_pass *pass, bool transposed, pair_args *p, int2 **top,
+                              sw_pair_box **boxes, sw_error *err)
+{
+    *top = nullptr;
+    if (pass->top) {
+        const int rc = upload_edge(pass->top, p->n, p->oe, top, err);
+        if (rc) return rc;
+    }
+    p->top = *top;
+    p->last_row_wanted = pass->bottom != nullptr;
+    return upload_boxes(pass, transposed, p, boxes, err);
 }
 
 inline int download_edge(const int2 *dev, long long n, int oe, sw_pair_edge *row, sw_error *err)

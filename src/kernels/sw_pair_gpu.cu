@@ -163,11 +163,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     /* A pruned cell is taken as 0: fine for the best score, wrong for a
      * last row that another pass goes on from. */
     p.prune = opt->prune != 0 && !pass->bottom;
-    p.last_row_wanted = pass->bottom != nullptr;
-    if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
-    if ((rc = upload_boxes(pass, transposed, &p, &g.boxes, err))) return rc;
+    if ((rc = upload_pass_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
     if (pass->bottom) CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
-    p.top = g.top;
     p.bottom = g.bottom;
     p.found = g.found;
     p.best_score = g.best_score;

@@ -226,10 +226,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     p.pruned = pruned;
     p.cells_host = cells_host_dev;
     p.stall = stall;
-    if (pass->top && (rc = upload_edge(pass->top, n, p.oe, &g.top, err))) return rc;
-    if ((rc = upload_boxes(pass, transposed, &p, &g.boxes, err))) return rc;
-    p.top = g.top;
-    p.last_row_wanted = pass->bottom != nullptr;
+    if ((rc = upload_pass_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
 
     overlap_args o;
     o.chunks = chunks;

@@ -169,7 +169,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
             return sw_error_set(err, SW_EINVAL, "several GPUs need a GPU engine, not the CPU engine");
         if (opt.forbidden_count) return sw_error_set(err, SW_EINVAL, "best-K alignments run on one GPU");
     }
-    if (opt.gpus > 1 && opt.devices) opt.device = opt.devices[0];
+    if (opt.gpus > 1) opt.device = slice_device(&opt, 0);
     if (engine != SW_PAIR_ENGINE_CPU && !sw_pair_gpu_usable(opt.device, &why)) {
         if (engine != SW_PAIR_ENGINE_AUTO) {
             if (err) *err = why;
