@@ -18,6 +18,7 @@ const char *sw_strerror(int code)
     case SW_ENODEV: return "no usable GPU";
     case SW_EDEVICE: return "GPU error";
     case SW_ELIMIT: return "input exceeds a limit";
+    case SW_EBUSY: return "in use by another process";
     default: return "unknown error";
     }
 }

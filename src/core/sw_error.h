@@ -21,7 +21,8 @@ enum {
     SW_ENOTFOUND = -7,   /* file or named resource does not exist */
     SW_ENODEV = -8,      /* no usable GPU */
     SW_EDEVICE = -9,     /* a GPU call failed */
-    SW_ELIMIT = -10      /* input beyond a documented limit */
+    SW_ELIMIT = -10,     /* input beyond a documented limit */
+    SW_EBUSY = -11       /* another process holds the lock (a database being written) */
 };
 
 /* Details of the last failure: `message` is ready for the user, for example
