@@ -1,9 +1,13 @@
 /* The database format: what sw_db_writer stores comes back exactly, and
  * damaged, truncated or mismatched files are refused, never misread. */
+#undef _FORTIFY_SOURCE /* this file defines open() itself, see below */
 #include <criterion/criterion.h>
 
 #include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,30 @@
 
 /* Larger than the 2 MiB residue chunk target of docs/FORMAT.md. */
 #define BIG_SEQUENCE (5u << 20)
+
+/* sw_db_open() is tested against a rebuild that commits between its reading
+ * the index and its opening the data files. This open() replaces the C
+ * library's in this program (sw_db is linked in statically): before opening
+ * the path `open_trigger`, it runs `on_open`, once. */
+static void (*on_open)(void);
+static char open_trigger[256];
+
+int open(const char *path, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    int creates = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+    mode_t mode = creates ? (mode_t)va_arg(ap, int) : 0;
+    va_end(ap);
+    if (on_open && !strcmp(path, open_trigger)) {
+        void (*run)(void) = on_open;
+        on_open = NULL;
+        run();
+    }
+    typedef int open_fn(const char *, int, ...);
+    open_fn *real_open = (open_fn *)dlsym(RTLD_NEXT, "open");
+    return real_open(path, flags, mode);
+}
 
 static char dir[64];
 static char prefix[128];
@@ -126,12 +154,29 @@ static sw_db *open_db(const char *pfx)
     return db;
 }
 
-static char *file_path(const char *suffix)
+/* The path of the database file with extension `suffix` (".swi", ".swr",
+ * ".swh") under `prefix`; the data files are named after the database id
+ * in the index, which must be intact. */
+static char *file_path_of(const char *pfx, const char *suffix)
 {
-    static char path[160];
-    snprintf(path, sizeof path, "%s%s", prefix, suffix);
+    static char path[200];
+    if (!strcmp(suffix, ".swi")) {
+        snprintf(path, sizeof path, "%s.swi", pfx);
+        return path;
+    }
+    uint32_t version;
+    uint64_t id;
+    sw_error err;
+    cr_assert_eq(sw_db_index_id(pfx, &version, &id, &err), SW_OK, "%s", err.message);
+    int which = !strcmp(suffix, ".swr") ? SW_DB_FILE_RESIDUES : SW_DB_FILE_HEADERS;
+    char *name = sw_db_file_name(pfx, version, id, which);
+    cr_assert_not_null(name);
+    snprintf(path, sizeof path, "%s", name);
+    free(name);
     return path;
 }
+
+static char *file_path(const char *suffix) { return file_path_of(prefix, suffix); }
 
 static uint8_t *read_file(const char *path, size_t *size)
 {
@@ -162,6 +207,13 @@ static void put_u32(uint8_t *p, uint32_t v)
 static void put_u64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
 }
 
 /* Every residue of the database in sorted order, read through the chunks. */
@@ -491,10 +543,14 @@ Test(db_format, refuses_another_format_version)
     write_db(prefix, &in);
     size_t size;
     uint8_t *idx = read_file(file_path(".swi"), &size);
-    put_u32(idx + SW_DB_IX_VERSION, 2);
+    put_u32(idx + SW_DB_IX_VERSION, SW_DB_FORMAT_VERSION + 1);
     write_file(file_path(".swi"), idx, size);
-    expect_open_fails(SW_EVERSION, "db.swi: database format version 2 is not supported (this "
-                                   "swsearch reads version 1); rebuild it with makedb");
+    char want[160];
+    snprintf(want, sizeof want,
+             "db.swi: database format version %u is not supported (this swsearch reads versions "
+             "1 to %u); rebuild it with makedb",
+             SW_DB_FORMAT_VERSION + 1, SW_DB_FORMAT_VERSION);
+    expect_open_fails(SW_EVERSION, want);
     free(idx);
     free_input(&in);
 }
@@ -531,7 +587,7 @@ Test(db_format, refuses_a_missing_residue_file)
     input in = make_input(20, 50, 14);
     write_db(prefix, &in);
     unlink(file_path(".swr"));
-    expect_open_fails(SW_ENOTFOUND, "db.swr: No such file or directory");
+    expect_open_fails(SW_ENOTFOUND, ".swr: No such file or directory");
     free_input(&in);
 }
 
@@ -540,10 +596,12 @@ static void truncate_and_expect_failure(const char *suffix)
     input in = make_input(40, 100, 15);
     write_db(prefix, &in);
     size_t size;
-    uint8_t *data = read_file(file_path(suffix), &size);
+    char path[200];
+    snprintf(path, sizeof path, "%s", file_path(suffix));
+    uint8_t *data = read_file(path, &size);
     /* Every shorter length, down to an empty file. */
     for (size_t keep = 0; keep < size; keep++) {
-        write_file(file_path(suffix), data, keep);
+        write_file(path, data, keep);
         sw_db *db = NULL;
         sw_error err;
         sw_error_clear(&err);
@@ -568,14 +626,14 @@ Test(db_format, refuses_data_files_of_another_build)
     snprintf(other, sizeof other, "%s/other", dir);
     write_db(other, &in);
     /* Same input, so same sizes: only the database id tells them apart. */
-    char path[200];
-    snprintf(path, sizeof path, "%s.swr", other);
     size_t size, own_size;
-    uint8_t *res = read_file(path, &size);
+    uint8_t *res = read_file(file_path_of(other, ".swr"), &size);
     free(read_file(file_path(".swr"), &own_size));
     cr_assert_eq(size, own_size);
     write_file(file_path(".swr"), res, size);
-    expect_open_fails(SW_ECORRUPT, "db.swr: belongs to a different database than");
+    char want[300];
+    snprintf(want, sizeof want, "%s: belongs to a different database than", file_path(".swr"));
+    expect_open_fails(SW_ECORRUPT, want);
     free(res);
     free_input(&in);
 }
@@ -629,13 +687,15 @@ static void flip_every_byte(const char *suffix)
     sw_db_close(db);
 
     size_t size;
-    uint8_t *data = read_file(file_path(suffix), &size);
+    char path[200];
+    snprintf(path, sizeof path, "%s", file_path(suffix));
+    uint8_t *data = read_file(path, &size);
     cr_assert_lt(size, 8192, "the fixture should stay small");
     static const uint8_t patterns[] = {0xFF, 0x01};
     for (size_t p = 0; p < sizeof patterns; p++) {
         for (size_t i = 0; i < size; i++) {
             data[i] ^= patterns[p];
-            write_file(file_path(suffix), data, size);
+            write_file(path, data, size);
             data[i] ^= patterns[p];
 
             sw_error err;
@@ -705,17 +765,17 @@ Test(db_corruption, verify_names_the_damaged_chunk_and_its_sequences)
     db = open_db(prefix);
     sw_error err;
     cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_ECORRUPT);
-    char want[200];
+    char want[400];
     snprintf(want, sizeof want,
-             "db.swr: chunk 1 of %zu (sequences %llu-%llu) is corrupt: checksum mismatch", chunks,
-             (unsigned long long)info.first_seq,
+             "%s: chunk 1 of %zu (sequences %llu-%llu) is corrupt: checksum mismatch",
+             file_path(".swr"), chunks, (unsigned long long)info.first_seq,
              (unsigned long long)(info.first_seq + info.num_seqs - 1));
     cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
     uint8_t *buf = malloc(info.num_residues);
     cr_assert_eq(sw_db_read_chunk(db, 1, buf, &err), SW_ECORRUPT);
-    cr_assert(strstr(err.message,
-                     "db.swr: chunk 1 is corrupt (checksum mismatch); run 'swsearch verify'"),
-              "%s", err.message);
+    snprintf(want, sizeof want, "%s: chunk 1 is corrupt (checksum mismatch); run 'swsearch verify'",
+             file_path(".swr"));
+    cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
     free(buf);
     free(res);
     sw_db_close(db);
@@ -844,5 +904,331 @@ Test(db_writer, reports_each_phase_to_completion)
     struct stat st;
     cr_assert_eq(stat(file_path(".swr"), &st), 0);
     cr_assert_eq((uint64_t)st.st_size, stats.residue_bytes);
+    free_input(&in);
+}
+
+/* Turns the database at `prefix` into the one an older makedb wrote for the
+ * same input: format version 1 in the three file headers (the layout is the
+ * same), the index re-sealed, and the data files named PREFIX.swr and
+ * PREFIX.swh. */
+static void make_version_1(void)
+{
+    static const char *const suffix[] = {".swi", ".swr", ".swh"};
+    for (int f = 2; f >= 0; f--) { /* the index last: it names the others */
+        char from[200], to[200];
+        snprintf(from, sizeof from, "%s", file_path(suffix[f]));
+        snprintf(to, sizeof to, "%s%s", prefix, suffix[f]);
+        size_t size;
+        uint8_t *data = read_file(from, &size);
+        put_u32(data + SW_DB_IX_VERSION, 1);
+        if (f == 0) put_u64(data + size - 8, XXH3_64bits(data, size - 8));
+        write_file(to, data, size);
+        if (strcmp(from, to)) cr_assert_eq(unlink(from), 0);
+        free(data);
+    }
+}
+
+Test(db_format, names_data_files_after_the_database_id)
+{
+    input in = make_input(20, 50, 30);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    cr_assert_eq(sw_db_format_version(db), 2);
+    char want[200];
+    snprintf(want, sizeof want, "%s.swi", prefix);
+    cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_INDEX), want);
+    snprintf(want, sizeof want, "%s.%016llx.swr", prefix, (unsigned long long)sw_db_id(db));
+    cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_RESIDUES), want);
+    snprintf(want, sizeof want, "%s.%016llx.swh", prefix, (unsigned long long)sw_db_id(db));
+    cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_HEADERS), want);
+    cr_assert_null(sw_db_path(db, 3));
+    struct stat st;
+    for (int f = SW_DB_FILE_INDEX; f <= SW_DB_FILE_HEADERS; f++)
+        cr_assert_eq(stat(sw_db_path(db, f), &st), 0, "%s", sw_db_path(db, f));
+    cr_assert_eq(count_files(dir), 3);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_format, opens_a_version_1_database)
+{
+    input in = make_input(3000, 500, 31);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    uint8_t *expected = read_all_residues(db);
+    sw_db_close(db);
+    make_version_1();
+
+    db = open_db(prefix);
+    cr_assert_eq(sw_db_format_version(db), 1);
+    char want[200];
+    snprintf(want, sizeof want, "%s.swr", prefix);
+    cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_RESIDUES), want);
+    snprintf(want, sizeof want, "%s.swh", prefix);
+    cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_HEADERS), want);
+    uint8_t *back = read_all_residues(db);
+    cr_assert_arr_eq(back, expected, sw_db_num_residues(db));
+    for (uint64_t s = 0; s < sw_db_num_seqs(db); s += 97) {
+        char *h;
+        sw_error err;
+        cr_assert_eq(sw_db_read_header(db, s, &h, &err), SW_OK, "%s", err.message);
+        cr_assert_str_eq(h, in.header[sw_db_original_index(db, s)]);
+        free(h);
+    }
+    sw_error err;
+    cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_check_headers(db, &err), SW_OK, "%s", err.message);
+    free(back);
+    free(expected);
+    sw_db_close(db);
+    free_input(&in);
+}
+
+Test(db_format, refuses_data_files_of_another_version_than_the_index)
+{
+    input in = make_input(20, 50, 32);
+    write_db(prefix, &in);
+    size_t size;
+    char path[200];
+    snprintf(path, sizeof path, "%s", file_path(".swh"));
+    uint8_t *data = read_file(path, &size);
+    put_u32(data + SW_DB_IX_VERSION, 1);
+    write_file(path, data, size);
+    expect_open_fails(SW_ECORRUPT, "format version 1, but");
+    free(data);
+    free_input(&in);
+}
+
+/* The rebuild that sw_db_open() meets: the database at "next" takes the
+ * place of the one at `prefix` as makedb would commit it (data files under
+ * their names, then the index by rename), and the replaced data files go. */
+static char next_prefix[200];
+
+static void commit_rebuild(void)
+{
+    char old_data[2][200];
+    snprintf(old_data[0], sizeof old_data[0], "%s", file_path(".swr"));
+    snprintf(old_data[1], sizeof old_data[1], "%s", file_path(".swh"));
+    uint32_t version;
+    uint64_t id;
+    cr_assert_eq(sw_db_index_id(next_prefix, &version, &id, NULL), SW_OK);
+    for (int f = SW_DB_FILE_RESIDUES; f <= SW_DB_FILE_HEADERS; f++) {
+        char *from = sw_db_file_name(next_prefix, version, id, f);
+        char *to = sw_db_file_name(prefix, version, id, f);
+        cr_assert_eq(rename(from, to), 0);
+        free(from);
+        free(to);
+    }
+    char from[220], to[220];
+    snprintf(from, sizeof from, "%s.swi", next_prefix);
+    snprintf(to, sizeof to, "%s.swi", prefix);
+    cr_assert_eq(rename(from, to), 0);
+    cr_assert_eq(unlink(old_data[0]), 0);
+    cr_assert_eq(unlink(old_data[1]), 0);
+}
+
+/* Opens `prefix` while a rebuild commits just before the data file with
+ * extension `suffix` is opened: the open must give the new database, whole. */
+static void open_during_a_rebuild(const char *suffix)
+{
+    input first = make_input(30, 50, 33);
+    input second = make_input(7, 50, 34);
+    write_db(prefix, &first);
+    snprintf(next_prefix, sizeof next_prefix, "%s/next", dir);
+    write_db(next_prefix, &second);
+    snprintf(open_trigger, sizeof open_trigger, "%s", file_path(suffix));
+    on_open = commit_rebuild;
+    sw_db *db = open_db(prefix);
+    cr_assert_null(on_open, "the rebuild did not happen during the open");
+    cr_assert_eq(sw_db_num_seqs(db), 7);
+    sw_error err;
+    cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_close(db);
+    free_input(&first);
+    free_input(&second);
+}
+
+Test(db_format, open_starts_again_when_a_rebuild_replaces_the_residue_file)
+{
+    open_during_a_rebuild(".swr");
+}
+
+Test(db_format, open_starts_again_when_a_rebuild_replaces_the_header_file)
+{
+    open_during_a_rebuild(".swh");
+}
+
+Test(db_corruption, check_headers_names_each_damaged_header_chunk)
+{
+    input in = make_input(8000, 100, 35);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    sw_error err;
+    cr_assert_eq(sw_db_check_headers(db, &err), SW_OK, "%s", err.message);
+    sw_db_files files;
+    sw_db_file_info(db, &files);
+    size_t chunks = (size_t)files.num_header_chunks;
+    cr_assert_gt(chunks, 2, "the test needs several header chunks");
+    sw_db_close(db);
+
+    size_t index_size, size;
+    uint8_t *idx = read_file(file_path(".swi"), &index_size);
+    uint64_t n = get_u64(idx + SW_DB_IX_NUM_SEQS);
+    uint64_t residue_chunks = get_u64(idx + SW_DB_IX_NUM_RESIDUE_CHUNKS);
+    const uint8_t *table = idx + SW_DB_INDEX_FIXED_SIZE + (n * 12 + 7) / 8 * 8 +
+                           residue_chunks * SW_DB_CHUNK_ENTRY_SIZE;
+    char path[200];
+    snprintf(path, sizeof path, "%s", file_path(".swh"));
+    uint8_t *data = read_file(path, &size);
+    for (size_t k = 0; k < chunks; k++) {
+        const uint8_t *row = table + k * SW_DB_CHUNK_ENTRY_SIZE;
+        uint64_t first = get_u64(row + SW_DB_CK_FIRST_SEQ);
+        uint64_t num = get_u64(row + SW_DB_CK_NUM_SEQS);
+        uint64_t at = get_u64(row + SW_DB_CK_OFFSET) + get_u64(row + SW_DB_CK_COMPRESSED_SIZE) / 2;
+        data[at] ^= 0x10;
+        write_file(path, data, size);
+        data[at] ^= 0x10;
+        db = open_db(prefix);
+        sw_error_clear(&err);
+        cr_assert_eq(sw_db_check_headers(db, &err), SW_ECORRUPT,
+                     "damage in header chunk %zu unnoticed", k);
+        char want[400];
+        snprintf(want, sizeof want,
+                 "%s: header chunk %zu of %zu (sequences %llu-%llu) is corrupt: checksum mismatch",
+                 path, k, chunks, (unsigned long long)first, (unsigned long long)(first + num - 1));
+        cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
+        sw_db_close(db);
+    }
+    write_file(path, data, size);
+    db = open_db(prefix);
+    cr_assert_eq(sw_db_check_headers(db, &err), SW_OK, "%s", err.message);
+    sw_db_close(db);
+    free(data);
+    free(idx);
+    free_input(&in);
+}
+
+Test(db_writer, replaces_a_version_1_database_and_removes_its_data_files)
+{
+    input first = make_input(40, 100, 36);
+    input second = make_input(9, 100, 37);
+    write_db(prefix, &first);
+    make_version_1();
+    write_db(prefix, &second);
+    sw_db *db = open_db(prefix);
+    cr_assert_eq(sw_db_format_version(db), SW_DB_FORMAT_VERSION);
+    cr_assert_eq(sw_db_num_seqs(db), 9);
+    struct stat st;
+    char path[200];
+    snprintf(path, sizeof path, "%s.swr", prefix);
+    cr_assert_neq(stat(path, &st), 0, "%s was left", path);
+    snprintf(path, sizeof path, "%s.swh", prefix);
+    cr_assert_neq(stat(path, &st), 0, "%s was left", path);
+    cr_assert_eq(count_files(dir), 3);
+    sw_db_close(db);
+    free_input(&first);
+    free_input(&second);
+}
+
+Test(db_writer, removes_version_1_data_files_that_a_killed_rebuild_left)
+{
+    input first = make_input(40, 100, 39);
+    input second = make_input(9, 100, 40);
+    write_db(prefix, &first);
+    make_version_1();
+    char swr[200], swh[200];
+    snprintf(swr, sizeof swr, "%s.swr", prefix);
+    snprintf(swh, sizeof swh, "%s.swh", prefix);
+    size_t rsize, hsize;
+    uint8_t *r = read_file(swr, &rsize), *h = read_file(swh, &hsize);
+    write_db(prefix, &second);
+    /* As if the rebuild was killed after its switch, before removing the
+     * version-1 files. */
+    write_file(swr, r, rsize);
+    write_file(swh, h, hsize);
+    cr_assert_eq(count_files(dir), 5);
+    write_db(prefix, &first);
+    cr_assert_eq(count_files(dir), 3);
+    sw_db *db = open_db(prefix);
+    cr_assert_eq(sw_db_num_seqs(db), 40);
+    sw_db_close(db);
+    free(r);
+    free(h);
+    free_input(&first);
+    free_input(&second);
+}
+
+Test(db_writer, a_second_writer_of_one_prefix_fails_while_the_first_works)
+{
+    sw_db_writer *w1, *w2 = (sw_db_writer *)1;
+    sw_error err;
+    const uint8_t res[2] = {1, 2};
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w1, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w2, &err), SW_EBUSY);
+    cr_assert_null(w2);
+    char want[300];
+    snprintf(want, sizeof want, "%s: another makedb is writing this database", prefix);
+    cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
+    cr_assert_eq(sw_db_writer_add(w1, "a", 1, res, 2, &err), SW_OK);
+    cr_assert_eq(sw_db_writer_finish(w1, NULL, &err), SW_OK, "%s", err.message);
+    /* The lock is released, and its file removed, when the first ends. */
+    cr_assert_eq(count_files(dir), 3);
+    cr_assert_eq(sw_db_writer_create(prefix, NULL, &w2, &err), SW_OK, "%s", err.message);
+    sw_db_writer_free(w2);
+    sw_db_writer_free(w1);
+    cr_assert_eq(count_files(dir), 3);
+}
+
+Test(db_writer, refuses_a_prefix_that_names_no_file)
+{
+    char path[200];
+    sw_db_writer *w = (sw_db_writer *)1;
+    sw_error err;
+    snprintf(path, sizeof path, "%s/sub", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    cr_assert_eq(sw_db_writer_create(path, NULL, &w, &err), SW_EINVAL);
+    cr_assert_null(w);
+    cr_assert(strstr(err.message, "is a directory"), "%s", err.message);
+    const char *ends[] = {"/sub/", "/sub/.", "/sub/.."};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s%s", dir, ends[i]);
+        cr_assert_eq(sw_db_writer_create(path, NULL, &w, &err), SW_EINVAL, "%s", path);
+        cr_assert(strstr(err.message, "ends in a directory"), "%s", err.message);
+    }
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    cr_assert_eq(sw_db_writer_create(path, NULL, &w, &err), SW_EINVAL);
+    cr_assert(strstr(err.message, "is a device, FIFO or socket"), "%s", err.message);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/sub", dir);
+    cr_assert_eq(count_files(path), 0);
+    rmdir(path);
+    cr_assert_eq(count_files(dir), 0);
+}
+
+Test(db_writer, check_input_refuses_a_file_the_build_would_replace)
+{
+    input in = make_input(20, 50, 38);
+    write_db(prefix, &in);
+    sw_error err;
+    const char *suffixes[] = {".swi", ".swr", ".swh"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[200];
+        snprintf(path, sizeof path, "%s", file_path(suffixes[i]));
+        int fd = open(path, O_RDONLY);
+        cr_assert_geq(fd, 0);
+        cr_assert_eq(sw_db_writer_check_input(prefix, fd, "in.fa", &err), SW_EINVAL, "%s", path);
+        char want[500];
+        snprintf(want, sizeof want, "in.fa: this input is %s, a file that building the database %s",
+                 path, prefix);
+        cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
+        close(fd);
+    }
+    char other[200];
+    snprintf(other, sizeof other, "%s/in.fa", dir);
+    write_file(other, (const uint8_t *)">a\nAC\n", 6);
+    int fd = open(other, O_RDONLY);
+    cr_assert_eq(sw_db_writer_check_input(prefix, fd, "in.fa", &err), SW_OK, "%s", err.message);
+    close(fd);
     free_input(&in);
 }

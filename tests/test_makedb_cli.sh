@@ -32,6 +32,22 @@ expect_no_files() {
   [ -z "$left" ] || fail "$1: files left behind: $left"
 }
 
+# expect_database_files WHAT NAME: $tmp/db holds NAME.swi and one data file
+# of each kind, NAME.<16 hex digits>.swr and .swh of the same build, and no
+# other file of NAME (no lock file, no temporary file).
+expect_database_files() {
+  mine=$(cd "$tmp/db" && ls -A | grep -F "$2." | tr '\n' ' ')
+  set -- "$1" "$2" $mine
+  [ $# -eq 5 ] || { fail "$1: expected three files of $2, found: $mine"; return; }
+  r=${4#"$2".} i=$5
+  case "$3 $4 $5" in
+  "$2.${r%.swr}.swh $2.$r $2.swi") ;;
+  *) fail "$1: unexpected files: $mine" ;;
+  esac
+  [ ${#r} -eq 20 ] || fail "$1: data file $4 is not named by a 16-digit id"
+  [ -s "$tmp/db/$i" ] || fail "$1: empty index"
+}
+
 # A failure after some sequences were already added must still leave nothing.
 mkdir -p "$tmp/db"
 run "$data/fasta_bad_residue.fa" "$tmp/db/bad"
@@ -79,13 +95,11 @@ run --threads "$data/fasta_small.fa" "$tmp/db/x"
 expect_status 2 "missing option value"
 expect_no_files "usage errors"
 
-# A good build: the three files, and on a non-terminal stderr only the
-# one-line summary (no progress).
+# A good build: the three files (the index and the data files it names),
+# and on a non-terminal stderr only the one-line summary (no progress).
 run "$data/fasta_small.fa" "$tmp/db/small"
 expect_status 0 "good build"
-for ext in swi swr swh; do
-  [ -s "$tmp/db/small.$ext" ] || fail "good build: no $tmp/db/small.$ext"
-done
+expect_database_files "good build" small
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "good build: stderr is not one line: $(cat "$tmp/err")"
 expect_stderr "3 sequences" "good build"
 if tr '\r' '#' < "$tmp/err" | grep -q '#'; then fail "good build: progress on a non-terminal"; fi
@@ -105,6 +119,105 @@ rm -f "$tmp"/db/*
 status=$?
 expect_status 0 "standard input"
 [ -s "$tmp/db/stdin.swi" ] || fail "standard input: no index"
+rm -f "$tmp"/db/*
+
+# Every option at most once.
+for args in "--threads 2 --threads 3" "--level 3 --level 3" "--dna --dna" "-q --quiet"; do
+  opt=${args%% *}
+  [ "$opt" = -q ] && opt=--quiet
+  run $args "$data/fasta_small.fa" "$tmp/db/x"
+  expect_status 2 "repeated option ($args)"
+  expect_stderr "makedb: option '$opt' is given more than once" "repeated option ($args)"
+done
+expect_no_files "repeated options"
+
+# A prefix must name files, not a directory, device, FIFO or socket, and
+# nothing is made beside or inside what it names.
+mkdir "$tmp/prefix" "$tmp/prefix/dir"
+run "$data/fasta_small.fa" "$tmp/prefix/dir"
+expect_status 1 "directory as prefix"
+expect_stderr "makedb: $tmp/prefix/dir: is a directory" "directory as prefix"
+run "$data/fasta_small.fa" "$tmp/prefix/dir/"
+expect_status 1 "prefix with a trailing slash"
+expect_stderr "makedb: $tmp/prefix/dir/: the database name ends in a directory" "trailing slash"
+run "$data/fasta_small.fa" "$tmp/prefix/dir/."
+expect_status 1 "prefix '.'"
+run "$data/fasta_small.fa" "$tmp/prefix/dir/.."
+expect_status 1 "prefix '..'"
+mkfifo "$tmp/prefix/fifo"
+run "$data/fasta_small.fa" "$tmp/prefix/fifo"
+expect_status 1 "FIFO as prefix"
+expect_stderr "makedb: $tmp/prefix/fifo: is a device, FIFO or socket" "FIFO as prefix"
+# A character device of our own (never one in /dev), where mknod is allowed.
+if mknod "$tmp/prefix/null" c 1 3 2> /dev/null; then
+  run "$data/fasta_small.fa" "$tmp/prefix/null"
+  expect_status 1 "device as prefix"
+  expect_stderr "makedb: $tmp/prefix/null: is a device, FIFO or socket" "device as prefix"
+  rm -f "$tmp/prefix/null"
+else
+  echo "mknod not permitted: device prefix not checked"
+fi
+rm -f "$tmp/prefix/fifo"
+left=$(cd "$tmp/prefix" && find . ! -name . ! -name dir)
+[ -z "$left" ] || fail "refused prefixes left files: $left"
+
+# A build never replaces or removes its own input, whatever name reaches it
+# (devices and inodes are compared): refused before anything is written.
+cp "$data/fasta_small.fa" "$tmp/db/in.swr"
+run "$tmp/db/in.swr" "$tmp/db/in"
+expect_status 1 "input named like a version-1 data file"
+expect_stderr "makedb: $tmp/db/in.swr: this input is $tmp/db/in.swr, a file that building the database $tmp/db/in would replace or remove" "input is an output"
+cmp -s "$tmp/db/in.swr" "$data/fasta_small.fa" || fail "input is an output: the input changed"
+[ "$(ls -A "$tmp/db")" = in.swr ] || fail "input is an output: files made: $(ls -A "$tmp/db")"
+ln "$tmp/db/in.swr" "$tmp/db/other.swlock"
+run "$tmp/db/in.swr" "$tmp/db/other"
+expect_status 1 "input linked as the lock file"
+expect_stderr "this input is $tmp/db/other.swlock" "input linked as the lock file"
+cmp -s "$tmp/db/other.swlock" "$data/fasta_small.fa" || fail "input linked as the lock file: changed"
+rm -f "$tmp"/db/*
+"$makedb" -q "$data/fasta_small.fa" "$tmp/db/sp"
+"$makedb" -q - "$tmp/db/sp" < "$tmp/db/sp.swi" 2> "$tmp/err"
+status=$?
+expect_status 1 "index as standard input"
+expect_stderr "makedb: <stdin>: this input is $tmp/db/sp.swi" "index as standard input"
+run "$tmp/db"/sp.*.swr "$tmp/db/sp"
+expect_status 1 "data file as input"
+expect_stderr "a file that building the database $tmp/db/sp would replace or remove" "data file as input"
+expect_database_files "after refused inputs" sp
+rm -f "$tmp"/db/*
+
+# What killed runs left is removed by the next build of the same prefix, by
+# exact names only: the files of the prefix "db.v2" in the same directory,
+# whose names start with "db.", stay as they are.
+"$makedb" -q "$data/fasta_small.fa" "$tmp/db/db.v2" || fail "leftovers: build of db.v2 failed"
+"$makedb" -q "$data/fasta_small.fa" "$tmp/db/orphan" || fail "leftovers: build of orphan failed"
+for f in "$tmp"/db/orphan.*.sw?; do
+  mv "$f" "$tmp/db/db.${f#"$tmp/db/orphan."}"
+done
+rm -f "$tmp/db/orphan.swi"
+: > "$tmp/db/db.swr.tmp0123456789abcdef"
+: > "$tmp/db/db.swh.tmp0123456789abcdef"
+: > "$tmp/db/db.swi.tmpfedcba9876543210"
+: > "$tmp/db/db.spillAb12Cd"
+printf 'cut' > "$tmp/db/db.00000000deadbeef.swh"
+: > "$tmp/db/db.v2.swi.tmp0123456789abcdef"
+: > "$tmp/db/db.v2.0123456789abcdef.swr"
+: > "$tmp/db/db.swi.tmp1"
+: > "$tmp/db/dbx.swr.tmp0123456789abcdef"
+(cd "$tmp/db" && ls -A | grep -v '^db\.[^v]' | grep -v '^db\.swi\.tmp1$' | sort > "$tmp/others.before" &&
+  cat $(cat "$tmp/others.before") | cksum > "$tmp/others.sum")
+run -q "$data/queries20.fasta" "$tmp/db/db"
+expect_status 0 "build over leftovers"
+(cd "$tmp/db" && ls -A | grep -v '^db\.[^v]' | grep -v '^db\.swi\.tmp1$' | sort > "$tmp/others.after")
+cmp -s "$tmp/others.before" "$tmp/others.after" ||
+  fail "leftovers: files of other prefixes changed: $(diff "$tmp/others.before" "$tmp/others.after")"
+(cd "$tmp/db" && cat $(cat "$tmp/others.after")) | cksum | cmp -s - "$tmp/others.sum" ||
+  fail "leftovers: contents of other prefixes' files changed"
+[ -e "$tmp/db/db.swi.tmp1" ] || fail "leftovers: db.swi.tmp1 (no leftover name) was removed"
+rm -f "$tmp/db/db.swi.tmp1"
+mine=$(cd "$tmp/db" && ls -A | grep '^db\.[^v]' | tr '\n' ' ')
+set -- $mine
+[ $# -eq 3 ] || fail "leftovers: expected the three files of db, found: $mine"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

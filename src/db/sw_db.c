@@ -76,17 +76,6 @@ static void u32_array_from_le(uint32_t *a, uint64_t n)
 #endif
 }
 
-static char *concat(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *s = malloc(la + lb + 1);
-    if (s) {
-        memcpy(s, a, la);
-        memcpy(s + la, b, lb + 1);
-    }
-    return s;
-}
-
 static int open_file(const char *path, const char *hint, int *fd_out, uint64_t *size_out,
                      sw_error *err)
 {
@@ -126,11 +115,11 @@ static int check_file_header(const char *path, const uint8_t *h, uint64_t have, 
                             "%s: truncated (%llu bytes); rebuild the database with makedb", path,
                             (unsigned long long)have);
     uint32_t version = get_u32(h + SW_DB_IX_VERSION);
-    if (version != SW_DB_FORMAT_VERSION)
+    if (version < SW_DB_FORMAT_VERSION_OLDEST || version > SW_DB_FORMAT_VERSION)
         return sw_error_set(err, SW_EVERSION,
                             "%s: database format version %u is not supported (this swsearch reads "
-                            "version %u); rebuild it with makedb",
-                            path, version, SW_DB_FORMAT_VERSION);
+                            "versions %u to %u); rebuild it with makedb",
+                            path, version, SW_DB_FORMAT_VERSION_OLDEST, SW_DB_FORMAT_VERSION);
     if (get_u32(h + SW_DB_IX_FLAGS) != 0)
         return sw_error_set(err, SW_ECORRUPT,
                             "%s: unknown flags %#x; the file is corrupt, rebuild the database "
@@ -331,8 +320,10 @@ static int load_index(sw_db *db, sw_error *err)
 
 /* A data file belongs to the index only if its id and size match: files of
  * two builds, or a file cut short, are refused here rather than when a
- * chunk fails its checksum in the middle of a search. */
-static int open_data(sw_db *db, int which, sw_error *err)
+ * chunk fails its checksum in the middle of a search. `*replaced` is set
+ * when the failure may come from a rebuild that replaced the index after it
+ * was read (the file is gone, or is another build's). */
+static int open_data(sw_db *db, int which, int *replaced, sw_error *err)
 {
     static const char *const magic[NUM_DATA] = {SW_DB_MAGIC_RESIDUES, SW_DB_MAGIC_HEADERS};
     static const char *const what[NUM_DATA] = {"residue file", "header file"};
@@ -340,6 +331,7 @@ static int open_data(sw_db *db, int which, sw_error *err)
     uint64_t size = 0;
     int rc = open_file(path, "the database is incomplete, rebuild it with makedb", &db->fd[which],
                        &size, err);
+    if (rc == SW_ENOTFOUND) *replaced = 1;
     if (rc != SW_OK) return rc;
     uint8_t h[SW_DB_FILE_HEADER_SIZE];
     uint64_t have = size < sizeof h ? size : sizeof h;
@@ -348,11 +340,18 @@ static int open_data(sw_db *db, int which, sw_error *err)
         return sw_error_set(err, SW_EIO, "%s: read failed: %s", path,
                             r < 0 ? strerror(errno) : "file shrank while reading");
     if ((rc = check_file_header(path, h, have, magic[which], what[which], err)) != SW_OK) return rc;
-    if (get_u64(h + SW_DB_IX_ID) != db->id)
+    if (get_u32(h + SW_DB_IX_VERSION) != db->version)
+        return sw_error_set(err, SW_ECORRUPT,
+                            "%s: format version %u, but %s has version %u; rebuild the database "
+                            "with makedb",
+                            path, get_u32(h + SW_DB_IX_VERSION), db->path_index, db->version);
+    if (get_u64(h + SW_DB_IX_ID) != db->id) {
+        *replaced = 1;
         return sw_error_set(err, SW_ECORRUPT,
                             "%s: belongs to a different database than %s (database ids differ); "
                             "rebuild the database with makedb",
                             path, db->path_index);
+    }
     if (size != db->file_bytes[which])
         return sw_error_set(err, SW_ECORRUPT,
                             "%s: %llu bytes, but the index expects %llu (truncated or damaged); "
@@ -362,39 +361,132 @@ static int open_data(sw_db *db, int which, sw_error *err)
     return SW_OK;
 }
 
-int sw_db_open(const char *prefix, sw_db **out, sw_error *err)
+char *sw_db_file_name(const char *prefix, uint32_t version, uint64_t id, int which)
 {
-    if (out) *out = NULL;
-    if (!prefix || !*prefix || !out) return sw_error_set(err, SW_EINVAL, "no database name given");
+    static const char *const ext[] = {"swi", "swr", "swh"};
+    if (!prefix || which < SW_DB_FILE_INDEX || which > SW_DB_FILE_HEADERS) return NULL;
+    size_t n = strlen(prefix) + 1 + 16 + 1 + 3 + 1;
+    char *s = malloc(n);
+    if (!s) return NULL;
+    if (which == SW_DB_FILE_INDEX || version < 2)
+        snprintf(s, n, "%s.%s", prefix, ext[which]);
+    else
+        snprintf(s, n, "%s.%016llx.%s", prefix, (unsigned long long)id, ext[which]);
+    return s;
+}
+
+/* An empty database object for `prefix` with its index path set. */
+static int new_db(const char *prefix, sw_db **out, sw_error *err)
+{
+    *out = NULL;
     sw_db *db = calloc(1, sizeof *db);
     if (!db) return sw_error_set(err, SW_ENOMEM, "out of memory");
     db->fd[DATA_RESIDUES] = db->fd[DATA_HEADERS] = -1;
-    db->path_index = concat(prefix, ".swi");
-    db->path[DATA_RESIDUES] = concat(prefix, ".swr");
-    db->path[DATA_HEADERS] = concat(prefix, ".swh");
+    db->path_index = sw_db_file_name(prefix, SW_DB_FORMAT_VERSION, 0, SW_DB_FILE_INDEX);
     db->cache = calloc(1, sizeof *db->cache);
-    if (!db->path_index || !db->path[DATA_RESIDUES] || !db->path[DATA_HEADERS] || !db->cache) {
-        free(db->cache);
-        db->cache = NULL;
-        sw_db_close(db);
-        return sw_error_set(err, SW_ENOMEM, "out of memory");
-    }
-    if (pthread_mutex_init(&db->cache->lock, NULL) != 0) {
+    if (!db->path_index || !db->cache || pthread_mutex_init(&db->cache->lock, NULL) != 0) {
         free(db->cache);
         db->cache = NULL;
         sw_db_close(db);
         return sw_error_set(err, SW_ENOMEM, "out of memory");
     }
     db->cache->chunk = SIZE_MAX;
-    int rc = load_index(db, err);
-    if (rc == SW_OK) rc = open_data(db, DATA_RESIDUES, err);
-    if (rc == SW_OK) rc = open_data(db, DATA_HEADERS, err);
+    *out = db;
+    return SW_OK;
+}
+
+/* One attempt at opening: the index, then the data files it names. */
+static int open_once(const char *prefix, sw_db **out, int *replaced, uint32_t *version,
+                     uint64_t *id, sw_error *err)
+{
+    sw_db *db;
+    int rc = new_db(prefix, &db, err);
+    if (rc != SW_OK) return rc;
+    rc = load_index(db, err);
+    *version = db->version;
+    *id = db->id;
+    for (int d = 0; rc == SW_OK && d < NUM_DATA; d++) {
+        int which = d == DATA_RESIDUES ? SW_DB_FILE_RESIDUES : SW_DB_FILE_HEADERS;
+        db->path[d] = sw_db_file_name(prefix, db->version, db->id, which);
+        if (!db->path[d]) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    if (rc == SW_OK) rc = open_data(db, DATA_RESIDUES, replaced, err);
+    if (rc == SW_OK) rc = open_data(db, DATA_HEADERS, replaced, err);
     if (rc != SW_OK) {
         sw_db_close(db);
         return rc;
     }
     *out = db;
     return SW_OK;
+}
+
+/* Version and id from the file header of the index, unchecked: only to learn
+ * whether the index was replaced. 0 on success. */
+static int index_identity(const char *prefix, uint32_t *version, uint64_t *id)
+{
+    char *path = sw_db_file_name(prefix, SW_DB_FORMAT_VERSION, 0, SW_DB_FILE_INDEX);
+    if (!path) return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    free(path);
+    if (fd < 0) return -1;
+    uint8_t h[SW_DB_FILE_HEADER_SIZE];
+    int r = sw_io_pread_exact(fd, h, sizeof h, 0);
+    close(fd);
+    if (r != 0) return -1;
+    *version = get_u32(h + SW_DB_IX_VERSION);
+    *id = get_u64(h + SW_DB_IX_ID);
+    return 0;
+}
+
+/* Rebuilds that commit while one open is in progress; each one replaces the
+ * index, so more than a few in a row means something else is wrong. */
+#define MAX_OPEN_ATTEMPTS 16
+
+int sw_db_open(const char *prefix, sw_db **out, sw_error *err)
+{
+    if (out) *out = NULL;
+    if (!prefix || !*prefix || !out) return sw_error_set(err, SW_EINVAL, "no database name given");
+    /* A rebuild writes its data files under new names and then replaces the
+     * index, so an index read just before that names data files that the
+     * rebuild deletes next. When a data file is missing or of another build,
+     * and the index now names another build, the open starts again. */
+    for (int attempt = 1;; attempt++) {
+        int replaced = 0;
+        uint32_t version = 0, now_version;
+        uint64_t id = 0, now_id;
+        int rc = open_once(prefix, out, &replaced, &version, &id, err);
+        if (rc == SW_OK || !replaced || attempt == MAX_OPEN_ATTEMPTS) return rc;
+        if (index_identity(prefix, &now_version, &now_id) != 0 ||
+            (now_version == version && now_id == id))
+            return rc;
+    }
+}
+
+const char *sw_db_path(const sw_db *db, int which)
+{
+    if (!db) return NULL;
+    switch (which) {
+    case SW_DB_FILE_INDEX: return db->path_index;
+    case SW_DB_FILE_RESIDUES: return db->path[DATA_RESIDUES];
+    case SW_DB_FILE_HEADERS: return db->path[DATA_HEADERS];
+    default: return NULL;
+    }
+}
+
+int sw_db_index_id(const char *prefix, uint32_t *version, uint64_t *id, sw_error *err)
+{
+    if (!prefix || !*prefix || !version || !id)
+        return sw_error_set(err, SW_EINVAL, "no database name given");
+    sw_db *db;
+    int rc = new_db(prefix, &db, err);
+    if (rc != SW_OK) return rc;
+    rc = load_index(db, err);
+    if (rc == SW_OK) {
+        *version = db->version;
+        *id = db->id;
+    }
+    sw_db_close(db);
+    return rc;
 }
 
 void sw_db_close(sw_db *db)
@@ -656,6 +748,53 @@ int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **h
         return chunk_error(db, DATA_HEADERS, c, rc, reason, err);
     }
     return SW_OK;
+}
+
+/* Header chunks hashed per read: enough to amortise the read call, small
+ * enough not to matter next to a search's memory. */
+#define CHECK_BLOCK_BYTES (4u << 20)
+
+int sw_db_check_headers(const sw_db *db, sw_error *err)
+{
+    if (!db) return sw_error_set(err, SW_EINVAL, "no database");
+    const chunk *c = db->chunks[DATA_HEADERS];
+    size_t n = db->num_chunks[DATA_HEADERS];
+    size_t cap = CHECK_BLOCK_BYTES;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].compressed_size > cap) cap = (size_t)c[i].compressed_size;
+    uint8_t *buf = malloc(cap);
+    if (!buf) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    int rc = SW_OK;
+    /* The chunks tile the file (checked at open), so consecutive chunks are
+     * read together and hashed one by one. */
+    for (size_t first = 0; first < n && rc == SW_OK;) {
+        size_t last = first;
+        uint64_t bytes = c[first].compressed_size;
+        while (last + 1 < n && bytes + c[last + 1].compressed_size <= cap)
+            bytes += c[++last].compressed_size;
+        int r = sw_io_pread_exact(db->fd[DATA_HEADERS], buf, (size_t)bytes, c[first].offset);
+        if (r != 0) {
+            rc = sw_error_set(err, r < 0 ? SW_EIO : SW_ECORRUPT, "%s: reading chunk %zu failed: %s",
+                              db->path[DATA_HEADERS], first,
+                              r < 0 ? strerror(errno) : "the file was cut short");
+            break;
+        }
+        for (size_t k = first; k <= last; k++) {
+            if (XXH3_64bits(buf + (c[k].offset - c[first].offset), (size_t)c[k].compressed_size) !=
+                c[k].hash_compressed) {
+                rc = sw_error_set(err, SW_ECORRUPT,
+                                  "%s: header chunk %zu of %zu (sequences %llu-%llu) is corrupt: "
+                                  "checksum mismatch; run 'swsearch verify'",
+                                  db->path[DATA_HEADERS], k, n,
+                                  (unsigned long long)c[k].first_seq,
+                                  (unsigned long long)(c[k].first_seq + c[k].num_seqs - 1));
+                break;
+            }
+        }
+        first = last + 1;
+    }
+    free(buf);
+    return rc;
 }
 
 int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, uint64_t total),

@@ -13,10 +13,14 @@
 extern "C" {
 #endif
 
-#define SW_DB_FORMAT_VERSION 1
+/* The version sw_db_writer writes. Versions 1 and 2 share one layout and
+ * differ only in the names of the data files (sw_db_file_name()); the reader
+ * opens both. */
+#define SW_DB_FORMAT_VERSION 2
+#define SW_DB_FORMAT_VERSION_OLDEST 1
 
-/* Layout constants of format version 1, shared by the reader and
- * sw_db_writer; docs/FORMAT.md is the full description. */
+/* Layout constants, shared by the reader and sw_db_writer; docs/FORMAT.md is
+ * the full description. */
 #define SW_DB_MAGIC_SIZE 8
 #define SW_DB_MAGIC_INDEX "\x89SWI\r\n\x1a\n"
 #define SW_DB_MAGIC_RESIDUES "\x89SWR\r\n\x1a\n"
@@ -57,11 +61,35 @@ enum {
 
 typedef struct sw_db sw_db;
 
+/* The three files of a database. */
+enum { SW_DB_FILE_INDEX, SW_DB_FILE_RESIDUES, SW_DB_FILE_HEADERS };
+
+/* The name of file `which` of the database `prefix` whose index has format
+ * `version` and database id `id`: PREFIX.swi; PREFIX.swr and PREFIX.swh in
+ * version 1; PREFIX.<id>.swr and PREFIX.<id>.swh from version 2 on, the id as
+ * 16 lowercase hex digits, so that a rebuild writes its data files beside
+ * the ones in use and switches to them by replacing the index alone.
+ * malloc'ed; NULL when out of memory. */
+char *sw_db_file_name(const char *prefix, uint32_t version, uint64_t id, int which);
+
 /* Opens the database written under `prefix`: checks magic numbers, format
  * version, the index checksum and that the index agrees with the sizes of
- * the data files. Chunk checksums are checked when chunks are read. */
+ * the data files. Chunk checksums are checked when chunks are read.
+ * A rebuild that replaces the database while it is being opened makes the
+ * open start again with the new index, so the result is the old database or
+ * the new one, never a mix. Takes no lock: readers need no write access. */
 int sw_db_open(const char *prefix, sw_db **out, sw_error *err);
 void sw_db_close(sw_db *db);
+
+/* The path of file `which` (SW_DB_FILE_*) of an open database, as opened:
+ * for checks that an output does not overwrite the database. NULL for an
+ * unknown `which`. */
+const char *sw_db_path(const sw_db *db, int which);
+
+/* Reads the format version and database id of the index `prefix`.swi after
+ * checking its magic number, version and checksum, without opening the data
+ * files: how sw_db_writer learns which data files are in use. */
+int sw_db_index_id(const char *prefix, uint32_t *version, uint64_t *id, sw_error *err);
 
 uint32_t sw_db_format_version(const sw_db *db);
 int sw_db_alphabet(const sw_db *db);  /* an sw_alphabet_kind */
@@ -108,6 +136,17 @@ uint64_t sw_db_id(const sw_db *db);
  * the first bad one. `progress` (may be NULL) gets done/total chunk counts. */
 int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, uint64_t total),
                  void *user, sw_error *err);
+
+/* Reads the header file once and checks the compressed checksum of every
+ * header chunk; the error (SW_ECORRUPT) names the first damaged chunk and its
+ * sequences. A search calls it before it starts, so that a damaged header
+ * chunk stops it before any output rather than when a hit falls into that
+ * chunk. Compressed checksums suffice: bytes equal to the ones written
+ * decompress to what the writer compressed (zstd decoding is deterministic),
+ * and the checksum of the decompressed bytes is still checked whenever a
+ * chunk is decoded. Hashing without decompressing runs at the speed of
+ * reading the file. */
+int sw_db_check_headers(const sw_db *db, sw_error *err);
 
 /* Sizes of the database files, for `swsearch info`. */
 typedef struct sw_db_files {

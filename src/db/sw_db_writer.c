@@ -1,15 +1,20 @@
-/* Builds a database (docs/FORMAT.md): spills input to unlinked files, sorts by
- * length, compresses chunks on all cores, renames into place index last. */
+/* Builds a database (docs/FORMAT.md): locks the prefix, removes what killed
+ * builds left, spills input to unlinked files, sorts by length, compresses
+ * chunks on all cores into unnamed files, names them, and switches to the
+ * new database by one rename of the index. */
 #include "sw_db_writer.h"
 #include "sw_file_io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -20,6 +25,7 @@
 #include <zstd.h>
 
 #include "sw_alphabet.h"
+#include "sw_cleanup.h"
 #include "sw_db.h"
 
 /* Residue chunks are large so that decompression streams at full speed;
@@ -35,8 +41,11 @@
 #define SPILL_BUFFER_BYTES (4u << 20)
 #define MAX_THREADS 256
 
-enum { FILE_INDEX, FILE_RESIDUES, FILE_HEADERS, NUM_FILES };
-static const char *const file_suffix[NUM_FILES] = {".swi", ".swr", ".swh"};
+enum { FILE_INDEX = SW_DB_FILE_INDEX, FILE_RESIDUES = SW_DB_FILE_RESIDUES,
+       FILE_HEADERS = SW_DB_FILE_HEADERS, NUM_FILES };
+/* Tries at taking the lock while other runs remove and recreate the lock
+ * file under us; each retry means another run finished meanwhile. */
+#define MAX_LOCK_ATTEMPTS 100
 
 enum { STATE_ADDING, STATE_FINISHED, STATE_FAILED };
 
@@ -52,8 +61,16 @@ typedef struct spill {
 
 struct sw_db_writer {
     char *prefix;
-    char *path[NUM_FILES];     /* final names */
-    char *tmp_path[NUM_FILES]; /* temporary names while finishing, else NULL */
+    char *dir;                 /* directory of the prefix's files */
+    char *path[NUM_FILES];     /* final names: PREFIX.swi, PREFIX.<id>.swr, PREFIX.<id>.swh */
+    char *tmp_index;           /* PREFIX.swi.tmp<hex>: the index before the switch */
+    /* Names this build created and must remove if it fails before the
+     * switch: [FILE_INDEX] stands for tmp_index. */
+    int named[NUM_FILES];
+    int slot[NUM_FILES];       /* sw_cleanup slots of those names, or -1 */
+    char *lock_path;           /* PREFIX.swlock */
+    int lock_fd;               /* -1: not held */
+    int lock_slot;
     int alphabet;
     int alphabet_size;
     int threads;
@@ -118,34 +135,304 @@ static char *directory_of(const char *prefix)
     return strndup(prefix, (size_t)(slash - prefix));
 }
 
-/* An unnamed file in the output directory, so that spilled data lands on the
- * same file system as the result and disappears on any exit. */
+static const char *base_of(const char *prefix)
+{
+    const char *slash = strrchr(prefix, '/');
+    return slash ? slash + 1 : prefix;
+}
+
+/* A prefix names files "PREFIX.swi" and so on: one that ends in a directory
+ * would make hidden files inside it ("dbs/" made "dbs/.swi"), and one that
+ * is a device or FIFO ("/dev/null") would put the database beside it. */
+static int check_prefix(const char *prefix, sw_error *err)
+{
+    if (!prefix || !*prefix) return sw_error_set(err, SW_EINVAL, "no database name given");
+    const char *base = base_of(prefix);
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return sw_error_set(err, SW_EINVAL,
+                            "%s: the database name ends in a directory; give a file name "
+                            "prefix inside it, such as %s%sdb",
+                            prefix, prefix, *base || prefix[strlen(prefix) - 1] != '/' ? "/" : "");
+    struct stat st;
+    if (stat(prefix, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return sw_error_set(err, SW_EINVAL,
+                                "%s: is a directory; give a file name prefix inside it, such as "
+                                "%s/db",
+                                prefix, prefix);
+        if (!S_ISREG(st.st_mode))
+            return sw_error_set(err, SW_EINVAL,
+                                "%s: is a device, FIFO or socket; give a file name prefix for "
+                                "the database files",
+                                prefix);
+    }
+    return SW_OK;
+}
+
+/* What a directory entry is to the database `base` (the prefix's last
+ * component). Only exact patterns count, so that the files of another
+ * prefix are never taken for ours: "db.v2.swi" and "db.v2.<id>.swr" belong
+ * to "db.v2", not to "db". */
+enum {
+    NAME_OTHER,
+    NAME_INDEX,      /* PREFIX.swi */
+    NAME_LOCK,       /* PREFIX.swlock */
+    NAME_LEGACY,     /* PREFIX.swr, PREFIX.swh: data files of format version 1 */
+    NAME_GENERATION, /* PREFIX.<16 hex>.swr, PREFIX.<16 hex>.swh */
+    NAME_TEMPORARY   /* PREFIX.sw[irh].tmp<16 hex>, PREFIX.spill<6 characters> */
+};
+
+/* Reads n lowercase hex digits (the writer's spelling) into *v; 0 if any
+ * character is not one. */
+static int parse_hex(const char *s, size_t n, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d;
+        if (s[i] >= '0' && s[i] <= '9')
+            d = s[i] - '0';
+        else if (s[i] >= 'a' && s[i] <= 'f')
+            d = s[i] - 'a' + 10;
+        else
+            return 0;
+        x = x << 4 | (uint64_t)d;
+    }
+    *v = x;
+    return 1;
+}
+
+/* `which` gets the data file (SW_DB_FILE_*) and `id` the database id of a
+ * generation name. */
+static int classify_name(const char *base, const char *name, int *which, uint64_t *id)
+{
+    size_t nb = strlen(base);
+    if (strncmp(name, base, nb) != 0 || name[nb] != '.') return NAME_OTHER;
+    const char *r = name + nb + 1;
+    size_t n = strlen(r);
+    if (!strcmp(r, "swi")) return NAME_INDEX;
+    if (!strcmp(r, "swlock")) return NAME_LOCK;
+    if (!strcmp(r, "swr") || !strcmp(r, "swh")) {
+        *which = r[2] == 'r' ? SW_DB_FILE_RESIDUES : SW_DB_FILE_HEADERS;
+        return NAME_LEGACY;
+    }
+    uint64_t v;
+    if (n == 16 + 4 && (!strcmp(r + 16, ".swr") || !strcmp(r + 16, ".swh")) &&
+        parse_hex(r, 16, id)) {
+        *which = r[19] == 'r' ? SW_DB_FILE_RESIDUES : SW_DB_FILE_HEADERS;
+        return NAME_GENERATION;
+    }
+    if (n == 3 + 4 + 16 && r[0] == 's' && r[1] == 'w' &&
+        (r[2] == 'i' || r[2] == 'r' || r[2] == 'h') && !strncmp(r + 3, ".tmp", 4) &&
+        parse_hex(r + 7, 16, &v))
+        return NAME_TEMPORARY;
+    if (n == 5 + 6 && !strncmp(r, "spill", 5)) {
+        for (size_t i = 5; i < n; i++)
+            if (!((r[i] >= '0' && r[i] <= '9') || (r[i] >= 'a' && r[i] <= 'z') ||
+                  (r[i] >= 'A' && r[i] <= 'Z')))
+                return NAME_OTHER;
+        return NAME_TEMPORARY;
+    }
+    return NAME_OTHER;
+}
+
+/* Whether the data file `name` in `dirfd` is a database file of kind
+ * `which` that can go: its magic matches and, for a generation name, its
+ * file header carries the id of its name (so a version-1 file of a prefix
+ * that happens to end in 16 hex digits is left alone). A generation file
+ * shorter than a file header is a write cut short by a kill. */
+static int removable_data_file(int dirfd, const char *name, int which, int generation, uint64_t id)
+{
+    static const char *const magic[] = {SW_DB_MAGIC_INDEX, SW_DB_MAGIC_RESIDUES,
+                                        SW_DB_MAGIC_HEADERS};
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat st;
+    uint8_t h[SW_DB_FILE_HEADER_SIZE];
+    int ok = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (st.st_size < SW_DB_FILE_HEADER_SIZE) {
+            ok = generation;
+        } else if (sw_io_pread_exact(fd, h, sizeof h, 0) == 0 &&
+                   memcmp(h, magic[which], SW_DB_MAGIC_SIZE) == 0) {
+            uint64_t file_id = 0;
+            for (int i = 7; i >= 0; i--) file_id = file_id << 8 | h[SW_DB_IX_ID + i];
+            ok = !generation || file_id == id;
+        }
+    }
+    close(fd);
+    return ok;
+}
+
+/* Which data files the index in place names. */
+enum { INDEX_NONE, INDEX_VALID, INDEX_INVALID };
+
+/* Opens directory `dir` twice: for listing, and as *dirfd for the *at()
+ * calls on its entries. NULL if it cannot be read. */
+static DIR *open_listing(const char *dir, int *dirfd)
+{
+    *dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (*dirfd < 0) return NULL;
+    int listfd = dup(*dirfd);
+    DIR *d = listfd >= 0 ? fdopendir(listfd) : NULL;
+    if (!d) {
+        if (listfd >= 0) close(listfd);
+        close(*dirfd);
+        *dirfd = -1;
+    }
+    return d;
+}
+
+/* Removes what earlier builds of this prefix left: temporary files of
+ * killed runs, and data files that the index does not name (those of the
+ * database just replaced, or of a run killed after naming its data files but
+ * before switching the index). With an index that cannot be read, no data
+ * file is removed: which are in use is unknown. Runs under the lock, so no
+ * other writer's files are in the way. Best effort: what cannot be removed
+ * now is tried again next time. */
+static void remove_leftovers(const sw_db_writer *w, int index_state, uint32_t version, uint64_t id)
+{
+    int dirfd;
+    DIR *d = open_listing(w->dir, &dirfd);
+    if (!d) return;
+    const char *base = base_of(w->prefix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int which = 0;
+        uint64_t name_id = 0;
+        int kind = classify_name(base, e->d_name, &which, &name_id);
+        int remove = 0;
+        struct stat st;
+        if (kind == NAME_TEMPORARY) {
+            remove = fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                     S_ISREG(st.st_mode);
+        } else if (kind == NAME_GENERATION && index_state != INDEX_INVALID) {
+            int in_use = index_state == INDEX_VALID && version >= 2 && name_id == id;
+            remove = !in_use && removable_data_file(dirfd, e->d_name, which, 1, name_id);
+        } else if (kind == NAME_LEGACY && index_state != INDEX_INVALID) {
+            int in_use = index_state == INDEX_VALID && version < 2;
+            remove = !in_use && removable_data_file(dirfd, e->d_name, which, 0, 0);
+        }
+        if (remove) unlinkat(dirfd, e->d_name, 0);
+    }
+    closedir(d);
+    close(dirfd);
+}
+
+/* Signals that would end the process through sw_cleanup are held back
+ * while a registered name and the file system disagree for an instant
+ * (between forgetting a name and renaming or removing it). Only the calling
+ * thread's mask changes: at these moments the writer runs no other thread
+ * (the compression workers have ended), so a signal for the process waits
+ * unless the program has threads of its own that accept it. */
+static void block_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void restore_signals(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
+
+/* One writer per prefix at a time: an flock()ed PREFIX.swlock. The file is
+ * removed when the lock is released, so a run that opened it meanwhile may
+ * hold a lock on a file that no longer has the name; it notices by
+ * comparing the file it locked with the one under the name, and tries
+ * again. */
+static int take_lock(sw_db_writer *w, sw_error *err)
+{
+    for (int attempt = 0; attempt < MAX_LOCK_ATTEMPTS; attempt++) {
+        sigset_t old;
+        block_signals(&old);
+        int fd = open(w->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            int e = errno;
+            restore_signals(&old);
+            return sw_error_set(err, e == ENOENT ? SW_ENOTFOUND : SW_EIO,
+                                "%s: cannot create the lock file: %s", w->lock_path, strerror(e));
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            close(fd);
+            restore_signals(&old);
+            if (e == EWOULDBLOCK)
+                return sw_error_set(err, SW_EBUSY,
+                                    "%s: another makedb is writing this database (%s is locked); "
+                                    "wait until it ends",
+                                    w->prefix, w->lock_path);
+            return sw_error_set(err, SW_EIO, "%s: cannot lock: %s", w->lock_path, strerror(e));
+        }
+        struct stat held, named;
+        if (fstat(fd, &held) == 0 && stat(w->lock_path, &named) == 0 &&
+            held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+            w->lock_fd = fd;
+            w->lock_slot = sw_cleanup_add(w->lock_path);
+            restore_signals(&old);
+            if (w->lock_slot < 0)
+                return sw_error_set(err, SW_ELIMIT, "%s: too many files to remove on a signal",
+                                    w->lock_path);
+            return SW_OK;
+        }
+        close(fd);
+        restore_signals(&old);
+    }
+    return sw_error_set(err, SW_EIO, "%s: cannot lock: the lock file keeps being replaced",
+                        w->lock_path);
+}
+
+/* Removes the lock file while still holding the lock, then releases it: no
+ * lock file stays behind, and a run waiting on the removed file retries. */
+static void release_lock(sw_db_writer *w)
+{
+    if (w->lock_fd < 0) return;
+    sigset_t old;
+    block_signals(&old);
+    sw_cleanup_remove(w->lock_slot);
+    w->lock_slot = -1;
+    unlink(w->lock_path);
+    close(w->lock_fd);
+    w->lock_fd = -1;
+    restore_signals(&old);
+}
+
+/* An unnamed file (O_TMPFILE) in the output directory with mode `mode` &
+ * ~umask, so that its data lands on the file system of the result and
+ * disappears on any exit. -1 with errno set; errno EOPNOTSUPP (or EISDIR,
+ * EINVAL on kernels before 3.11) means the file system or kernel has no
+ * O_TMPFILE, and the caller falls back to a named file. */
+static int open_unnamed(const char *dir, mode_t mode)
+{
+    return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+}
+
+static int unnamed_unsupported(int e)
+{
+    return e != ENOENT && e != EACCES && e != EROFS && e != ENOSPC && e != EDQUOT && e != EMFILE &&
+           e != ENFILE && e != ENOMEM && e != EPERM;
+}
+
+/* An unnamed file in the output directory for spilled input. */
 static int open_spill(const sw_db_writer *w, spill *s, sw_error *err)
 {
-    char *dir = directory_of(w->prefix);
-    if (!dir) return sw_error_set(err, SW_ENOMEM, "out of memory");
-    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0 && errno != ENOENT && errno != EACCES && errno != EROFS && errno != ENOSPC) {
-        /* Old kernel or a file system without O_TMPFILE: a named file,
-         * unlinked at once. */
+    int fd = open_unnamed(w->dir, 0600);
+    if (fd < 0 && unnamed_unsupported(errno)) {
+        /* A named file, unlinked at once; a run killed in between leaves it
+         * for the next run of this prefix to remove. */
         char *name = concat(w->prefix, ".spillXXXXXX");
-        if (!name) {
-            free(dir);
-            return sw_error_set(err, SW_ENOMEM, "out of memory");
-        }
+        if (!name) return sw_error_set(err, SW_ENOMEM, "out of memory");
         fd = mkostemp(name, O_CLOEXEC);
         if (fd >= 0) unlink(name);
         free(name);
     }
     if (fd < 0) {
         int e = errno;
-        int rc = sw_error_set(err, e == ENOENT ? SW_ENOTFOUND : SW_EIO,
-                              "%s: cannot create a temporary file in this directory: %s", dir,
-                              strerror(e));
-        free(dir);
-        return rc;
+        return sw_error_set(err, e == ENOENT ? SW_ENOTFOUND : SW_EIO,
+                            "%s: cannot create a temporary file in this directory: %s", w->dir,
+                            strerror(e));
     }
-    free(dir);
     s->buf = malloc(SPILL_BUFFER_BYTES);
     if (!s->buf) {
         close(fd);
@@ -186,6 +473,39 @@ static void spill_close(spill *s)
     s->buf = NULL;
 }
 
+int sw_db_writer_check_input(const char *prefix, int fd, const char *input_name, sw_error *err)
+{
+    int rc = check_prefix(prefix, err);
+    if (rc != SW_OK) return rc;
+    struct stat in;
+    if (fstat(fd, &in) != 0) return SW_OK;
+    char *dir = directory_of(prefix);
+    if (!dir) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    int dirfd;
+    DIR *d = open_listing(dir, &dirfd);
+    free(dir);
+    if (!d) return SW_OK; /* nothing there yet; creating will say why it fails */
+    const char *base = base_of(prefix);
+    struct dirent *e;
+    while (rc == SW_OK && (e = readdir(d))) {
+        int which;
+        uint64_t id;
+        struct stat st;
+        if (classify_name(base, e->d_name, &which, &id) == NAME_OTHER) continue;
+        /* The entry itself, not what a symbolic link points to: renaming
+         * over or removing a link leaves its target alone. */
+        if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == in.st_dev &&
+            st.st_ino == in.st_ino)
+            rc = sw_error_set(err, SW_EINVAL,
+                              "%s: this input is %s%s, a file that building the database %s "
+                              "would replace or remove; give another input or database name",
+                              input_name, prefix, e->d_name + strlen(base), prefix);
+    }
+    closedir(d);
+    close(dirfd);
+    return rc;
+}
+
 int sw_db_writer_create(const char *prefix, const sw_db_writer_options *options, sw_db_writer **out,
                         sw_error *err)
 {
@@ -198,10 +518,15 @@ int sw_db_writer_create(const char *prefix, const sw_db_writer_options *options,
     if (level != 0 && (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()))
         return sw_error_set(err, SW_EINVAL, "compression level %d is outside %d..%d", level,
                             ZSTD_minCLevel(), ZSTD_maxCLevel());
+    int rc = check_prefix(prefix, err);
+    if (rc != SW_OK) return rc;
 
     sw_db_writer *w = calloc(1, sizeof *w);
     if (!w) return sw_error_set(err, SW_ENOMEM, "out of memory");
     w->residues.fd = w->headers.fd = -1;
+    w->lock_fd = -1;
+    w->lock_slot = -1;
+    for (int f = 0; f < NUM_FILES; f++) w->slot[f] = -1;
     w->state = STATE_FAILED;
     w->alphabet = alphabet;
     w->alphabet_size = alphabet == SW_ALPHABET_DNA ? SW_DNA_CODES : SW_PROTEIN_CODES;
@@ -219,12 +544,25 @@ int sw_db_writer_create(const char *prefix, const sw_db_writer_options *options,
     }
     w->id = random_id();
 
-    int rc = SW_OK;
     w->prefix = strdup(prefix);
-    if (!w->prefix) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+    w->dir = directory_of(prefix);
+    w->lock_path = concat(prefix, ".swlock");
+    w->tmp_index = malloc(strlen(prefix) + sizeof ".swi.tmp" + 16);
+    if (!w->prefix || !w->dir || !w->lock_path || !w->tmp_index)
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory");
     for (int f = 0; rc == SW_OK && f < NUM_FILES; f++) {
-        w->path[f] = concat(prefix, file_suffix[f]);
+        w->path[f] = sw_db_file_name(prefix, SW_DB_FORMAT_VERSION, w->id, f);
         if (!w->path[f]) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    if (rc == SW_OK)
+        sprintf(w->tmp_index, "%s.swi.tmp%016llx", prefix, (unsigned long long)random_id());
+    if (rc == SW_OK) rc = take_lock(w, err);
+    if (rc == SW_OK) {
+        uint32_t version = 0;
+        uint64_t id = 0;
+        int r = sw_db_index_id(prefix, &version, &id, NULL);
+        int state = r == SW_OK ? INDEX_VALID : r == SW_ENOTFOUND ? INDEX_NONE : INDEX_INVALID;
+        remove_leftovers(w, state, version, id);
     }
     if (rc == SW_OK) rc = open_spill(w, &w->residues, err);
     if (rc == SW_OK) rc = open_spill(w, &w->headers, err);
@@ -536,25 +874,50 @@ static int flush_spill(const sw_db_writer *w, spill *s, sw_error *err)
                         strerror(errno));
 }
 
-/* Creates "<final name>.tmp<random hex>" with the usual 0666 & ~umask mode. */
+/* Opens output file `f` for writing: unnamed when the file system allows,
+ * so that nothing named exists while the long compression runs and a kill
+ * leaves nothing behind; otherwise under its final name (the temporary name
+ * for the index), created exclusively and registered for removal on a
+ * signal. The mode is the usual 0666 & ~umask. */
 static int create_output(sw_db_writer *w, int f, int *fd_out, sw_error *err)
 {
-    size_t n = strlen(w->path[f]) + 4 + 16 + 1;
-    char *name = malloc(n);
-    if (!name) return sw_error_set(err, SW_ENOMEM, "out of memory");
-    int fd = -1;
-    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
-        snprintf(name, n, "%s.tmp%016llx", w->path[f], (unsigned long long)random_id());
+    int fd = open_unnamed(w->dir, 0666);
+    if (fd < 0 && unnamed_unsupported(errno)) {
+        const char *name = f == FILE_INDEX ? w->tmp_index : w->path[f];
+        w->slot[f] = sw_cleanup_add(name);
+        if (w->slot[f] < 0)
+            return sw_error_set(err, SW_ELIMIT, "%s: too many files to remove on a signal", name);
         fd = open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) break;
+        if (fd >= 0) w->named[f] = 1;
     }
     if (fd < 0) {
         int e = errno;
-        free(name);
-        return sw_error_set(err, SW_EIO, "%s: cannot create: %s", w->path[f], strerror(e));
+        return sw_error_set(err, e == ENOENT ? SW_ENOTFOUND : SW_EIO, "%s: cannot create: %s",
+                            w->path[f], strerror(e));
     }
-    w->tmp_path[f] = name;
     *fd_out = fd;
+    return SW_OK;
+}
+
+/* Gives the unnamed output file `fd` its name (the temporary name for the
+ * index); a file created named already has it. The name is registered for
+ * removal on a signal before it exists, so no instant is uncovered. */
+static int name_output(sw_db_writer *w, int f, int fd, sw_error *err)
+{
+    if (w->named[f]) return SW_OK;
+    const char *name = f == FILE_INDEX ? w->tmp_index : w->path[f];
+    w->slot[f] = sw_cleanup_add(name);
+    if (w->slot[f] < 0)
+        return sw_error_set(err, SW_ELIMIT, "%s: too many files to remove on a signal", name);
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    int r = linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+    /* Without /proc, AT_EMPTY_PATH does the same for a privileged process. */
+    if (r != 0 && errno == ENOENT) r = linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH);
+    if (r != 0)
+        return sw_error_set(err, SW_EIO, "%s: cannot name the new file: %s", name,
+                            strerror(errno));
+    w->named[f] = 1;
     return SW_OK;
 }
 
@@ -628,12 +991,9 @@ static int build_index(const sw_db_writer *w, finish_state *st, uint64_t residue
     return SW_OK;
 }
 
-static int sync_directory(const char *prefix)
+static int sync_directory(const char *dir)
 {
-    char *dir = directory_of(prefix);
-    if (!dir) return -1;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    free(dir);
     if (fd < 0) return -1;
     int rc = fsync(fd);
     close(fd);
@@ -671,9 +1031,8 @@ static int finish(sw_db_writer *w, finish_state *st, sw_db_build_stats *stats, s
     uint8_t file_header[SW_DB_FILE_HEADER_SIZE];
     static const char *const magic[NUM_FILES] = {SW_DB_MAGIC_INDEX, SW_DB_MAGIC_RESIDUES,
                                                  SW_DB_MAGIC_HEADERS};
-    for (int f = 0; f < NUM_FILES; f++) {
+    for (int f = FILE_RESIDUES; f <= FILE_HEADERS; f++) {
         if ((rc = create_output(w, f, &st->fd[f], err)) != SW_OK) return rc;
-        if (f == FILE_INDEX) continue;
         put_file_header(file_header, magic[f], w->id);
         if (sw_io_write_all(st->fd[f], file_header, sizeof file_header) != 0)
             return sw_error_set(err, SW_EIO, "%s: write failed: %s", w->path[f], strerror(errno));
@@ -704,35 +1063,58 @@ static int finish(sw_db_writer *w, finish_state *st, sw_db_build_stats *stats, s
     if ((rc = compress_file(w, &job, "compressing headers", err)) != SW_OK) return rc;
     uint64_t header_bytes = job.file_offset;
 
+    /* The commit (docs/FORMAT.md, "Writing"): the data files get names of
+     * their own, PREFIX.<id>.swr and .swh, which no reader looks for until
+     * the index names them; then the index replaces PREFIX.swi by one
+     * rename, the only step that changes what a reader sees. Each file is
+     * durable before it is named, and every name before the switch, so a
+     * crash leaves the old database or the new one. */
     report(w, "writing index", 0, 1);
+    for (int f = FILE_RESIDUES; f <= FILE_HEADERS; f++)
+        if (fsync(st->fd[f]) != 0)
+            return sw_error_set(err, SW_EIO, "%s: write failed: %s", w->path[f], strerror(errno));
+    for (int f = FILE_RESIDUES; f <= FILE_HEADERS; f++)
+        if ((rc = name_output(w, f, st->fd[f], err)) != SW_OK) return rc;
+
     size_t index_bytes;
     if (build_index(w, st, residue_bytes, header_bytes, &index_bytes) != SW_OK)
         return sw_error_set(err, SW_ENOMEM, "out of memory");
-    if (sw_io_write_all(st->fd[FILE_INDEX], st->index, index_bytes) != 0)
+    if ((rc = create_output(w, FILE_INDEX, &st->fd[FILE_INDEX], err)) != SW_OK) return rc;
+    if (sw_io_write_all(st->fd[FILE_INDEX], st->index, index_bytes) != 0 ||
+        fsync(st->fd[FILE_INDEX]) != 0)
         return sw_error_set(err, SW_EIO, "%s: write failed: %s", w->path[FILE_INDEX],
                             strerror(errno));
-
-    /* The data files must be durable before the index that describes them
-     * appears under its final name: the index is renamed last, so a crash
-     * leaves the old database, or data files that the old index rejects by
-     * their database id, never an index pointing at missing data. */
+    if ((rc = name_output(w, FILE_INDEX, st->fd[FILE_INDEX], err)) != SW_OK) return rc;
     for (int f = 0; f < NUM_FILES; f++) {
-        int e = fsync(st->fd[f]) != 0 ? errno : 0;
-        if (close(st->fd[f]) != 0 && e == 0) e = errno;
+        int e = close(st->fd[f]) != 0 ? errno : 0;
         st->fd[f] = -1;
         if (e != 0)
             return sw_error_set(err, SW_EIO, "%s: write failed: %s", w->path[f], strerror(e));
     }
-    static const int rename_order[NUM_FILES] = {FILE_RESIDUES, FILE_HEADERS, FILE_INDEX};
-    for (int k = 0; k < NUM_FILES; k++) {
-        int f = rename_order[k];
-        if (rename(w->tmp_path[f], w->path[f]) != 0)
-            return sw_error_set(err, SW_EIO, "%s: cannot rename into place: %s", w->path[f],
-                                strerror(errno));
-        free(w->tmp_path[f]);
-        w->tmp_path[f] = NULL;
+    if (sync_directory(w->dir) != 0)
+        return sw_error_set(err, SW_EIO, "%s: cannot sync the directory: %s", w->dir,
+                            strerror(errno));
+
+    /* The switch. From here on the new files are the database, so they
+     * must no longer be removed on a signal; the signals wait until the
+     * names are forgotten and the rename is done. */
+    sigset_t old;
+    block_signals(&old);
+    for (int f = 0; f < NUM_FILES; f++) {
+        sw_cleanup_remove(w->slot[f]);
+        w->slot[f] = -1;
     }
-    sync_directory(w->prefix); /* best effort: the database is complete either way */
+    int renamed = rename(w->tmp_index, w->path[FILE_INDEX]);
+    int rename_errno = errno;
+    if (renamed == 0)
+        for (int f = 0; f < NUM_FILES; f++) w->named[f] = 0;
+    restore_signals(&old);
+    if (renamed != 0)
+        return sw_error_set(err, SW_EIO, "%s: cannot rename into place: %s", w->path[FILE_INDEX],
+                            strerror(rename_errno));
+    /* Best effort from here: the new database is in place either way. */
+    sync_directory(w->dir);
+    remove_leftovers(w, INDEX_VALID, SW_DB_FORMAT_VERSION, w->id);
     report(w, "writing index", 1, 1);
 
     if (stats) {
@@ -745,6 +1127,18 @@ static int finish(sw_db_writer *w, finish_state *st, sw_db_build_stats *stats, s
     return SW_OK;
 }
 
+/* Removes the names this build gave its files before the switch, after a
+ * failure; unnamed files vanish when closed. */
+static void remove_named(sw_db_writer *w)
+{
+    for (int f = 0; f < NUM_FILES; f++) {
+        if (w->named[f]) unlink(f == FILE_INDEX ? w->tmp_index : w->path[f]);
+        w->named[f] = 0;
+        sw_cleanup_remove(w->slot[f]);
+        w->slot[f] = -1;
+    }
+}
+
 int sw_db_writer_finish(sw_db_writer *w, sw_db_build_stats *stats, sw_error *err)
 {
     if (!w || w->state != STATE_ADDING)
@@ -754,12 +1148,9 @@ int sw_db_writer_finish(sw_db_writer *w, sw_db_build_stats *stats, sw_error *err
     memset(&st, 0, sizeof st);
     for (int f = 0; f < NUM_FILES; f++) st.fd[f] = -1;
     int rc = finish(w, &st, stats, err);
-    for (int f = 0; f < NUM_FILES; f++) {
+    for (int f = 0; f < NUM_FILES; f++)
         if (st.fd[f] >= 0) close(st.fd[f]);
-        if (rc != SW_OK && w->tmp_path[f]) unlink(w->tmp_path[f]);
-        free(w->tmp_path[f]);
-        w->tmp_path[f] = NULL;
-    }
+    if (rc != SW_OK) remove_named(w);
     free(st.order);
     free(st.residue_offset);
     free(st.header_offset);
@@ -769,6 +1160,7 @@ int sw_db_writer_finish(sw_db_writer *w, sw_db_build_stats *stats, sw_error *err
     /* The spill files are no longer needed either way. */
     spill_close(&w->residues);
     spill_close(&w->headers);
+    release_lock(w);
     w->state = rc == SW_OK ? STATE_FINISHED : STATE_FAILED;
     return rc;
 }
@@ -776,13 +1168,14 @@ int sw_db_writer_finish(sw_db_writer *w, sw_db_build_stats *stats, sw_error *err
 void sw_db_writer_free(sw_db_writer *w)
 {
     if (!w) return;
-    for (int f = 0; f < NUM_FILES; f++) {
-        if (w->tmp_path[f]) unlink(w->tmp_path[f]);
-        free(w->tmp_path[f]);
-        free(w->path[f]);
-    }
+    remove_named(w);
     spill_close(&w->residues);
     spill_close(&w->headers);
+    release_lock(w);
+    for (int f = 0; f < NUM_FILES; f++) free(w->path[f]);
+    free(w->tmp_index);
+    free(w->lock_path);
+    free(w->dir);
     free(w->lengths);
     free(w->header_lengths);
     free(w->prefix);

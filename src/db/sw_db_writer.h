@@ -1,7 +1,9 @@
 /* Writing a swsearch database (docs/FORMAT.md). Memory stays bounded by the
  * per-sequence metadata: residues and headers are spilled to unlinked
- * temporary files while reading, then gathered in sorted order. Files are
- * written under temporary names and renamed only when complete. */
+ * temporary files while reading, then gathered in sorted order. One writer
+ * per prefix at a time (a lock on PREFIX.swlock); the new database replaces
+ * the old one by a single rename of the index, so readers and a killed
+ * writer see the old database or the new one, never a mix. */
 #ifndef SW_DB_WRITER_H
 #define SW_DB_WRITER_H
 
@@ -32,6 +34,18 @@ typedef struct sw_db_build_stats {
     uint64_t residue_bytes, header_bytes, index_bytes; /* file sizes written */
 } sw_db_build_stats;
 
+/* Refuses (SW_EINVAL, naming both paths) when the open file `fd`, the
+ * input of a build read under the name `input_name`, is one of the files
+ * that building `prefix` would create, replace or remove: the index, the
+ * lock file, data files of either format version, leftovers of killed runs.
+ * Devices and inodes are compared, not names. Call it before
+ * sw_db_writer_create(), which already takes the lock file. */
+int sw_db_writer_check_input(const char *prefix, int fd, const char *input_name, sw_error *err);
+
+/* Takes the lock of `prefix` (failing at once, with a message saying so,
+ * while another writer holds it), removes what killed runs of this prefix
+ * left, and makes the spill files. Refuses a prefix that is a directory, a
+ * device, FIFO or socket, or whose last component is empty, "." or "..". */
 int sw_db_writer_create(const char *prefix, const sw_db_writer_options *options,
                         sw_db_writer **out, sw_error *err);
 
@@ -39,11 +53,13 @@ int sw_db_writer_create(const char *prefix, const sw_db_writer_options *options,
 int sw_db_writer_add(sw_db_writer *w, const char *header, size_t header_len,
                      const uint8_t *residues, size_t length, sw_error *err);
 
-/* Sorts, compresses, writes and renames into place. `stats` may be NULL. */
+/* Sorts, compresses, writes, switches to the new database and removes the
+ * files of the one it replaced; releases the lock, whatever the outcome.
+ * `stats` may be NULL. */
 int sw_db_writer_finish(sw_db_writer *w, sw_db_build_stats *stats, sw_error *err);
 
 /* Frees the writer; if sw_db_writer_finish() did not succeed, removes every
- * temporary file, so no partial database is left. */
+ * file it made, so no partial database is left, and releases the lock. */
 void sw_db_writer_free(sw_db_writer *w);
 
 #ifdef __cplusplus

@@ -21,7 +21,7 @@
 
 /* The encoder ORs the codes of a whole line and tests one bit, which works
  * because every valid code is below 0x80 and the invalid code is not. */
-_Static_assert(SW_CODE_LIMIT <= 0x80 && (SW_CODE_INVALID & 0x80), "code ranges");
+_Static_assert(SW_CODE_LIMIT <= 0x80 && (SW_CODE_INVALID & 0x80) != 0, "code ranges");
 
 enum { ST_START, ST_HEADER, ST_EOF, ST_FAILED };
 
@@ -244,6 +244,11 @@ static int read_header(sw_fasta *f, sw_error *err)
     if (!f->header && grow((void **)&f->header, &f->header_cap, 1, 1))
         return sw_error_set(err, SW_ENOMEM, "%s: out of memory", f->name);
     f->header[f->header_len] = '\0';
+    /* Headers travel as C strings (identifiers, database headers): a NUL
+     * would silently cut one short, or leave an empty identifier. */
+    if (memchr(f->header, '\0', f->header_len))
+        return sw_error_set(err, SW_EFORMAT, "%s:%llu: NUL byte in a header line", f->name,
+                            (unsigned long long)f->header_line);
     return 0;
 }
 
@@ -266,6 +271,8 @@ static int invalid_residue(const sw_fasta *f, unsigned char c, sw_error *err)
  * anything else outside the alphabet is an error. */
 static int encode_piece(sw_fasta *f, const uint8_t *s, size_t n, sw_error *err)
 {
+    /* Nothing to add, and f->res may still be NULL (no pointer arithmetic on it). */
+    if (n == 0) return 0;
     if (grow((void **)&f->res, &f->res_cap, f->res_len + n, 1)) {
         char id[4 * SHOWN_MAX + 8];
         current_id(f, id, sizeof id);
@@ -514,6 +521,8 @@ uint64_t sw_fasta_file_offset(const sw_fasta *f)
     if (f->zds) return f->raw_total - (f->zin.size - f->zin.pos);
     return f->raw_total - (f->end - f->pos);
 }
+
+int sw_fasta_fd(const sw_fasta *f) { return f->fd; }
 
 void sw_fasta_close(sw_fasta *f)
 {

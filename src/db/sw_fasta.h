@@ -48,6 +48,9 @@ uint64_t sw_fasta_bytes_read(const sw_fasta *f);
 uint64_t sw_fasta_file_size(const sw_fasta *f);
 /* Bytes of the input file consumed so far (compressed bytes for .zst). */
 uint64_t sw_fasta_file_offset(const sw_fasta *f);
+/* The descriptor being read (0 for "-"), so that a caller can fstat() it and
+ * refuse to write over its own input. */
+int sw_fasta_fd(const sw_fasta *f);
 
 void sw_fasta_close(sw_fasta *f);
 

@@ -125,7 +125,9 @@ static void usage(FILE *out)
 {
     fputs("Usage: makedb [options] FASTA DB_PREFIX\n"
           "Builds a swsearch database from FASTA (plain or zstd-compressed; '-' reads\n"
-          "standard input) and writes DB_PREFIX.swi, DB_PREFIX.swr and DB_PREFIX.swh.\n"
+          "standard input) and writes DB_PREFIX.swi (the index) and two data files,\n"
+          "DB_PREFIX.<id>.swr and DB_PREFIX.<id>.swh, replacing the database that was\n"
+          "there in one step. One makedb at a time writes a given DB_PREFIX.\n"
           "\n"
           "Options:\n"
           "  --threads N   compression threads (default: all cores)\n"
@@ -133,7 +135,8 @@ static void usage(FILE *out)
           "  --dna         nucleotide sequences (default: protein)\n"
           "  -q, --quiet   no progress and no summary; warnings and errors still print\n"
           "  -h, --help    print this help and exit\n"
-          "  --version     print the version and exit\n",
+          "  --version     print the version and exit\n"
+          "Each option may be given once.\n",
           out);
 }
 
@@ -150,6 +153,20 @@ static int parse_int(const char *s, long lo, long hi, int *out)
 
 enum { OPT_THREADS = 256, OPT_LEVEL, OPT_DNA, OPT_VERSION };
 
+/* The name of an option for messages, whichever spelling was used. */
+static const char *option_name(int c)
+{
+    switch (c) {
+    case OPT_THREADS: return "--threads";
+    case OPT_LEVEL: return "--level";
+    case OPT_DNA: return "--dna";
+    case OPT_VERSION: return "--version";
+    case 'q': return "--quiet";
+    case 'h': return "--help";
+    default: return "?";
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -163,10 +180,18 @@ int main(int argc, char **argv)
     };
     makedb m = {0};
     int threads = 0, level = 0, dna = 0, quiet = 0;
+    /* A repeated option is refused rather than letting the last one win
+     * silently: `--threads 2 --threads 3` is more likely a mistake. */
+    int seen[OPT_VERSION + 1] = {0};
 
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+        if (c >= 0 && c <= OPT_VERSION && c != ':' && c != '?' && seen[c]++) {
+            message(&m, "option '%s' is given more than once; try 'makedb --help'",
+                    option_name(c));
+            return EXIT_USAGE;
+        }
         switch (c) {
         case OPT_THREADS:
             if (parse_int(optarg, 1, 4096, &threads)) {
@@ -233,6 +258,12 @@ int main(int argc, char **argv)
     int rc = sw_fasta_open(fasta_path, &fopt, &fasta, &err);
     if (rc) goto fail;
     m.fasta = fasta;
+
+    /* Before anything is written, the lock file included: a build must not
+     * replace or remove its own input. */
+    rc = sw_db_writer_check_input(prefix, sw_fasta_fd(fasta),
+                                  strcmp(fasta_path, "-") ? fasta_path : "<stdin>", &err);
+    if (rc) goto fail;
 
     rc = sw_db_writer_create(prefix, &wopt, &writer, &err);
     if (rc) goto fail;
