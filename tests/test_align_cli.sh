@@ -298,4 +298,14 @@ else
   echo "zstd not found: compressed input check skipped"
 fi
 
+
+# Each option at most once, in its short or long form.
+expect 2 "--engine twice" -- "$swsearch" align "$tmp/ab.fa" --engine cpu -e cpu
+err_has "option -e/--engine given twice"
+expect 2 "--match twice" -- "$swsearch" align "$tmp/ab.fa" --match 1 --match 2 -o "$tmp/twice.tsv"
+err_has "option --match given twice"
+absent "$tmp/twice.tsv"
+expect 2 "-q twice" -- "$swsearch" align "$tmp/ab.fa" -q --quiet
+err_has "option -q/--quiet given twice"
+
 cli_checks_done

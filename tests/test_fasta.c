@@ -79,6 +79,20 @@ typedef struct {
     uint64_t line[16];
 } records;
 
+static void records_free(records *r)
+{
+    for (int i = 0; i < r->count; i++) {
+        free(r->header[i]);
+        free(r->seq[i]);
+    }
+    r->count = 0;
+}
+
+/* Frees a test's buffers and records when it ends, whichever way it passes. */
+static void free_pointer(void *p) { free(*(void **)p); }
+#define FREED __attribute__((cleanup(free_pointer)))
+#define RECORDS __attribute__((cleanup(records_free))) records
+
 static int read_all(const char *path, const sw_fasta_options *opt, records *out, sw_error *err)
 {
     sw_fasta *f;
@@ -102,7 +116,7 @@ static int read_all(const char *path, const sw_fasta_options *opt, records *out,
 
 static void expect_error(const char *path, int code, const char *message)
 {
-    records recs;
+    RECORDS recs = {0};
     sw_error err;
     sw_error_clear(&err);
     cr_assert_eq(read_all(path, NULL, &recs, &err), code, "message: %s", err.message);
@@ -111,7 +125,7 @@ static void expect_error(const char *path, int code, const char *message)
 
 Test(fasta, reads_multi_line_records_with_header_line_numbers)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     cr_assert_eq(read_all(DATA("fasta_small.fa"), NULL, &r, &err), 0, "%s", err.message);
     cr_assert_eq(r.count, 3);
@@ -128,7 +142,7 @@ Test(fasta, reads_multi_line_records_with_header_line_numbers)
 
 Test(fasta, accepts_crlf_line_ends)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">P1 first\r\nMKV\r\nLLA\r\n\r\n>P2\r\nACD\r\n");
     cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
@@ -142,7 +156,7 @@ Test(fasta, accepts_crlf_line_ends)
 
 Test(fasta, skips_blank_lines_anywhere)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str("\n  \n\t\n>P1\n\nMK\n   \nV\n\n\n>P2\nAC\n\n");
     cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
@@ -233,7 +247,7 @@ Test(fasta, reads_records_across_block_boundaries)
 
 Test(fasta, accepts_an_empty_header)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">\nMKV\n");
     cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
@@ -253,7 +267,7 @@ Test(fasta, skips_an_empty_sequence_with_a_warning_naming_file_line_and_id)
 {
     char warnings[1024] = "";
     sw_fasta_options opt = {.warn = collect_warning, .warn_user = warnings};
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = DATA("fasta_empty_sequence.fa");
     cr_assert_eq(read_all(p, &opt, &r, &err), 0, "%s", err.message);
@@ -269,7 +283,7 @@ Test(fasta, skips_a_header_at_the_end_of_the_input)
 {
     char warnings[1024] = "";
     sw_fasta_options opt = {.warn = collect_warning, .warn_user = warnings};
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">P1\nMK\n>P2 last");
     cr_assert_eq(read_all(p, &opt, &r, &err), 0, "%s", err.message);
@@ -301,6 +315,24 @@ Test(fasta, rejects_a_header_marker_inside_a_sequence_line)
     expect_error(p, SW_EFORMAT, want);
 }
 
+Test(fasta, rejects_a_nul_byte_in_a_header)
+{
+    char want[512];
+    const char *p = write_temp(">P1\nMK\n>\0P2 x\nAC\n", 17);
+    snprintf(want, sizeof want, "%s:3: NUL byte in a header line", p);
+    expect_error(p, SW_EFORMAT, want);
+}
+
+Test(fasta, reads_an_empty_first_sequence_line)
+{
+    RECORDS r = {0};
+    sw_error err;
+    const char *p = write_temp_str(">a\n\nA\n");
+    cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(r.count, 1);
+    cr_assert_str_eq(r.seq[0], "A");
+}
+
 Test(fasta, rejects_sequence_data_before_the_first_header)
 {
     char want[512];
@@ -319,7 +351,7 @@ Test(fasta, counts_blank_lines_in_the_line_of_data_before_the_first_header)
 
 Test(fasta, encodes_lower_case_like_upper_case)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">lower\nacdefghiklmnpqrstvwybjzxuo\n");
     cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
@@ -341,7 +373,7 @@ Test(fasta, keeps_a_trailing_stop_as_a_residue)
 
 Test(fasta, ignores_spaces_and_tabs_in_sequence_lines)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">P1\nMK V\t\tL \n  AC\t\n");
     cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
@@ -350,7 +382,7 @@ Test(fasta, ignores_spaces_and_tabs_in_sequence_lines)
 
 Test(fasta, reads_a_last_line_without_line_end)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">P1\nMK\nVL");
     cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
@@ -359,7 +391,7 @@ Test(fasta, reads_a_last_line_without_line_end)
 
 Test(fasta, returns_no_records_for_an_empty_file)
 {
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp("", 0);
     cr_assert_eq(read_all(p, NULL, &r, &err), 0);
@@ -369,7 +401,7 @@ Test(fasta, returns_no_records_for_an_empty_file)
 Test(fasta, uses_the_dna_alphabet_when_asked)
 {
     sw_fasta_options opt = {.alphabet = sw_alphabet_dna()};
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">chr\nACGTNacgtnRY\n");
     cr_assert_eq(read_all(p, &opt, &r, &err), 0, "%s", err.message);
@@ -379,10 +411,11 @@ Test(fasta, uses_the_dna_alphabet_when_asked)
 Test(fasta, reads_zstd_input_like_plain_input)
 {
     size_t n, zn;
-    void *plain = read_file(DATA("fasta_small.fa"), &n);
-    void *z = zstd_compress(plain, n, &zn);
+    FREED void *plain = read_file(DATA("fasta_small.fa"), &n);
+    FREED void *z = zstd_compress(plain, n, &zn);
     const char *p = write_temp(z, zn);
-    records a, b;
+    RECORDS a = {0};
+    RECORDS b = {0};
     sw_error err;
     cr_assert_eq(read_all(DATA("fasta_small.fa"), NULL, &a, &err), 0);
     cr_assert_eq(read_all(p, NULL, &b, &err), 0, "%s", err.message);
@@ -397,12 +430,12 @@ Test(fasta, reads_zstd_input_like_plain_input)
 Test(fasta, reads_concatenated_zstd_frames)
 {
     size_t n1, n2;
-    void *z1 = zstd_compress(">P1\nMK", 6, &n1);
-    void *z2 = zstd_compress("V\n>P2\nAC\n", 9, &n2);
-    char *both = malloc(n1 + n2);
+    FREED void *z1 = zstd_compress(">P1\nMK", 6, &n1);
+    FREED void *z2 = zstd_compress("V\n>P2\nAC\n", 9, &n2);
+    FREED char *both = malloc(n1 + n2);
     memcpy(both, z1, n1);
     memcpy(both + n1, z2, n2);
-    records r;
+    RECORDS r = {0};
     sw_error err;
     cr_assert_eq(read_all(write_temp(both, n1 + n2), NULL, &r, &err), 0, "%s", err.message);
     cr_assert_eq(r.count, 2);
@@ -413,10 +446,10 @@ Test(fasta, reads_concatenated_zstd_frames)
 Test(fasta, rejects_a_truncated_zstd_stream)
 {
     size_t n, zn;
-    void *plain = read_file(DATA("fasta_small.fa"), &n);
-    void *z = zstd_compress(plain, n, &zn);
+    FREED void *plain = read_file(DATA("fasta_small.fa"), &n);
+    FREED void *z = zstd_compress(plain, n, &zn);
     const char *p = write_temp(z, zn / 2);
-    records r;
+    RECORDS r = {0};
     sw_error err;
     cr_assert_eq(read_all(p, NULL, &r, &err), SW_EFORMAT);
     char want[512];
@@ -427,11 +460,11 @@ Test(fasta, rejects_a_truncated_zstd_stream)
 Test(fasta, rejects_a_corrupt_zstd_stream)
 {
     size_t n, zn;
-    void *plain = read_file(DATA("fasta_small.fa"), &n);
-    unsigned char *z = zstd_compress(plain, n, &zn);
+    FREED void *plain = read_file(DATA("fasta_small.fa"), &n);
+    FREED unsigned char *z = zstd_compress(plain, n, &zn);
     z[4] |= 0x08; /* the reserved bit of the frame header descriptor */
     const char *p = write_temp(z, zn);
-    records r;
+    RECORDS r = {0};
     sw_error err;
     cr_assert_eq(read_all(p, NULL, &r, &err), SW_EFORMAT);
     char want[512];
@@ -478,7 +511,7 @@ Test(fasta, reads_standard_input_for_dash)
 Test(fasta, stops_a_sequence_longer_than_max_length)
 {
     sw_fasta_options opt = {.max_length = 5};
-    records r;
+    RECORDS r = {0};
     sw_error err;
     const char *p = write_temp_str(">ok\nMKVLA\n>P2 long\nMKV\nLAC\n");
     cr_assert_eq(read_all(p, &opt, &r, &err), SW_ELIMIT);
@@ -490,8 +523,8 @@ Test(fasta, stops_a_sequence_longer_than_max_length)
 Test(fasta, counts_progress_in_file_bytes)
 {
     size_t n, zn;
-    void *plain = read_file(DATA("fasta_small.fa"), &n);
-    void *z = zstd_compress(plain, n, &zn);
+    FREED void *plain = read_file(DATA("fasta_small.fa"), &n);
+    FREED void *z = zstd_compress(plain, n, &zn);
     const char *p = write_temp(z, zn);
     sw_fasta *f;
     sw_error err;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sw_alphabet.h"
 #include "sw_matrix.h"
@@ -182,7 +184,8 @@ Test(matrix, unknown_name_is_not_found)
 Test(matrix, comments_blank_lines_and_crlf_are_accepted)
 {
     char text[8192];
-    snprintf(text, sizeof text, "# a comment\r\n\r\n%s", identity20(NULL));
+    /* A comment may hold any bytes, UTF-8 among them. */
+    snprintf(text, sizeof text, "# a comment by J\xc3\xb6rg\r\n\r\n%s", identity20(NULL));
     sw_matrix *m = parse_ok(text);
     cr_assert_eq(score(m, 'V', 'V'), 1);
     sw_matrix_free(m);
@@ -255,4 +258,51 @@ Test(scoring, rejects_bad_gap_penalties)
     cr_assert_eq(sw_scoring_init(&s, m, 11, 0, &err), SW_EINVAL);
     cr_assert_eq(sw_scoring_init(&s, m, 256, 1, &err), SW_EINVAL);
     sw_matrix_free(m);
+}
+
+static int all_printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7F) return 0;
+    return 1;
+}
+
+Test(matrix, binary_bytes_are_reported_not_echoed)
+{
+    /* An escape sequence, a NUL and a UTF-8 letter inside tokens that the
+     * message would otherwise quote. */
+    static const char text[] = "  A  R\nA  1 \x1b[2J\x00-1\nR \xc3\xa9 1\n";
+    sw_matrix *m = NULL;
+    sw_error err;
+    int rc = sw_matrix_parse(text, sizeof text - 1, "bad.mat", &m, &err);
+    cr_assert_eq(rc, SW_EFORMAT);
+    cr_assert_null(m);
+    cr_assert(strstr(err.message, "bad.mat:2: byte 0x1B at column 6"), "%s", err.message);
+    cr_assert(all_printable(err.message), "raw bytes in the message");
+}
+
+Test(matrix, a_directory_is_named_as_such)
+{
+    char dir[] = "/tmp/sw_matrix_dir_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    sw_matrix *m = NULL;
+    sw_error err;
+    char expected[64];
+    snprintf(expected, sizeof expected, "%s: is a directory", dir);
+    int rc = sw_matrix_load(dir, &m, &err);
+    /* The same for a bare name, which is otherwise looked up as a matrix name. */
+    char sub[sizeof dir + 16];
+    snprintf(sub, sizeof sub, "%s/blosum", dir);
+    int made = mkdir(sub, 0700);
+    int in_dir = made == 0 && chdir(dir) == 0;
+    sw_error err2;
+    int rc2 = in_dir ? sw_matrix_load("blosum", &m, &err2) : SW_OK;
+    if (made == 0) rmdir(sub);
+    rmdir(dir);
+    cr_assert_eq(rc, SW_EIO);
+    cr_assert_str_eq(err.message, expected);
+    cr_assert(in_dir);
+    cr_assert_eq(rc2, SW_EIO);
+    cr_assert_str_eq(err2.message, "blosum: is a directory");
+    cr_assert_null(m);
 }

@@ -30,7 +30,7 @@ out_has "search"
 expect 0 "search --help" -- "$swsearch" search --help
 out_has "--gap-open"
 expect 0 "--version" -- "$swsearch" --version
-out_has "database format 1"
+out_has "database format 2"
 expect 2 "no command" -- "$swsearch"
 expect 2 "unknown command" -- "$swsearch" frobnicate
 err_has "unknown command 'frobnicate'"
@@ -128,16 +128,86 @@ esac
 
 # info and verify; a damaged database is refused, never searched.
 expect 0 "info" -- "$swsearch" info -d "$tmp/sp"
-out_has "format     version 1"
+out_has "format     version 2"
 out_has "length histogram"
 expect 0 "verify" -- "$swsearch" verify -d "$tmp/sp"
 out_has "OK"
-size=$(wc -c < "$tmp/sp.swr")
-printf '\377' | dd of="$tmp/sp.swr" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+swr=$(echo "$tmp"/sp.*.swr)
+size=$(wc -c < "$swr")
+printf '\377' | dd of="$swr" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 expect 1 "verify damaged" -- "$swsearch" verify -d "$tmp/sp"
-err_has "sp.swr"
+err_has "sp\.[0-9a-f]*\.swr"
 expect 1 "search damaged" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" -o "$tmp/damaged.tsv"
 err_has "corrupt"
 absent "$tmp/damaged.tsv"
+
+# Queries are searched in batches of about 2^21 residues: a file of two
+# batches gives the table of its two halves searched apart, from a file and
+# from standard input alike.
+awk -v dir="$tmp" 'BEGIN {
+  s = "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVV"
+  for (i = 1; i <= 7200; i++) {
+    f = (i <= 3600) ? "half1" : "half2"
+    r = substr(s, i % 70 + 1) substr(s, 1, i % 70)
+    printf ">b%d\n%s%s%s%s%s\n", i, r, r, r, r, substr(r, 1, 20 + i % 7) > (dir "/" f ".fa")
+  }
+}'
+cat "$tmp/half1.fa" "$tmp/half2.fa" > "$tmp/big.fa"
+expect 0 "search half 1" -- "$swsearch" search -q "$tmp/half1.fa" -d "$tmp/db" --device cpu -o "$tmp/half1.tsv"
+expect 0 "search half 2" -- "$swsearch" search -q "$tmp/half2.fa" -d "$tmp/db" --device cpu -o "$tmp/half2.tsv"
+{ cat "$tmp/half1.tsv"; tail -n +2 "$tmp/half2.tsv"; } > "$tmp/halves.tsv"
+expect 0 "search in batches" -- "$swsearch" search -q "$tmp/big.fa" -d "$tmp/db" --device cpu -v -o "$tmp/big.tsv"
+err_has "queries in 2 batches"
+cmp -s "$tmp/big.tsv" "$tmp/halves.tsv" && pass || fail "batched table differs from the halves' tables"
+"$swsearch" search -q - -d "$tmp/db" --device cpu < "$tmp/big.fa" > "$tmp/big_stdin.tsv" 2> "$tmp/err" &&
+  cmp -s "$tmp/big_stdin.tsv" "$tmp/halves.tsv" && pass || fail "batched table from stdin differs"
+# A bad residue in the second batch: the usual message, exit 1, no -o file.
+{ cat "$tmp/big.fa"; printf '>late\nMK#AY\n'; } > "$tmp/big_bad.fa"
+expect 1 "bad residue in a later batch" -- "$swsearch" search -q "$tmp/big_bad.fa" -d "$tmp/db" --device cpu -o "$tmp/big_bad.tsv"
+err_has "big_bad.fa:14402: invalid residue '#' in sequence late"
+absent "$tmp/big_bad.tsv"
+
+# A bare '>' names the query by its number in the file, as align does.
+printf '>\nMKTAYIAKQRQISFVKSHF\n>named\nMKTAYIAKQRQISFVKSHF\n>  \nMKTAYIAKQRQISFVKSHF\n' > "$tmp/bare.fa"
+expect 0 "bare headers" -- "$swsearch" search -q "$tmp/bare.fa" -d "$tmp/db" --top 1
+[ "$(awk -F'\t' 'NR > 1 { printf "%s,", $1 }' "$tmp/out")" = "query1,named,query3," ] && pass ||
+  fail "bare headers named $(awk -F'\t' 'NR > 1 { printf "%s,", $1 }' "$tmp/out")"
+
+# A damaged header chunk stops the search before any output, even where no
+# hit lies in it: the only hit is in the first of several header chunks.
+awk 'BEGIN {
+  print ">target"; print "WWWWCWWWWC"
+  for (i = 1; i <= 1500; i++) {
+    printf ">filler%d a description long enough to fill several header chunks of the database\n", i
+    print "GGGSSSPPPGGGSSSPPPGG"
+  }
+}' > "$tmp/hdb.fa"
+"$makedb" -q "$tmp/hdb.fa" "$tmp/hdb" || fail "makedb hdb"
+printf '>w\nWWWWCWWWWC\n' > "$tmp/w.fa"
+expect 0 "search before damage" -- "$swsearch" search -q "$tmp/w.fa" -d "$tmp/hdb" --top 1
+for swh in "$tmp"/hdb*.swh; do
+  size=$(wc -c < "$swh")
+  printf '\377' | dd of="$swh" bs=1 seek=$((size - 20)) conv=notrunc 2>/dev/null
+done
+expect 1 "search with a damaged header chunk" -- "$swsearch" search -q "$tmp/w.fa" -d "$tmp/hdb" --top 1
+[ -s "$tmp/out" ] && fail "output before the damaged header chunk was found" || pass
+
+# Each option at most once, in its short or long form, for every command.
+expect 2 "search -d twice" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -d "$tmp/sp"
+err_has "option -d/--db given twice"
+expect 2 "search -o and --out" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -o "$tmp/o1.tsv" --out "$tmp/o2.tsv"
+err_has "option -o/--out given twice"
+absent "$tmp/o1.tsv"
+absent "$tmp/o2.tsv"
+expect 2 "search --gap-open twice" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --gap-open 10 --gap-open 11
+err_has "option --gap-open given twice"
+expect 2 "search -v twice" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -v -v
+err_has "option -v/--verbose given twice"
+expect 2 "info -d twice" -- "$swsearch" info -d "$tmp/db" --db "$tmp/db"
+err_has "option -d/--db given twice"
+expect 2 "verify -d twice" -- "$swsearch" verify -d "$tmp/db" -d "$tmp/db"
+err_has "option -d/--db given twice"
+expect 2 "calibrate --gpu twice" -- "$swsearch" calibrate -d "$tmp/db" --gpu 0 --gpu 1
+err_has "option --gpu given twice"
 
 cli_checks_done

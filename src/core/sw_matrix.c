@@ -51,6 +51,18 @@ static int is_blank(const char *s, size_t n)
     return 1;
 }
 
+/* Offset of the first byte that has no place in a matrix's text (not
+ * printable ASCII, not a tab), or n. Checked before a line is parsed, so
+ * that messages quote only printable tokens. */
+static size_t first_non_text(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c != '\t' && (c < 0x20 || c >= 0x7F)) return i;
+    }
+    return n;
+}
+
 int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix **out,
                     sw_error *err)
 {
@@ -73,6 +85,13 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
     while (next_line(text, len, &pos, &line, &n)) {
         lineno++;
         if (n && line[0] == '#') continue;
+        size_t bad = first_non_text(line, n);
+        if (bad < n) {
+            rc = sw_error_set(err, SW_EFORMAT,
+                              "%s:%lu: byte 0x%02X at column %zu: not a matrix in NCBI text format",
+                              source, lineno, (unsigned char)line[bad], bad + 1);
+            goto fail;
+        }
         if (is_blank(line, n)) continue;
         char buf[4096];
         if (n >= sizeof buf) {
@@ -204,11 +223,22 @@ static int read_file(const char *path, char **text, size_t *len, sw_error *err)
         int e = errno;
         return sw_error_set(err, e == ENOENT ? SW_ENOTFOUND : SW_EIO, "%s: %s", path, strerror(e));
     }
+    /* fopen opens a directory for reading on Linux; only the read fails. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return sw_error_set(err, SW_EIO, "%s: is a directory", path);
+    }
     size_t cap = 1 << 14, n = 0;
     char *buf = malloc(cap);
+    int read_errno = 0;
     while (buf) {
+        errno = 0;
         n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
+        if (n < cap) {
+            read_errno = errno;
+            break;
+        }
         if (cap >= (1u << 24)) {
             free(buf);
             fclose(f);
@@ -223,7 +253,8 @@ static int read_file(const char *path, char **text, size_t *len, sw_error *err)
     if (!buf) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", path);
     if (bad) {
         free(buf);
-        return sw_error_set(err, SW_EIO, "%s: read error", path);
+        return sw_error_set(err, SW_EIO, "%s: %s", path,
+                            read_errno ? strerror(read_errno) : "read error");
     }
     *text = buf;
     *len = n;
@@ -262,6 +293,10 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
             snprintf(path, sizeof path, "%s/%s", dirs[d], upper);
             if (is_regular_file(path)) found = path;
         }
+        /* A directory is no name: say what it is rather than "not found". */
+        struct stat st;
+        if (!found && stat(path_or_name, &st) == 0 && S_ISDIR(st.st_mode))
+            return sw_error_set(err, SW_EIO, "%s: is a directory", path_or_name);
         if (!found)
             return sw_error_set(err, SW_ENOTFOUND,
                                 "matrix '%s' not found (give a file path, or one of BLOSUM45, "

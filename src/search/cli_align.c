@@ -52,12 +52,16 @@ static const char help[] =
     "                      start pass each\n"
     "  -f, --format F      tsv (default) or json\n"
     "  -o, --out FILE      write the result to FILE instead of standard output;\n"
-    "                      the file appears only when the run has succeeded\n"
+    "                      a file appears or is replaced only when the run has\n"
+    "                      succeeded (a symlink's target is replaced, its mode\n"
+    "                      kept); a device, pipe or /dev/fd/N is written in\n"
+    "                      place; an input or a database file is refused\n"
     "      --progress      show progress even when stderr is not a terminal\n"
     "                      (on a terminal it is shown unless -q is given)\n"
     "  -q, --quiet         no progress and no summary line on stderr; warnings\n"
     "                      and errors still show\n"
     "  -h, --help          this help\n"
+    "Each option may be given once.\n"
     "\n"
     "TSV: a header line '#a_id b_id score a_start a_end b_start b_end' (tab\n"
     "separated), then one line an alignment, best first. Identifiers are the headers up to the first\n"
@@ -132,7 +136,9 @@ static int parse_args(int argc, char **argv, align_args *a)
     opterr = 0;
     optind = 1;
     int c;
+    cli_options_seen seen = {{0}};
     while ((c = getopt_long(argc, argv, ":e:t:f:o:k:qh", longopts, NULL)) != -1) {
+        if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'e':
             if (!strcmp(optarg, "auto")) a->engine = SW_PAIR_ENGINE_AUTO;
@@ -443,7 +449,10 @@ int cli_align(int argc, char **argv)
     rc = sw_pair_read(a.path_a, a.path_b, &seq_a, &seq_b, cli_warn, NULL, &err);
     if (!rc) rc = sw_pair_check_scoring(&a.scoring, seq_a.length, seq_b.length, &err);
     /* Open the output before the long computation, so a bad path fails early. */
-    if (!rc && rank == 0) rc = cli_output_open(&out, a.out_path, &err);
+    if (!rc && rank == 0) {
+        const cli_input inputs[] = {{"the input", a.path_a, NULL}, {"the input", a.path_b, NULL}};
+        rc = cli_output_open(&out, a.out_path, inputs, 2, &err);
+    }
     if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc) goto done;
 

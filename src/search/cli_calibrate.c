@@ -38,7 +38,9 @@ int cli_calibrate(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int c;
+    cli_options_seen seen = {{0}};
     while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+        if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'd': db_path = optarg; break;
         case OPT_GPU:

@@ -1,11 +1,10 @@
-/* Messages, number parsing, progress lines and atomic output files. */
+/* Messages, option and number parsing, progress lines. */
 #include "cli_common.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +35,23 @@ int cli_parse_long(const char *option, const char *text, long min, long max, lon
     }
     *out = v;
     return 0;
+}
+
+int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts)
+{
+    if (c == ':' || c == '?' || c < 0 || c >= 64 * (int)(sizeof seen->bits / sizeof *seen->bits)) return 0;
+    uint64_t bit = UINT64_C(1) << (c % 64);
+    if (!(seen->bits[c / 64] & bit)) {
+        seen->bits[c / 64] |= bit;
+        return 0;
+    }
+    const char *name = NULL;
+    for (const struct option *o = longopts; o && o->name; o++)
+        if (!o->flag && o->val == c) name = o->name;
+    if (c < 256 && name) cli_error("option -%c/--%s given twice", c, name);
+    else if (c < 256) cli_error("option -%c given twice", c);
+    else cli_error("option --%s given twice", name ? name : "?");
+    return CLI_EXIT_USAGE;
 }
 
 double cli_now(void)
@@ -70,71 +86,4 @@ void cli_progress_draw(cli_progress *p, uint64_t done, uint64_t total)
 void cli_progress_end(cli_progress *p)
 {
     if (p->enabled) fputs("\r\033[K", stderr);
-}
-
-int cli_output_open(cli_output *o, const char *path, sw_error *err)
-{
-    memset(o, 0, sizeof *o);
-    if (!path || !strcmp(path, "-")) {
-        o->file = stdout;
-        return SW_OK;
-    }
-    size_t n = strlen(path);
-    o->final_path = strdup(path);
-    o->temp_path = malloc(n + 16);
-    if (!o->final_path || !o->temp_path) {
-        cli_output_abort(o);
-        return sw_error_set(err, SW_ENOMEM, "out of memory");
-    }
-    snprintf(o->temp_path, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(o->temp_path);
-    if (fd < 0) {
-        int e = errno;
-        free(o->temp_path);
-        o->temp_path = NULL;
-        cli_output_abort(o);
-        return sw_error_set(err, SW_EIO, "%s: cannot create output file: %s", path, strerror(e));
-    }
-    /* mkstemp creates mode 0600; results are ordinary files. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    o->file = fdopen(fd, "w");
-    if (!o->file) {
-        close(fd);
-        cli_output_abort(o);
-        return sw_error_set(err, SW_ENOMEM, "out of memory");
-    }
-    return SW_OK;
-}
-
-int cli_output_commit(cli_output *o, sw_error *err)
-{
-    if (o->file == stdout) {
-        if (fflush(stdout) != 0 || ferror(stdout))
-            return sw_error_set(err, SW_EIO, "error writing to standard output");
-        return SW_OK;
-    }
-    int bad = fflush(o->file) != 0 || ferror(o->file);
-    bad |= fclose(o->file) != 0;
-    o->file = NULL;
-    if (bad || rename(o->temp_path, o->final_path) != 0) {
-        int e = errno;
-        sw_error_set(err, SW_EIO, "%s: cannot write output file: %s", o->final_path, strerror(e));
-        cli_output_abort(o);
-        return SW_EIO;
-    }
-    free(o->temp_path);
-    free(o->final_path);
-    memset(o, 0, sizeof *o);
-    return SW_OK;
-}
-
-void cli_output_abort(cli_output *o)
-{
-    if (o->file && o->file != stdout) fclose(o->file);
-    if (o->temp_path) unlink(o->temp_path);
-    free(o->temp_path);
-    free(o->final_path);
-    memset(o, 0, sizeof *o);
 }

@@ -1,11 +1,13 @@
-/* Helpers shared by the swsearch subcommands: messages, number parsing,
- * progress lines and output files that appear only when complete. */
+/* Helpers shared by the swsearch subcommands: messages, option and number
+ * parsing, progress lines; the -o output lives in cli_output.h. */
 #ifndef CLI_COMMON_H
 #define CLI_COMMON_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli_output.h"
 #include "sw_error.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
@@ -21,6 +23,17 @@ void cli_warn(void *user, const char *message);
 /* Strict decimal parsing: the whole text must be a number in [min, max]. */
 int cli_parse_long(const char *option, const char *text, long min, long max, long *out);
 
+/* Every option of every command is given at most once: a repeated one is
+ * more often a slip (a pasted command line, a second -d) than a wish for the
+ * last value. A command's parse loop passes each value getopt_long returns
+ * to cli_option_once with a zeroed cli_options_seen. */
+typedef struct cli_options_seen {
+    uint64_t bits[8]; /* by getopt value: short options < 256, long-only ones from 256 */
+} cli_options_seen;
+/* 0 the first time; for a repeat, prints "option -d/--db given twice" and
+ * returns CLI_EXIT_USAGE. getopt's ':' and '?' pass, for the caller. */
+int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts);
+
 /* A progress line on stderr, drawn only when stderr is a terminal. */
 typedef struct cli_progress {
     int enabled;
@@ -31,15 +44,5 @@ void cli_progress_init(cli_progress *p, const char *label);
 void cli_progress_draw(cli_progress *p, uint64_t done, uint64_t total);
 void cli_progress_end(cli_progress *p);
 double cli_now(void);
-
-/* An output file written under a temporary name and renamed on commit, so
- * a failed run leaves nothing behind. path NULL or "-" means stdout. */
-typedef struct cli_output {
-    FILE *file;
-    char *final_path, *temp_path;
-} cli_output;
-int cli_output_open(cli_output *o, const char *path, sw_error *err);
-int cli_output_commit(cli_output *o, sw_error *err);
-void cli_output_abort(cli_output *o);
 
 #endif

@@ -17,7 +17,9 @@ static int parse_db_args(int argc, char **argv, const char *help, const char **d
     opterr = 0;
     optind = 1;
     int c;
+    cli_options_seen seen = {{0}};
     while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+        if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'd': *db = optarg; break;
         case 'h': fputs(help, stdout); return -1;

@@ -21,7 +21,11 @@ static void search_usage(FILE *out)
           "\n"
           "  -q, --query FILE      query sequences, FASTA (plain or zstd-compressed)\n"
           "  -d, --db PREFIX       database prefix given to makedb\n"
-          "  -o, --out FILE        write the table to FILE instead of standard output\n"
+          "  -o, --out FILE        write the table to FILE instead of standard output;\n"
+          "                        a file appears or is replaced only when the search\n"
+          "                        has succeeded (a symlink's target is replaced, its\n"
+          "                        mode kept); a device, pipe or /dev/fd/N is written\n"
+          "                        in place; an input or a database file is refused\n"
           "  -n, --top N           hits reported per query (default 10)\n"
           "  -m, --matrix M        substitution matrix: a name (BLOSUM45, BLOSUM50,\n"
           "                        BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70, PAM250)\n"
@@ -39,6 +43,7 @@ static void search_usage(FILE *out)
           "      --cpu-engine E    simd (default) or reference (scalar, slow; for checks)\n"
           "  -v, --verbose         print timing and throughput to stderr\n"
           "  -h, --help            this help\n"
+          "Each option may be given once.\n"
           "\n"
           "Output columns: query_id, query_length, rank, score, subject_id,\n"
           "subject_length, subject_description. Hits are ordered by score, ties by\n"
@@ -76,7 +81,9 @@ static int parse_args(int argc, char **argv, search_args *a)
     opterr = 0;
     optind = 1;
     int c;
+    cli_options_seen seen = {{0}};
     while ((c = getopt_long(argc, argv, ":q:d:o:n:m:t:vh", longopts, NULL)) != -1) {
+        if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'q': a->query_path = optarg; break;
         case 'd': a->db_path = optarg; break;
@@ -166,18 +173,20 @@ int cli_search(int argc, char **argv)
     sw_error err;
     sw_error_clear(&err);
     sw_matrix *matrix = NULL;
-    sw_query_set *queries = NULL;
+    sw_query_reader *queries = NULL;
     sw_db *db = NULL;
-    sw_search_results *results = NULL;
     cli_output out = {0};
     sw_scoring scoring;
     int rc;
 
     if ((rc = sw_matrix_load(a.matrix, &matrix, &err)) ||
         (rc = sw_scoring_init(&scoring, matrix, (int)a.gap_open, (int)a.gap_extend, &err)) ||
-        (rc = sw_queries_load(a.query_path, sw_alphabet_protein(), cli_warn, NULL, &queries,
+        (rc = sw_queries_open(a.query_path, sw_alphabet_protein(), cli_warn, NULL, &queries,
                               &err)) ||
-        (rc = sw_db_open(a.db_path, &db, &err)))
+        (rc = sw_db_open(a.db_path, &db, &err)) ||
+        /* A damaged header chunk fails the run before any output, not when
+         * a hit happens to fall into it. */
+        (rc = sw_db_check_headers(db, &err)))
         goto done;
     if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN) {
         rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins",
@@ -185,7 +194,12 @@ int cli_search(int argc, char **argv)
         goto done;
     }
     /* Open the output before the long computation, so a bad path fails early. */
-    if ((rc = cli_output_open(&out, a.out_path, &err))) goto done;
+    if ((rc = cli_output_open(&out, a.out_path,
+                              (cli_input[]){{"the query file", a.query_path, NULL},
+                                            {"the matrix file", a.matrix, NULL},
+                                            {"the database", a.db_path, db}},
+                              3, &err)))
+        goto done;
 
     cli_progress progress;
     cli_progress_init(&progress, "searching");
@@ -203,23 +217,23 @@ int cli_search(int argc, char **argv)
     /* The reference engine exists only on the CPU. */
     if (a.cpu_engine == SW_CPU_ENGINE_REFERENCE && opt.device == SW_DEVICE_AUTO)
         opt.device = SW_DEVICE_CPU;
-    rc = sw_search_run(db, queries, &scoring, &opt, &results, &err);
+    /* Queries are read, searched and written a batch at a time, so memory
+     * does not grow with the query file. */
+    sw_report_summary summary;
+    rc = sw_report_search_tsv(out.file, db, queries, &scoring, &opt, NULL, &summary, &err);
     cli_progress_end(&progress);
-    if (rc) goto done;
-    if ((rc = sw_report_write_tsv(out.file, db, queries, results, &err)) ||
-        (rc = cli_output_commit(&out, &err)))
-        goto done;
+    if (rc || (rc = cli_output_commit(&out, &err))) goto done;
 
     if (a.verbose) {
-        sw_search_stats st;
-        sw_results_stats(results, &st);
+        const sw_search_stats st = summary.stats;
         fprintf(stderr,
                 "swsearch: %zu queries x %llu sequences (%llu residues): %.3e cells on %s\n"
                 "swsearch: scan %.3f s (%.1f GCUPS)",
-                sw_queries_count(queries), (unsigned long long)sw_db_num_seqs(db),
+                summary.queries, (unsigned long long)sw_db_num_seqs(db),
                 (unsigned long long)sw_db_num_residues(db), (double)st.cells, st.engine,
                 st.scan_seconds, st.scan_seconds > 0 ? (double)st.cells / st.scan_seconds / 1e9 : 0.0);
         if (st.threads) fprintf(stderr, ", %d threads", st.threads);
+        if (summary.batches > 1) fprintf(stderr, ", queries in %zu batches", summary.batches);
         if (st.load_seconds > 0)
             fprintf(stderr, ", database load %.3f s, transfers %.3f s, %llu scores recomputed",
                     st.load_seconds, st.transfer_seconds, (unsigned long long)st.recomputed);
@@ -238,9 +252,8 @@ done:
         cli_output_abort(&out);
         cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
     }
-    sw_results_free(results);
     sw_db_close(db);
-    sw_queries_free(queries);
+    sw_queries_close(queries);
     sw_matrix_free(matrix);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

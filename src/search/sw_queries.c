@@ -1,6 +1,8 @@
-/* Loads queries into one residue arena and one identifier arena. */
+/* Loads queries into one residue arena and one identifier arena, a batch at
+ * a time. */
 #include "sw_queries.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,16 @@ struct sw_query_set {
     size_t ids_len, ids_cap;
 };
 
+struct sw_query_reader {
+    sw_fasta *fasta;
+    char *path;
+    /* A record read past the end of a batch: it opens the next one. Its
+     * pointers stay valid because the reader is not advanced until then. */
+    sw_fasta_record pending;
+    int have_pending, at_end;
+    uint64_t queries_read; /* numbers the queries with a bare '>' */
+};
+
 static int reserve(void **buf, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) return 0;
@@ -31,48 +43,118 @@ static int reserve(void **buf, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-int sw_queries_load(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
-                    void *warn_user, sw_query_set **out, sw_error *err)
+int sw_queries_open(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
+                    void *warn_user, sw_query_reader **out, sw_error *err)
 {
-    sw_fasta_options opt = {.alphabet = alphabet, .warn = warn, .warn_user = warn_user};
-    sw_fasta *f;
-    int rc = sw_fasta_open(path, &opt, &f, err);
-    if (rc) return rc;
-    sw_query_set *q = calloc(1, sizeof *q);
-    if (!q) {
-        sw_fasta_close(f);
+    sw_query_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path))) {
+        free(r);
         return sw_error_set(err, SW_ENOMEM, "%s: out of memory", path);
     }
-    sw_fasta_record rec;
-    while ((rc = sw_fasta_next(f, &rec, err)) == 1) {
-        size_t id_len;
-        const char *desc;
-        size_t desc_len;
-        sw_fasta_split_header(rec.header, rec.header_len, &id_len, &desc, &desc_len);
-        if (reserve((void **)&q->entries, &q->cap, q->count + 1, sizeof *q->entries) ||
-            reserve((void **)&q->residues, &q->residues_cap, q->residues_len + rec.length, 1) ||
-            reserve((void **)&q->ids, &q->ids_cap, q->ids_len + id_len + 1, 1)) {
-            rc = sw_error_set(err, SW_ENOMEM, "%s: out of memory reading queries", path);
+    sw_fasta_options opt = {.alphabet = alphabet, .warn = warn, .warn_user = warn_user};
+    int rc = sw_fasta_open(path, &opt, &r->fasta, err);
+    if (rc) {
+        sw_queries_close(r);
+        return rc;
+    }
+    *out = r;
+    return SW_OK;
+}
+
+void sw_queries_close(sw_query_reader *r)
+{
+    if (!r) return;
+    sw_fasta_close(r->fasta);
+    free(r->path);
+    free(r);
+}
+
+double sw_queries_fraction_read(const sw_query_reader *r)
+{
+    uint64_t size = sw_fasta_file_size(r->fasta);
+    if (!size) return -1.0;
+    double f = (double)sw_fasta_file_offset(r->fasta) / (double)size;
+    return f > 1.0 ? 1.0 : f;
+}
+
+static int add_query(sw_query_reader *r, sw_query_set *q, const sw_fasta_record *rec,
+                     sw_error *err)
+{
+    size_t id_len;
+    const char *desc;
+    size_t desc_len;
+    sw_fasta_split_header(rec->header, rec->header_len, &id_len, &desc, &desc_len);
+    /* A bare '>' still needs a name in the output: its place in the file. */
+    char fallback[32];
+    const char *id = rec->header;
+    r->queries_read++;
+    if (id_len == 0) {
+        snprintf(fallback, sizeof fallback, "query%llu", (unsigned long long)r->queries_read);
+        id = fallback;
+        id_len = strlen(fallback);
+    }
+    if (reserve((void **)&q->entries, &q->cap, q->count + 1, sizeof *q->entries) ||
+        reserve((void **)&q->residues, &q->residues_cap, q->residues_len + rec->length, 1) ||
+        reserve((void **)&q->ids, &q->ids_cap, q->ids_len + id_len + 1, 1))
+        return sw_error_set(err, SW_ENOMEM, "%s: out of memory reading queries", r->path);
+    query_entry *e = &q->entries[q->count++];
+    e->residue_offset = q->residues_len;
+    e->length = rec->length;
+    e->id_offset = q->ids_len;
+    memcpy(q->residues + q->residues_len, rec->residues, rec->length);
+    q->residues_len += rec->length;
+    memcpy(q->ids + q->ids_len, id, id_len);
+    q->ids[q->ids_len + id_len] = '\0';
+    q->ids_len += id_len + 1;
+    return SW_OK;
+}
+
+int sw_queries_next_batch(sw_query_reader *r, uint64_t max_residues, size_t max_queries,
+                          sw_query_set **out, sw_error *err)
+{
+    if (r->at_end && !r->have_pending) return 0;
+    sw_query_set *q = calloc(1, sizeof *q);
+    if (!q) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", r->path);
+    int rc = SW_OK;
+    if (r->have_pending) {
+        r->have_pending = 0;
+        rc = add_query(r, q, &r->pending, err);
+    }
+    while (rc == SW_OK && !r->at_end && (!max_queries || q->count < max_queries)) {
+        sw_fasta_record rec;
+        rc = sw_fasta_next(r->fasta, &rec, err);
+        if (rc < 0) break;
+        if (rc == 0) {
+            r->at_end = 1;
             break;
         }
-        query_entry *e = &q->entries[q->count++];
-        e->residue_offset = q->residues_len;
-        e->length = rec.length;
-        e->id_offset = q->ids_len;
-        memcpy(q->residues + q->residues_len, rec.residues, rec.length);
-        q->residues_len += rec.length;
-        memcpy(q->ids + q->ids_len, rec.header, id_len);
-        q->ids[q->ids_len + id_len] = '\0';
-        q->ids_len += id_len + 1;
+        rc = SW_OK;
+        if (max_residues && q->count && q->residues_len + rec.length > max_residues) {
+            r->pending = rec;
+            r->have_pending = 1;
+            break;
+        }
+        rc = add_query(r, q, &rec, err);
     }
-    sw_fasta_close(f);
-    if (rc == 0 && q->count == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no sequences", path);
-    if (rc < 0) {
+    if (rc == SW_OK && q->count == 0 && r->queries_read == 0)
+        rc = sw_error_set(err, SW_EFORMAT, "%s: no sequences", r->path);
+    if (rc < 0 || q->count == 0) {
         sw_queries_free(q);
         return rc;
     }
     *out = q;
-    return SW_OK;
+    return 1;
+}
+
+int sw_queries_load(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
+                    void *warn_user, sw_query_set **out, sw_error *err)
+{
+    sw_query_reader *r = NULL;
+    int rc = sw_queries_open(path, alphabet, warn, warn_user, &r, err);
+    if (rc) return rc;
+    rc = sw_queries_next_batch(r, 0, 0, out, err);
+    sw_queries_close(r);
+    return rc < 0 ? rc : SW_OK;
 }
 
 void sw_queries_free(sw_query_set *q)

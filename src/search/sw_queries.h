@@ -1,4 +1,5 @@
-/* The query sequences of a search, read whole from a FASTA file. */
+/* The query sequences of a search, read from a FASTA file whole or in
+ * batches, so that a search's memory is bounded by a batch. */
 #ifndef SW_QUERIES_H
 #define SW_QUERIES_H
 
@@ -9,6 +10,22 @@
 #include "sw_error.h"
 
 typedef struct sw_query_set sw_query_set;
+typedef struct sw_query_reader sw_query_reader;
+
+/* Opens `path` ("-" is standard input) for sw_queries_next_batch(). */
+int sw_queries_open(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
+                    void *warn_user, sw_query_reader **out, sw_error *err);
+/* Reads the next queries in file order: as many as fit in `max_residues`
+ * residues and `max_queries` queries (0: no bound), but at least one, so a
+ * query longer than the bound makes a batch of its own. Returns 1 with a
+ * batch, 0 at the end of the input, or a negative code; an input without
+ * sequences is an error at the first call. */
+int sw_queries_next_batch(sw_query_reader *r, uint64_t max_residues, size_t max_queries,
+                          sw_query_set **out, sw_error *err);
+/* Fraction of the input file read so far, from 0 to 1; -1 when its size is
+ * unknown (a pipe). */
+double sw_queries_fraction_read(const sw_query_reader *r);
+void sw_queries_close(sw_query_reader *r);
 
 /* Reads every record of `path`; an input without sequences is an error. */
 int sw_queries_load(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
@@ -17,7 +34,9 @@ void sw_queries_free(sw_query_set *q);
 
 size_t sw_queries_count(const sw_query_set *q);
 const uint8_t *sw_queries_residues(const sw_query_set *q, size_t i, size_t *length);
-/* The identifier (header up to the first blank), NUL-terminated. */
+/* The identifier (header up to the first blank), NUL-terminated; a query
+ * whose header is empty or blank is named "query<N>", N its 1-based number
+ * among the queries of the file. */
 const char *sw_queries_id(const sw_query_set *q, size_t i);
 uint64_t sw_queries_total_residues(const sw_query_set *q);
 

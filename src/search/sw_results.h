@@ -18,6 +18,7 @@ typedef struct sw_search_stats {
     uint64_t cells;         /* sum over queries of query length x database residues */
     uint64_t recomputed;    /* scores redone in wider arithmetic (GPU) */
     int threads;            /* CPU threads */
+    int on_gpu;             /* 1: the GPU engine ran */
     uint32_t gpu_threshold; /* GPU: longer sequences went to the intra-task kernel */
     const char *gpu_threshold_source; /* "--threshold", "calibrated now", "calibration cache" */
 } sw_search_stats;

@@ -1,5 +1,6 @@
 /* The GPU search: decompresses the database on all cores, hands it to the
- * GPU engine once, and converts its hits to search results. */
+ * GPU engine once per call (once per query batch: see sw_report.c), and
+ * converts its hits to search results. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -177,6 +178,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     st.recomputed = gst.recomputed;
     st.gpu_threshold = eopt.intra_threshold;
     st.gpu_threshold_source = threshold_source;
+    st.on_gpu = 1;
     sw_results_set_stats(r, &st);
     *out = r;
     r = NULL;
