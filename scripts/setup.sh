@@ -4,17 +4,30 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="build-essential cmake pkg-config libzstd-dev libxxhash-dev libcriterion-dev zstd fasta3 openmpi-bin libopenmpi-dev"
+# clang builds the fuzz targets (scripts/fuzz.sh).
+packages="build-essential cmake pkg-config libzstd-dev libxxhash-dev libcriterion-dev zstd fasta3 openmpi-bin libopenmpi-dev clang"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-if [ -n "$missing" ]; then
-  echo "installing:$missing" >&2
+# clang's libFuzzer (libclang_rt.fuzzer), in clang's resource directory.
+has_libfuzzer() {
+  command -v clang >/dev/null || return 1
+  ls "$(clang -print-resource-dir)"/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1
+}
+if [ -n "$missing" ] || ! has_libfuzzer; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+  # From Debian 12 on libFuzzer is in libclang-rt-dev, which clang only
+  # recommends; older releases ship it with clang and have no such package.
+  if ! has_libfuzzer && apt-cache show libclang-rt-dev >/dev/null 2>&1; then
+    missing="$missing libclang-rt-dev"
+  fi
+  if [ -n "$missing" ]; then
+    echo "installing:$missing" >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+  fi
 fi
 
 # nvcc is often installed outside PATH; the CUDA engines are built when it is found.
