@@ -185,8 +185,12 @@ static int find_first_header(sw_fasta *f, sw_error *err)
         }
         /* A UTF-8 byte order mark from a Windows editor is not data. */
         if (sw_fasta_bytes_read(f) == 0 && f->end - f->pos >= 3 &&
-            memcmp(f->text + f->pos, "\xEF\xBB\xBF", 3) == 0)
+            memcmp(f->text + f->pos, "\xEF\xBB\xBF", 3) == 0) {
             f->pos += 3;
+            /* The mark may end a piece of text (a zstd frame of its own):
+             * the first line starts with the next piece. */
+            continue;
+        }
         if (f->pos < f->end && f->text[f->pos] == '>') return 1;
 
         int line_done = 0;
