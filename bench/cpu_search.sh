@@ -9,7 +9,7 @@ shared=${2:-../shared}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 makedb="$build/tools/makedb/makedb"
-swsearch="$build/src/search/swsearch"
+swsearch="$build/src/cli/swsearch"
 
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
 "$work/synthdb" protein --plant "$shared/data/queries20.fasta" > "$work/sp.fa"

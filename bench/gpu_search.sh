@@ -11,7 +11,7 @@ shared=${2:-../shared}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 makedb="$build/tools/makedb/makedb"
-swsearch="$build/src/search/swsearch"
+swsearch="$build/src/cli/swsearch"
 bench="$build/bench/gpu_bench"
 queries="$shared/data/queries20.fasta"
 

@@ -10,7 +10,7 @@ set -uo pipefail
 build=$1 shared=$2
 . "$(dirname "$0")/pair_inputs.sh"
 pair_inputs_init "$shared" || exit 1
-swsearch=$build/src/search/swsearch
+swsearch=$build/src/cli/swsearch
 k=${K:-5}
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
 IFS=, read -ra pairs <<< "${PAIRS:-related 10000000 10240, related 1000000 100352, random 1000000 1000000}"

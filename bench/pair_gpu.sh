@@ -46,7 +46,7 @@ fi
 for n in $align_sizes; do
   f=$(pair "$n")
   for flag in --no-pruning ""; do
-    "$build/src/search/swsearch" align "$f" --engine cudalign $flag -o "$work/align$n.tsv" 2>&1 | tail -1
+    "$build/src/cli/swsearch" align "$f" --engine cudalign $flag -o "$work/align$n.tsv" 2>&1 | tail -1
     sed -n 2p "$work/align$n.tsv"
   done
   if [ "$n" = 1000000 ]; then

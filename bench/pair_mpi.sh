@@ -13,7 +13,7 @@ set -uo pipefail
 build=$1 shared=$2 np=${3:-2}
 . "$(dirname "$0")/pair_inputs.sh"
 pair_inputs_init "$shared" || exit 1
-swsearch=$build/src/search/swsearch
+swsearch=$build/src/cli/swsearch
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | uniq -c
 IFS=, read -ra pairs <<< "${PAIRS:-related 10000000 10240 overlap, related 1000000 100352 cudalign, related 1000000 100352 overlap}"

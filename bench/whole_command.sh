@@ -11,6 +11,8 @@ shared=${3:-../shared}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 queries="$shared/data/queries20.fasta"
+# The program moved from src/search/ to src/cli/ in the re-layout.
+swsearch_of() { if [ -x "$1/src/cli/swsearch" ]; then echo "$1/src/cli/swsearch"; else echo "$1/src/search/swsearch"; fi; }
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
 "$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
 
@@ -30,7 +32,7 @@ echo "== swsearch search -q queries20.fasta -d sp -o hits.tsv: wall s, peak RSS 
 for round in 1 2 3; do
   for build in "$a" "$b"; do
     printf '%-40s ' "$build"
-    /usr/bin/time -f '%e s  %M kB' "$build/src/search/swsearch" search -q "$queries" -d "$work/sp" \
+    /usr/bin/time -f '%e s  %M kB' "$(swsearch_of "$build")" search -q "$queries" -d "$work/sp" \
       -o "$work/hits-$(basename "$build").tsv" 2>&1 | tail -1
   done
 done

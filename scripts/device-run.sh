@@ -26,7 +26,7 @@ for step in "$@"; do
       # racecheck instruments every shared-memory access: it gets the tiny set.
       for run in ${SANITIZE_RUNS:-memcheck:--quick racecheck:--tiny synccheck:--tiny initcheck:--tiny}; do
         tool=${run%%:*} mode=${run#*:}
-        timeout ${SANITIZE_TIMEOUT:-280} sh tests/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/test_gpu_engine" \
+        timeout ${SANITIZE_TIMEOUT:-280} sh tests/gpu/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/gpu/test_gpu_engine" \
           matrices tests/data .deps/shared/bench/synthdb.c $mode > "$out/sanitize-$tool.log" 2>&1
         echo "compute-sanitizer $tool $mode rc=$?"; tail -6 "$out/sanitize-$tool.log"
       done ;;

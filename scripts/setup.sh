@@ -39,6 +39,6 @@ cmake --build build -j "$(nproc)"
 
 mkdir -p build/example
 build/tools/makedb/makedb -q examples/scope-astral40.fa.zst build/example/astral40
-build/src/search/swsearch info -d build/example/astral40 | head -6
+build/src/cli/swsearch info -d build/example/astral40 | head -6
 echo
-build/src/search/swsearch search -q examples/queries.fa -d build/example/astral40 --top 5
+build/src/cli/swsearch search -q examples/queries.fa -d build/example/astral40 --top 5

@@ -15,7 +15,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-. "$(dirname "$0")/cli_checks.sh"
+. "$(dirname "$0")/../support/cli_checks.sh"
 root=0
 [ "$(id -u)" -eq 0 ] && root=1
 # unchanged FILE COPY: FILE still holds what COPY holds.
@@ -109,7 +109,7 @@ unchanged "$residues" "$tmp/residues.copy"
 ln -s "$residues" "$tmp/residues-link"
 expect 1 "-o a link to the residue file" -- search -o "$tmp/residues-link"
 err_has "residues-link is .*swr, a file of the database"
-cp "$(dirname "$0")/../matrices/BLOSUM62" "$tmp/matrix" 2> /dev/null
+cp "$(dirname "$0")/../../matrices/BLOSUM62" "$tmp/matrix" 2> /dev/null
 if [ -f "$tmp/matrix" ]; then
   cp "$tmp/matrix" "$tmp/matrix.copy"
   expect 1 "-o the matrix file" -- search --matrix "$tmp/matrix" -o "$tmp/matrix"

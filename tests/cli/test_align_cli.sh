@@ -7,7 +7,7 @@ set -u
 swsearch=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/cli_checks.sh"
+. "$(dirname "$0")/../support/cli_checks.sh"
 # no_temp: no temporary output file of an -o run is left in $tmp.
 no_temp() {
   for f in "$tmp"/*.tmp.*; do

@@ -443,6 +443,22 @@ Test(fasta, reads_concatenated_zstd_frames)
     cr_assert_str_eq(r.seq[1], "AC");
 }
 
+Test(fasta, skips_a_byte_order_mark_that_is_a_zstd_frame_of_its_own)
+{
+    size_t n1, n2;
+    FREED void *z1 = zstd_compress("\xEF\xBB\xBF", 3, &n1);
+    FREED void *z2 = zstd_compress(">P1\nMK\n", 7, &n2);
+    FREED char *both = malloc(n1 + n2);
+    memcpy(both, z1, n1);
+    memcpy(both + n1, z2, n2);
+    RECORDS r = {0};
+    sw_error err;
+    cr_assert_eq(read_all(write_temp(both, n1 + n2), NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(r.count, 1);
+    cr_assert_str_eq(r.header[0], "P1");
+    cr_assert_str_eq(r.seq[0], "MK");
+}
+
 Test(fasta, rejects_a_truncated_zstd_stream)
 {
     size_t n, zn;

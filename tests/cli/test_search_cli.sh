@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 # Calibrations of a GPU go to a cache of this test, not the user's.
 export SWSEARCH_CACHE_DIR="$tmp/cache"
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/cli_checks.sh"
+. "$(dirname "$0")/../support/cli_checks.sh"
 
 # A database with a duplicated sequence (ties) and one unrelated sequence.
 cat > "$tmp/db.fa" <<'FA'
