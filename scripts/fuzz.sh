@@ -13,6 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${SW_FUZZ_SECONDS:-60}
+# A fixed seed by default, so that a run (in CI, say) can be repeated input
+# for input; SW_FUZZ_SEED=0 lets libFuzzer pick one, for longer campaigns.
+seed=${SW_FUZZ_SEED:-1}
 jobs=$(nproc)
 build=${SW_FUZZ_BUILD_DIR:-build-fuzz}
 cc=${SW_FUZZ_CC:-clang}
@@ -77,7 +80,7 @@ fuzz() {
     find "tests/fuzz/regressions/$t" -type f -exec cp {} "$corpus/" \;
   fi
   TMPDIR=$scratch/tmp/$t "$build/tests/fuzz/$t" "$corpus" -max_len="$(max_len "$t")" \
-    -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+    -seed="$seed" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" > "$scratch/$t.log" 2>&1
 }
 
