@@ -85,7 +85,7 @@ int main(int argc, char **argv)
                "\"kernel_s\": %.4f, \"wall_s\": %.4f, \"gcups\": %.1f, \"auto\": \"%s\", ",
                overlap ? "overlap" : "cudalign", (unsigned long long)a.length, (unsigned long long)b.length, hit.score,
                (unsigned long long)hit.a_end, (unsigned long long)hit.b_end, kernel, wall, matrix / kernel / 1e9,
-               sw_pair_engine_name(sw_pair_choose_engine(a.length, b.length)));
+               sw_pair_engine_name(sw_pair_choose_engine(a.length, b.length, 1)));
         if (overlap)
             printf("\"chunks\": %lld, \"chunk_rows\": %lld, \"overlap_rows\": %lld, \"transposed\": %d, "
                    "\"inexact_first\": %lld, \"rounds\": %d, \"recomputed\": %lld, \"recompute_s\": %.4f, "

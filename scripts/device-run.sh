@@ -10,32 +10,34 @@ set -uo pipefail
 . .deps/env.sh
 out=${OUT:-/tmp}
 build=build-device
-cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DSW_SHARED_DIR="$PWD/.deps/shared" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build $build -j16 > "$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
 echo "build ok"
 for step in "$@"; do
   case $step in
     test)
       (cd $build && ctest -L gpu -V) > "$out/gpu-test.log" 2>&1
-      echo "gpu test rc=$?"; grep -E "FAIL|compared|best score|failure|GPU scores|GPU 0|Passed|Failed" "$out/gpu-test.log" ;;
+      echo "gpu test rc=$?"; grep -E "FAIL|compared|best score|failure|Synthesis|GPU 0|Passed|Failed" "$out/gpu-test.log" ;;
     alltests)
       (cd $build && ctest --output-on-failure -j8) > "$out/all-tests.log" 2>&1
       echo "all tests rc=$?"; tail -15 "$out/all-tests.log" ;;
     sanitize)
       # racecheck instruments every shared-memory access: it gets the tiny set.
+      # A mode picks a suite of the test (--quick: gpu_search_quick, --tiny:
+      # gpu_search_tiny, none: gpu_search); Criterion runs each test in a
+      # process of its own, which compute-sanitizer follows.
       for run in ${SANITIZE_RUNS:-memcheck:--quick racecheck:--tiny synccheck:--tiny initcheck:--tiny}; do
         tool=${run%%:*} mode=${run#*:}
-        timeout ${SANITIZE_TIMEOUT:-280} sh tests/gpu/test_gpu.sh "compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/gpu/test_gpu_engine" \
-          matrices tests/data .deps/shared/bench/synthdb.c $mode > "$out/sanitize-$tool.log" 2>&1
+        timeout ${SANITIZE_TIMEOUT:-280} compute-sanitizer --tool $tool --target-processes all --error-exitcode 9 \
+          $build/tests/gpu/test_gpu_engine --jobs 1 --verbose --filter "gpu_search${mode:+_${mode#--}}/*" \
+          > "$out/sanitize-$tool.log" 2>&1
         echo "compute-sanitizer $tool $mode rc=$?"; tail -6 "$out/sanitize-$tool.log"
       done ;;
     sweep)
       bash bench/gpu_threshold_sweep.sh $build .deps/shared ${SWEEP_DBS:-} > "$out/sweep.log" 2>&1
       echo "sweep rc=$?"; cat "$out/sweep.log" ;;
     cdp)
-      cmake -S . -B $build-cdp -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSW_ENABLE_DEVICE_LAUNCH=ON \
-            -DSW_SHARED_DIR="$PWD/.deps/shared" > "$out/configure-cdp.log" 2>&1 &&
+      cmake -S . -B $build-cdp -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSW_ENABLE_DEVICE_LAUNCH=ON > "$out/configure-cdp.log" 2>&1 &&
         cmake --build $build-cdp -j16 > "$out/build-cdp.log" 2>&1 || { grep -E "error" -A3 "$out/build-cdp.log" | head -60; exit 1; }
       (cd $build-cdp && ctest -L gpu -V) > "$out/gpu-test-cdp.log" 2>&1
       echo "gpu test (device-side launcher build) rc=$?"; grep -E "FAIL|device-side|failure|GPU scores|Passed|Failed" "$out/gpu-test-cdp.log" ;;

@@ -1,6 +1,5 @@
 /* swsearch align: the best local alignment of two long DNA sequences, with
  * its score and coordinates as TSV or JSON. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +7,12 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "sw_clock.h"
 #include "sw_pair.h"
 #include "sw_pair_input.h"
 #include "sw_pair_mpi.h"
+#include "sw_pair_report.h"
+#include "sw_parse.h"
 
 static const char help[] =
     "usage: swsearch align A.fasta [B.fasta] [options]\n"
@@ -83,15 +85,14 @@ static const char help[] =
     "and time of each pass and the throughput in GCUPS (billions of matrix\n"
     "cells per second, pruned cells included, as CUDAlign counts them).\n";
 
-enum { FORMAT_TSV = 0, FORMAT_JSON = 1 };
-
 typedef struct align_args {
     const char *path_a, *path_b, *out_path;
     sw_pair_scoring scoring;
     sw_pair_engine engine;
     long threads, gpu;
     int gpu_given;
-    int format, quiet, progress, no_pruning;
+    sw_pair_report_format format;
+    int quiet, progress, no_pruning;
     long best, gpus;
 } align_args;
 
@@ -100,10 +101,8 @@ typedef struct align_args {
 static int parse_score(const char *option, const char *text, long min, long max, const char *rule,
                        int *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (!*text || *end || errno == ERANGE || v < min || v > max) {
+    long v;
+    if (sw_parse_long(text, min, max, &v) != SW_OK) {
         cli_error("%s needs %s, a whole number from %ld to %ld, not '%s'", option, rule, min, max, text);
         return -1;
     }
@@ -177,8 +176,8 @@ static int parse_args(int argc, char **argv, align_args *a)
             a->gpu_given = 1;
             break;
         case 'f':
-            if (!strcmp(optarg, "tsv")) a->format = FORMAT_TSV;
-            else if (!strcmp(optarg, "json")) a->format = FORMAT_JSON;
+            if (!strcmp(optarg, "tsv")) a->format = SW_PAIR_REPORT_TSV;
+            else if (!strcmp(optarg, "json")) a->format = SW_PAIR_REPORT_JSON;
             else {
                 cli_error("--format is 'tsv' or 'json', not '%s'", optarg);
                 return CLI_EXIT_USAGE;
@@ -225,10 +224,9 @@ static int parse_args(int argc, char **argv, align_args *a)
  * elsewhere (a log file under --progress) a line is appended now and then. */
 typedef struct align_progress {
     int tty;
-    /* Pass 1 begins with the alignment, pass 2 when pass 1 ends, which is
-     * when the call for pass 1 with done == total comes. */
-    double pass_start;
-    double last_line; /* not a terminal: when the last line was written */
+    /* Its clock restarts when pass 2 begins, which is when pass 1 ends:
+     * the call for pass 1 with done == total. */
+    sw_progress line;
 } align_progress;
 
 static void format_duration(char *dst, size_t cap, double s)
@@ -241,133 +239,26 @@ static void format_duration(char *dst, size_t cap, double s)
 static void draw_progress(void *user, int pass, uint64_t done, uint64_t total)
 {
     align_progress *p = user;
-    const double now = cli_now();
-    const double elapsed = now - p->pass_start;
     if (done >= total) {
-        if (p->tty) fputs("\r\033[K", stderr);
-        else fprintf(stderr, "swsearch: pass %d/2: done in %.1f s\n", pass, elapsed);
-        p->pass_start = now;
+        /* Not a line of progress: it neither waits for nor delays one. */
+        sw_progress_due(&p->line, 1);
+        if (p->tty) sw_progress_end(&p->line);
+        else fprintf(stderr, "swsearch: pass %d/2: done in %.1f s\n", pass, sw_progress_elapsed(&p->line));
+        sw_progress_restart(&p->line);
         fflush(stderr);
         return;
     }
-    if (!p->tty && now - p->last_line < 10) return;
-    p->last_line = now;
+    if (!sw_progress_due(&p->line, 0)) return;
     const double frac = total ? (double)done / (double)total : 0;
     char left[64] = "";
     if (frac > 0.001) {
         char d[32];
-        format_duration(d, sizeof d, elapsed * (1 - frac) / frac);
+        format_duration(d, sizeof d, sw_progress_left(&p->line, frac));
         /* The second pass stops once it finds the start, so its total, and
          * the time left, are upper bounds. */
         snprintf(left, sizeof left, ", %s%s left", pass == 2 ? "at most " : "", d);
     }
-    fprintf(stderr, "%spass %d/2: %.1f%% of %.1e cells%s%s", p->tty ? "\r" : "swsearch: ", pass, 100 * frac,
-            (double)total, left, p->tty ? "\033[K" : "\n");
-    fflush(stderr);
-}
-
-/* Writes `s` as a JSON string. Bytes that are not valid UTF-8 become
- * U+FFFD, so any header gives a document that parsers accept. */
-static void json_string(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', out);
-    while (*p) {
-        const unsigned c = *p;
-        if (c == '"' || c == '\\') {
-            fprintf(out, "\\%c", c);
-            p++;
-        } else if (c < 0x20 || c == 0x7F) {
-            fprintf(out, "\\u%04x", c);
-            p++;
-        } else if (c < 0x80) {
-            fputc((int)c, out);
-            p++;
-        } else {
-            /* RFC 3629: the lead byte gives the length; the second byte's
-             * range excludes overlong forms, surrogates and code points
-             * above U+10FFFF. */
-            size_t n = 0;
-            unsigned lo = 0x80, hi = 0xBF;
-            if (c >= 0xC2 && c <= 0xDF) n = 2;
-            else if (c >= 0xE0 && c <= 0xEF) {
-                n = 3;
-                if (c == 0xE0) lo = 0xA0;
-                if (c == 0xED) hi = 0x9F;
-            } else if (c >= 0xF0 && c <= 0xF4) {
-                n = 4;
-                if (c == 0xF0) lo = 0x90;
-                if (c == 0xF4) hi = 0x8F;
-            }
-            int ok = n > 0 && p[1] >= lo && p[1] <= hi;
-            for (size_t k = 2; ok && k < n; k++) ok = p[k] >= 0x80 && p[k] <= 0xBF;
-            if (ok) {
-                fwrite(p, 1, n, out);
-                p += n;
-            } else {
-                fputs("\\ufffd", out);
-                p++;
-            }
-        }
-    }
-    fputc('"', out);
-}
-
-static void json_coordinate(FILE *out, const char *name, int32_t score, uint64_t v)
-{
-    if (score > 0) fprintf(out, ", \"%s\": %llu", name, (unsigned long long)v);
-    else fprintf(out, ", \"%s\": null", name);
-}
-
-static void write_result(FILE *out, int format, const sw_pair_seq *a, const sw_pair_seq *b,
-                         const sw_pair_result *all, int count, int rounds, int listed)
-{
-    /* all[0 .. rounds - 1] ran; the first `count` found an alignment (a
-     * round that found none still has its engine and cells). */
-    const sw_pair_result *r = &all[0];
-    if (format == FORMAT_TSV) {
-        fprintf(out, "#a_id\tb_id\tscore\ta_start\ta_end\tb_start\tb_end\n");
-        for (int k = 0; k < (count ? count : 1); ++k) {
-            const sw_pair_result *x = &all[k];
-            fprintf(out, "%s\t%s\t%d\t%llu\t%llu\t%llu\t%llu\n", a->id, b->id, (int)x->score,
-                    (unsigned long long)x->a_start, (unsigned long long)x->a_end, (unsigned long long)x->b_start,
-                    (unsigned long long)x->b_end);
-        }
-        return;
-    }
-    uint64_t cells = 0, pruned = 0;
-    double seconds = 0;
-    for (int k = 0; k < rounds; ++k) {
-        cells += all[k].forward_cells + all[k].reverse_cells;
-        pruned += all[k].forward_pruned + all[k].reverse_pruned;
-        seconds += all[k].forward_seconds + all[k].reverse_seconds;
-    }
-    fputs("{\"a_id\": ", out);
-    json_string(out, a->id);
-    fprintf(out, ", \"a_length\": %llu, \"b_id\": ", (unsigned long long)a->length);
-    json_string(out, b->id);
-    fprintf(out, ", \"b_length\": %llu, \"score\": %d", (unsigned long long)b->length, (int)r->score);
-    json_coordinate(out, "a_start", r->score, r->a_start);
-    json_coordinate(out, "a_end", r->score, r->a_end);
-    json_coordinate(out, "b_start", r->score, r->b_start);
-    json_coordinate(out, "b_end", r->score, r->b_end);
-    fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"pruned\": %llu, \"seconds\": %.6f",
-            sw_pair_engine_name(r->engine), (unsigned long long)cells, (unsigned long long)pruned, seconds);
-    if (r->engine == SW_PAIR_ENGINE_OVERLAP)
-        fprintf(out, ", \"overlap\": {\"chunks\": %lld, \"rounds\": %d, \"recomputed_chunks\": %lld}",
-                (long long)r->chunks, r->rounds, (long long)r->recomputed);
-    else
-        fputs(", \"overlap\": null", out);
-    if (listed) {
-        fputs(", \"alignments\": [", out);
-        for (int k = 0; k < count; ++k)
-            fprintf(out, "%s{\"score\": %d, \"a_start\": %llu, \"a_end\": %llu, \"b_start\": %llu, \"b_end\": %llu}",
-                    k ? ", " : "", (int)all[k].score, (unsigned long long)all[k].a_start,
-                    (unsigned long long)all[k].a_end, (unsigned long long)all[k].b_start,
-                    (unsigned long long)all[k].b_end);
-        fputs("]", out);
-    }
-    fputs("}\n", out);
+    sw_progress_line(&p->line, "pass %d/2: %.1f%% of %.1e cells%s", pass, 100 * frac, (double)total, left);
 }
 
 static double gcups(uint64_t cells, double seconds)
@@ -435,7 +326,7 @@ int cli_align(int argc, char **argv)
             a.progress = 0;
         }
         if (!a.gpu_given) a.gpu = sw_pair_mpi_local_rank(mpi);
-        if (a.best > 1 && sw_pair_mpi_ops(mpi)->ranks > 1) {
+        if (!sw_pair_best_allowed((int)a.best, sw_pair_mpi_ops(mpi))) {
             rc = sw_error_set(&err, SW_EINVAL, "--best runs in one process, not under mpirun with %d processes",
                               sw_pair_mpi_ops(mpi)->ranks);
             goto done;
@@ -456,7 +347,12 @@ int cli_align(int argc, char **argv)
     if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc) goto done;
 
-    align_progress progress = {.tty = isatty(STDERR_FILENO), .pass_start = cli_now()};
+    /* On a terminal sw_pair throttles the calls; elsewhere a line every 10 s. */
+    align_progress progress = {.tty = isatty(STDERR_FILENO)};
+    const sw_progress_style style = progress.tty
+                                        ? (sw_progress_style){.tail = "\033[K", .redraw = 1}
+                                        : (sw_progress_style){.prefix = "swsearch: ", .interval = 10};
+    sw_progress_init(&progress.line, stderr, &style);
     sw_pair_options opt = {
         .engine = a.engine,
         .threads = (int)a.threads,
@@ -469,7 +365,7 @@ int cli_align(int argc, char **argv)
         .slices = mpi ? sw_pair_mpi_ops(mpi) : NULL,
         .gpus = (int)a.gpus,
     };
-    const double t0 = cli_now();
+    const double t0 = sw_clock_seconds();
     if (a.best > 1) {
         rc = sw_pair_align_best(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, (int)a.best,
                                 results, &found, &err);
@@ -477,18 +373,18 @@ int cli_align(int argc, char **argv)
         rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &results[0], &err);
         found = results[0].score > 0;
     }
-    if (a.progress && progress.tty) fputs("\r\033[K", stderr);
+    if (a.progress) sw_progress_end(&progress.line);
     if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc || rank != 0) goto done;
     const int rounds = found < a.best ? found + 1 : found;
-    write_result(out.file, a.format, &seq_a, &seq_b, results, found, rounds, a.best > 1);
+    sw_pair_report_write(out.file, a.format, &seq_a, &seq_b, results, found, rounds, a.best > 1);
     if ((rc = cli_output_commit(&out, &err))) goto done;
     if (!a.quiet) {
         print_summary(&results[0], seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1,
                       results[0].engine != SW_PAIR_ENGINE_CPU ? (int)a.gpus : 1);
         if (a.best > 1)
             fprintf(stderr, "swsearch: best %ld: %d alignment%s in %.3f s (%d forward pass%s)\n", a.best, found,
-                    found == 1 ? "" : "s", cli_now() - t0, rounds, rounds == 1 ? "" : "es");
+                    found == 1 ? "" : "s", sw_clock_seconds() - t0, rounds, rounds == 1 ? "" : "es");
     }
 
 done:

@@ -1,12 +1,10 @@
 /* Messages, option and number parsing, progress lines. */
 #include "cli_common.h"
 
-#include <errno.h>
 #include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "sw_parse.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -26,14 +24,10 @@ void cli_warn(void *user, const char *message)
 
 int cli_parse_long(const char *option, const char *text, long min, long max, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (!*text || *end || errno == ERANGE || v < min || v > max) {
+    if (sw_parse_long(text, min, max, out) != SW_OK) {
         cli_error("%s needs a whole number from %ld to %ld, not '%s'", option, min, max, text);
         return -1;
     }
-    *out = v;
     return 0;
 }
 
@@ -54,36 +48,23 @@ int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts
     return CLI_EXIT_USAGE;
 }
 
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void cli_progress_init(cli_progress *p, const char *label)
 {
-    p->enabled = isatty(STDERR_FILENO);
-    p->start = cli_now();
-    p->last_draw = 0;
+    /* Spaces after the line cover the end of a longer one before it. */
+    static const sw_progress_style style = {.tail = "   ", .interval = 0.2, .redraw = 1};
+    sw_progress_init(&p->line, isatty(STDERR_FILENO) ? stderr : NULL, &style);
     p->label = label;
 }
 
 void cli_progress_draw(cli_progress *p, uint64_t done, uint64_t total)
 {
-    if (!p->enabled) return;
-    double t = cli_now();
-    if (t - p->last_draw < 0.2 && done < total) return;
-    p->last_draw = t;
+    if (!sw_progress_due(&p->line, done >= total)) return;
     double frac = total ? (double)done / (double)total : 1.0;
-    double elapsed = t - p->start;
-    fprintf(stderr, "\r%s: %5.1f%%", p->label, 100.0 * frac);
-    if (frac > 0.01 && frac < 1.0) fprintf(stderr, ", about %.0f s left", elapsed * (1 - frac) / frac);
-    fputs("   ", stderr);
-    fflush(stderr);
+    if (frac > 0.01 && frac < 1.0)
+        sw_progress_line(&p->line, "%s: %5.1f%%, about %.0f s left", p->label, 100.0 * frac,
+                         sw_progress_left(&p->line, frac));
+    else
+        sw_progress_line(&p->line, "%s: %5.1f%%", p->label, 100.0 * frac);
 }
 
-void cli_progress_end(cli_progress *p)
-{
-    if (p->enabled) fputs("\r\033[K", stderr);
-}
+void cli_progress_end(cli_progress *p) { sw_progress_end(&p->line); }

@@ -9,6 +9,7 @@
 
 #include "cli_output.h"
 #include "sw_error.h"
+#include "sw_progress.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
 
@@ -34,15 +35,14 @@ typedef struct cli_options_seen {
  * returns CLI_EXIT_USAGE. getopt's ':' and '?' pass, for the caller. */
 int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts);
 
-/* A progress line on stderr, drawn only when stderr is a terminal. */
+/* "LABEL:  42.0%, about 12 s left" on stderr, drawn only when stderr is a
+ * terminal. */
 typedef struct cli_progress {
-    int enabled;
-    double start, last_draw;
+    sw_progress line;
     const char *label;
 } cli_progress;
 void cli_progress_init(cli_progress *p, const char *label);
 void cli_progress_draw(cli_progress *p, uint64_t done, uint64_t total);
 void cli_progress_end(cli_progress *p);
-double cli_now(void);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "sw_clock.h"
 #include "sw_db.h"
 #include "sw_matrix.h"
 #include "sw_queries.h"
@@ -169,7 +170,7 @@ int cli_search(int argc, char **argv)
     int status = parse_args(argc, argv, &a);
     if (status) return status < 0 ? CLI_EXIT_OK : status;
 
-    double t0 = cli_now();
+    double t0 = sw_clock_seconds();
     sw_error err;
     sw_error_clear(&err);
     sw_matrix *matrix = NULL;
@@ -214,9 +215,6 @@ int cli_search(int argc, char **argv)
         .progress_user = &progress,
         .note = cli_note,
     };
-    /* The reference engine exists only on the CPU. */
-    if (a.cpu_engine == SW_CPU_ENGINE_REFERENCE && opt.device == SW_DEVICE_AUTO)
-        opt.device = SW_DEVICE_CPU;
     /* Queries are read, searched and written a batch at a time, so memory
      * does not grow with the query file. */
     sw_report_summary summary;
@@ -244,7 +242,7 @@ int cli_search(int argc, char **argv)
                 fprintf(stderr, ", intra-task kernel above %u residues (%s)", st.gpu_threshold,
                         st.gpu_threshold_source);
         }
-        fprintf(stderr, "; whole command %.3f s\n", cli_now() - t0);
+        fprintf(stderr, "; whole command %.3f s\n", sw_clock_seconds() - t0);
     }
 
 done:

@@ -9,26 +9,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sw_parse.h"
+
 struct sw_matrix {
-    char name[256];
     const sw_alphabet *alphabet;
-    int min, max;
+    int max;
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
 };
 
-const char *sw_matrix_name(const sw_matrix *m) { return m->name; }
 const sw_alphabet *sw_matrix_alphabet(const sw_matrix *m) { return m->alphabet; }
 const int8_t *sw_matrix_table(const sw_matrix *m) { return m->table; }
-int sw_matrix_min(const sw_matrix *m) { return m->min; }
 int sw_matrix_max(const sw_matrix *m) { return m->max; }
 
 void sw_matrix_free(sw_matrix *m) { free(m); }
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
 
 /* Next line of `text` as [*line, *line + *n); returns 0 at the end. */
 static int next_line(const char *text, size_t len, size_t *pos, const char **line, size_t *n)
@@ -69,7 +62,6 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
     const sw_alphabet *alpha = sw_alphabet_protein();
     sw_matrix *m = calloc(1, sizeof *m);
     if (!m) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", source);
-    snprintf(m->name, sizeof m->name, "%s", base_name(source));
     m->alphabet = alpha;
 
     uint8_t cols[SW_CODE_LIMIT];
@@ -140,10 +132,9 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
         have_row[row] = 1;
         int c = 0;
         for (tok = strtok_r(NULL, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), c++) {
-            char *end;
-            errno = 0;
-            long v = strtol(tok, &end, 10);
-            if (*end || errno) {
+            long v;
+            /* Any long: the score range has a message of its own, below. */
+            if (sw_parse_long(tok, LONG_MIN, LONG_MAX, &v) != SW_OK) {
                 rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: '%s' is not an integer score", source,
                                   lineno, tok);
                 goto fail;
@@ -207,7 +198,6 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
             m->table[i * SW_CODE_LIMIT + j] = (int8_t)v;
         }
     }
-    m->min = lo;
     m->max = hi;
     *out = m;
     return SW_OK;
@@ -310,26 +300,6 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
     rc = sw_matrix_parse(text, len, found, out, err);
     free(text);
     return rc;
-}
-
-int sw_matrix_create_dna(int match, int mismatch, sw_matrix **out, sw_error *err)
-{
-    if (match < 1 || match > 127 || mismatch > 0 || mismatch < -127)
-        return sw_error_set(err, SW_EINVAL,
-                            "DNA scores need 1 <= match <= 127 and -127 <= mismatch <= 0 "
-                            "(got %d and %d)",
-                            match, mismatch);
-    sw_matrix *m = calloc(1, sizeof *m);
-    if (!m) return sw_error_set(err, SW_ENOMEM, "out of memory");
-    snprintf(m->name, sizeof m->name, "DNA%+d/%+d", match, mismatch);
-    m->alphabet = sw_alphabet_dna();
-    for (int i = 0; i < SW_CODE_LIMIT; i++)
-        for (int j = 0; j < SW_CODE_LIMIT; j++)
-            m->table[i * SW_CODE_LIMIT + j] = (int8_t)(i == j && i < SW_DNA_N ? match : mismatch);
-    m->min = mismatch;
-    m->max = match;
-    *out = m;
-    return SW_OK;
 }
 
 int sw_scoring_init(sw_scoring *s, const sw_matrix *m, int gap_open, int gap_extend, sw_error *err)

@@ -28,13 +28,8 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err);
 int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix **out,
                     sw_error *err);
 
-/* A DNA scheme: `match` for equal bases among A, C, G, T; `mismatch` for any
- * other pair, N and the other IUPAC codes included. */
-int sw_matrix_create_dna(int match, int mismatch, sw_matrix **out, sw_error *err);
-
 void sw_matrix_free(sw_matrix *m);
 
-const char *sw_matrix_name(const sw_matrix *m);
 const sw_alphabet *sw_matrix_alphabet(const sw_matrix *m);
 
 /* SW_CODE_LIMIT x SW_CODE_LIMIT scores, row-major by code; rows and columns
@@ -46,7 +41,6 @@ static inline int sw_matrix_score(const int8_t *table, uint8_t a, uint8_t b)
     return table[a * SW_CODE_LIMIT + b];
 }
 
-int sw_matrix_min(const sw_matrix *m);
 int sw_matrix_max(const sw_matrix *m);
 
 /* Everything an engine needs to score an alignment. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #include <zstd.h>
 
 #include "sw_alphabet.h"
+#include "sw_clock.h"
+#include "sw_pool.h"
 
 enum { DATA_RESIDUES, DATA_HEADERS, NUM_DATA };
 
@@ -24,16 +27,6 @@ typedef struct chunk {
     uint64_t first_seq, num_seqs, size, offset, compressed_size;
     uint64_t hash_compressed, hash_data;
 } chunk;
-
-/* The last decoded header chunk: hits are often reported in runs from the
- * same chunk. The only mutable part of an open database. */
-typedef struct header_cache {
-    pthread_mutex_t lock;
-    size_t chunk;    /* SIZE_MAX: empty */
-    ZSTD_DCtx *dctx; /* kept: creating one costs as much as decoding a chunk */
-    uint8_t *data;
-    size_t capacity;
-} header_cache;
 
 struct sw_db {
     char *path_index;
@@ -51,7 +44,6 @@ struct sw_db {
     chunk *chunks[NUM_DATA];
     size_t num_chunks[NUM_DATA];
     uint64_t file_bytes[NUM_DATA];
-    header_cache *cache;
 };
 
 static uint32_t get_u32(const uint8_t *p)
@@ -383,14 +375,10 @@ static int new_db(const char *prefix, sw_db **out, sw_error *err)
     if (!db) return sw_error_set(err, SW_ENOMEM, "out of memory");
     db->fd[DATA_RESIDUES] = db->fd[DATA_HEADERS] = -1;
     db->path_index = sw_db_file_name(prefix, SW_DB_FORMAT_VERSION, 0, SW_DB_FILE_INDEX);
-    db->cache = calloc(1, sizeof *db->cache);
-    if (!db->path_index || !db->cache || pthread_mutex_init(&db->cache->lock, NULL) != 0) {
-        free(db->cache);
-        db->cache = NULL;
+    if (!db->path_index) {
         sw_db_close(db);
         return sw_error_set(err, SW_ENOMEM, "out of memory");
     }
-    db->cache->chunk = SIZE_MAX;
     *out = db;
     return SW_OK;
 }
@@ -497,12 +485,6 @@ void sw_db_close(sw_db *db)
         free(db->path[d]);
         free(db->chunks[d]);
     }
-    if (db->cache) {
-        pthread_mutex_destroy(&db->cache->lock);
-        ZSTD_freeDCtx(db->cache->dctx);
-        free(db->cache->data);
-        free(db->cache);
-    }
     free(db->path_index);
     free(db->index);
     free(db);
@@ -514,7 +496,6 @@ uint64_t sw_db_num_seqs(const sw_db *db) { return db->num_seqs; }
 uint64_t sw_db_num_residues(const sw_db *db) { return db->num_residues; }
 uint32_t sw_db_max_length(const sw_db *db) { return db->max_length; }
 const uint32_t *sw_db_lengths(const sw_db *db) { return db->lengths; }
-uint64_t sw_db_id(const sw_db *db) { return db->id; }
 
 uint64_t sw_db_original_index(const sw_db *db, uint64_t seq)
 {
@@ -616,6 +597,73 @@ int sw_db_read_chunk(const sw_db *db, size_t c, uint8_t *residues, sw_error *err
     return rc == SW_OK ? SW_OK : chunk_error(db, DATA_RESIDUES, c, rc, reason, err);
 }
 
+typedef struct load_ctx {
+    const sw_db *db;
+    uint8_t *residues;
+    uint64_t *chunk_offsets;
+    size_t num_chunks;
+    atomic_size_t next;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    sw_error err;
+} load_ctx;
+
+static void load_worker(void *arg, int index)
+{
+    (void)index;
+    load_ctx *c = arg;
+    sw_error e;
+    for (;;) {
+        size_t i = atomic_fetch_add(&c->next, 1);
+        if (i >= c->num_chunks || atomic_load(&c->failed)) break;
+        if (sw_db_read_chunk(c->db, i, c->residues + c->chunk_offsets[i], &e) != SW_OK) {
+            pthread_mutex_lock(&c->lock);
+            if (!atomic_exchange(&c->failed, 1)) c->err = e;
+            pthread_mutex_unlock(&c->lock);
+            break;
+        }
+    }
+}
+
+int sw_db_read_all_residues(const sw_db *db, int threads, uint8_t **out, sw_error *err)
+{
+    load_ctx c;
+    memset(&c, 0, sizeof c);
+    c.db = db;
+    c.num_chunks = sw_db_num_chunks(db);
+    c.residues = malloc(sw_db_num_residues(db) ? sw_db_num_residues(db) : 1);
+    c.chunk_offsets = malloc((c.num_chunks ? c.num_chunks : 1) * sizeof *c.chunk_offsets);
+    if (!c.residues || !c.chunk_offsets) {
+        free(c.residues);
+        free(c.chunk_offsets);
+        return sw_error_set(err, SW_ENOMEM, "out of memory loading the database");
+    }
+    uint64_t offset = 0;
+    for (size_t i = 0; i < c.num_chunks; i++) {
+        sw_db_chunk info;
+        sw_db_chunk_info(db, i, &info);
+        c.chunk_offsets[i] = offset;
+        offset += info.num_residues;
+    }
+    atomic_init(&c.next, 0);
+    atomic_init(&c.failed, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    if (threads <= 0) threads = sw_clock_online_cpus();
+    if ((size_t)threads > c.num_chunks) threads = c.num_chunks ? (int)c.num_chunks : 1;
+    int started;
+    sw_pool_run(threads, load_worker, &c, &started);
+    if (started == 0) load_worker(&c, 0); /* no thread could start: load here */
+    pthread_mutex_destroy(&c.lock);
+    free(c.chunk_offsets);
+    if (atomic_load(&c.failed)) {
+        free(c.residues);
+        if (err) *err = c.err;
+        return c.err.code ? c.err.code : SW_ECORRUPT;
+    }
+    *out = c.residues;
+    return SW_OK;
+}
+
 static size_t header_chunk_of(const sw_db *db, uint64_t seq)
 {
     const chunk *c = db->chunks[DATA_HEADERS];
@@ -641,45 +689,6 @@ static char *copy_header(const sw_db *db, const chunk *k, const uint8_t *text, u
         h[len] = '\0';
     }
     return h;
-}
-
-int sw_db_read_header(const sw_db *db, uint64_t seq, char **header, sw_error *err)
-{
-    if (header) *header = NULL;
-    if (!db || !header || seq >= db->num_seqs)
-        return sw_error_set(err, SW_EINVAL, "no such sequence");
-    size_t c = header_chunk_of(db, seq);
-    const chunk *k = &db->chunks[DATA_HEADERS][c];
-    header_cache *cache = db->cache;
-    int rc = SW_OK;
-    char reason[160];
-    pthread_mutex_lock(&cache->lock);
-    if (cache->chunk != c) {
-        cache->chunk = SIZE_MAX;
-        if (k->size + 1 > cache->capacity) {
-            uint8_t *d = realloc(cache->data, (size_t)k->size + 1);
-            if (d) {
-                cache->data = d;
-                cache->capacity = (size_t)k->size + 1;
-            } else {
-                rc = SW_ENOMEM;
-                snprintf(reason, sizeof reason, "out of memory");
-            }
-        }
-        if (rc == SW_OK && !cache->dctx && !(cache->dctx = ZSTD_createDCtx())) {
-            rc = SW_ENOMEM;
-            snprintf(reason, sizeof reason, "out of memory");
-        }
-        if (rc == SW_OK)
-            rc = decode_chunk(db, DATA_HEADERS, c, cache->data, cache->dctx, reason, sizeof reason);
-        if (rc == SW_OK) cache->chunk = c;
-    }
-    if (rc == SW_OK && !(*header = copy_header(db, k, cache->data, seq))) {
-        rc = SW_ENOMEM;
-        snprintf(reason, sizeof reason, "out of memory");
-    }
-    pthread_mutex_unlock(&cache->lock);
-    return rc == SW_OK ? SW_OK : chunk_error(db, DATA_HEADERS, c, rc, reason, err);
 }
 
 typedef struct seq_slot {

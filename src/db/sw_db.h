@@ -119,18 +119,17 @@ void sw_db_chunk_info(const sw_db *db, size_t chunk, sw_db_chunk *info);
  * sorted order. Safe to call from several threads at once. */
 int sw_db_read_chunk(const sw_db *db, size_t chunk, uint8_t *residues, sw_error *err);
 
-/* The header line (without '>') of sorted sequence `seq`, as a malloc'ed
- * NUL-terminated string. Reads and checks the header chunk holding it. */
-int sw_db_read_header(const sw_db *db, uint64_t seq, char **header, sw_error *err);
+/* Reads every residue chunk into one malloc'ed buffer of sw_db_num_residues()
+ * bytes (*out), in sorted order, chunks in parallel on `threads` threads
+ * (<= 0: every online CPU). The error is the first failing chunk's. */
+int sw_db_read_all_residues(const sw_db *db, int threads, uint8_t **out, sw_error *err);
 
-/* The headers of `n` sorted sequences (in any order, repeats allowed) into
- * headers[0..n-1], decoding each header chunk once: the fast way to report
- * many hits. On failure every headers[i] is NULL. Free each with free(). */
+/* The header lines (without '>') of `n` sorted sequences (in any order,
+ * repeats allowed) into headers[0..n-1], as malloc'ed NUL-terminated
+ * strings, decoding each header chunk once: the fast way to report many
+ * hits. On failure every headers[i] is NULL. Free each with free(). */
 int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
                        sw_error *err);
-
-/* The random identifier shared by the three files of one build. */
-uint64_t sw_db_id(const sw_db *db);
 
 /* Checks every checksum and the consistency of every chunk; the error names
  * the first bad one. `progress` (may be NULL) gets done/total chunk counts. */

@@ -27,6 +27,7 @@
 #include "sw_alphabet.h"
 #include "sw_cleanup.h"
 #include "sw_db.h"
+#include "sw_pool.h"
 
 /* Residue chunks are large so that decompression streams at full speed;
  * header chunks are small because headers are read one hit at a time. */
@@ -746,8 +747,9 @@ static void job_fail(compress_job *job, int rc, const char *what, const char *de
     pthread_mutex_unlock(&job->lock);
 }
 
-static void *compress_worker(void *arg)
+static void compress_worker(void *arg, int index)
 {
+    (void)index;
     compress_job *job = arg;
     size_t out_cap = ZSTD_compressBound(job->max_chunk_bytes);
     uint8_t *in = malloc(job->max_chunk_bytes ? job->max_chunk_bytes : 1);
@@ -811,7 +813,6 @@ done:
     ZSTD_freeCCtx(cctx);
     free(in);
     free(out);
-    return NULL;
 }
 
 static int compress_file(const sw_db_writer *w, compress_job *job, const char *phase, sw_error *err)
@@ -833,12 +834,11 @@ static int compress_file(const sw_db_writer *w, compress_job *job, const char *p
 
     report(w, phase, 0, job->num_chunks);
     size_t want = (size_t)w->threads < job->num_chunks ? (size_t)w->threads : job->num_chunks;
-    pthread_t tid[MAX_THREADS];
-    size_t started = 0;
-    while (started < want && pthread_create(&tid[started], NULL, compress_worker, job) == 0)
-        started++;
+    sw_pool *pool;
+    int started;
+    sw_pool_start((int)want, compress_worker, job, &pool, &started);
     if (started == 0 && job->num_chunks > 0) {
-        compress_worker(job);
+        compress_worker(job, 0);
     } else {
         /* This thread only reports progress, so the callback never runs
          * concurrently with itself. */
@@ -856,7 +856,7 @@ static int compress_file(const sw_db_writer *w, compress_job *job, const char *p
         }
         pthread_mutex_unlock(&job->lock);
     }
-    for (size_t t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    sw_pool_join(pool);
     pthread_cond_destroy(&job->turn);
     pthread_mutex_destroy(&job->lock);
     if (job->rc != SW_OK) {

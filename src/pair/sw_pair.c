@@ -2,7 +2,6 @@
  * progress reported from the calling thread while an engine works. */
 #include "sw_pair.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "sw_pair_gpu.h"
 #include "sw_pair_overlap.h"
 #include "sw_pair_team.h"
+#include "sw_pool.h"
 
 const char *sw_pair_engine_name(sw_pair_engine engine)
 {
@@ -58,15 +58,25 @@ static int run_engine(pass_job *job)
     }
 }
 
-/* One slice of a forward pass cut between processes. The overlap engine
- * takes boundary rows only where the slice has more rows than columns; a
- * flatter slice goes to the CUDAlign engine. */
-sw_pair_engine sw_pair_choose_engine(uint64_t rows, uint64_t cols)
+sw_pair_engine sw_pair_choose_engine(uint64_t rows, uint64_t cols, int parts)
 {
-    const uint64_t shorter = rows < cols ? rows : cols, longer = rows < cols ? cols : rows;
+    /* Slices are rows of the first sequence, which the overlap engine
+     * cannot turn: with several, a slice's own shape decides, and only a
+     * slice taller than wide goes to it. */
+    if (parts > 1) rows /= (uint64_t)parts;
+    const int turn = parts <= 1 && cols > rows;
+    const uint64_t longer = turn ? cols : rows, shorter = turn ? rows : cols;
     return longer / SW_PAIR_OVERLAP_RATIO >= shorter ? SW_PAIR_ENGINE_OVERLAP : SW_PAIR_ENGINE_CUDALIGN;
 }
 
+int sw_pair_best_allowed(int k, const sw_pair_slice_ops *slices)
+{
+    return k <= 1 || !slices || slices->ranks <= 1;
+}
+
+/* One slice of a forward pass cut between processes. The overlap engine
+ * takes boundary rows only where the slice has more rows than columns; a
+ * flatter slice goes to the CUDAlign engine. */
 static int run_slice(void *user, const sw_pair_pass *pass, sw_pair_hit *out, sw_error *err)
 {
     pass_job job = *(const pass_job *)user;
@@ -79,12 +89,12 @@ static int run_slice(void *user, const sw_pair_pass *pass, sw_pair_hit *out, sw_
     return rc;
 }
 
-static void *run_job(void *arg)
+static void run_job(void *arg, int index)
 {
+    (void)index;
     pass_job *job = arg;
     job->rc = run_engine(job);
     atomic_store(&job->done, 1);
-    return NULL;
 }
 
 /* Runs one pass; with a progress callback, in a thread of its own while
@@ -94,8 +104,10 @@ static int run_pass(pass_job *job, int index, uint64_t total, sw_error *err)
     const sw_pair_options *o = job->opt;
     sw_error_clear(&job->err);
     atomic_init(&job->done, 0);
-    pthread_t thread;
-    if (!o->progress || pthread_create(&thread, NULL, run_job, job) != 0) {
+    sw_pool *pool = NULL;
+    int started = 0;
+    if (o->progress) sw_pool_start(1, run_job, job, &pool, &started);
+    if (!started) {
         job->rc = run_engine(job);
     } else {
         const double interval = o->progress_interval > 0 ? o->progress_interval : 1.0;
@@ -109,7 +121,7 @@ static int run_pass(pass_job *job, int index, uint64_t total, sw_error *err)
                 next += interval;
             }
         }
-        pthread_join(thread, NULL);
+        sw_pool_join(pool);
         if (job->rc == SW_OK) o->progress(o->progress_user, index, total, total);
     }
     if (job->rc && err) *err = job->err;
@@ -160,7 +172,8 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     sw_error why;
     sw_error_clear(&why);
     const int sliced = opt.slices && opt.slices->ranks > 1;
-    if (sliced && opt.forbidden_count)
+    /* Forbidden boxes mean a later round of best-K. */
+    if (!sw_pair_best_allowed(opt.forbidden_count ? 2 : 1, opt.slices))
         return sw_error_set(err, SW_EINVAL, "best-K alignments run in one process, not across processes");
     if (opt.gpus > 1) {
         if (sliced)
@@ -186,12 +199,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     for (int k = 1; k < opt.gpus; ++k)
         if (!sw_pair_gpu_usable(slice_device(&opt, k), err)) return SW_ENODEV;
     const int parts = sliced ? opt.slices->ranks : opt.gpus > 1 ? opt.gpus : 1;
-    /* Slices are rows of the first sequence, which the overlap engine
-     * cannot turn: their own shape decides. */
-    if (engine == SW_PAIR_ENGINE_AUTO)
-        engine = parts == 1 ? sw_pair_choose_engine(a_len, b_len)
-                 : a_len / (uint64_t)parts >= (uint64_t)SW_PAIR_OVERLAP_RATIO * b_len ? SW_PAIR_ENGINE_OVERLAP
-                                                                                      : SW_PAIR_ENGINE_CUDALIGN;
+    if (engine == SW_PAIR_ENGINE_AUTO) engine = sw_pair_choose_engine(a_len, b_len, parts);
     out->engine = engine;
 
     uint64_t cells_done = 0;
@@ -319,7 +327,7 @@ int sw_pair_align_best(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint6
     sw_pair_options opt;
     memset(&opt, 0, sizeof opt);
     if (options) opt = *options;
-    if (opt.slices && opt.slices->ranks > 1 && k > 1)
+    if (!sw_pair_best_allowed(k, opt.slices))
         return sw_error_set(err, SW_EINVAL, "best-K alignments run in one process, not across processes");
     sw_pair_box *boxes = malloc((size_t)k * sizeof *boxes);
     if (!boxes) return sw_error_set(err, SW_ENOMEM, "out of memory");

@@ -88,13 +88,20 @@ int sw_pair_align_best(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint6
 
 const char *sw_pair_engine_name(sw_pair_engine engine);
 
+/* Whether the k best alignments can be asked for with these slices: best-K
+ * runs in one process, so k > 1 needs no slices or one rank. The one place
+ * this is decided; a caller words the refusal for its users. */
+int sw_pair_best_allowed(int k, const sw_pair_slice_ops *slices);
+
 /* The longer sequence at least this many times the shorter: auto runs the
  * overlap engine, else the CUDAlign engine (measured crossover on an H100,
  * docs/OVERLAP.md). */
 #define SW_PAIR_OVERLAP_RATIO 8
 
-/* The GPU engine auto takes for a forward pass of rows x cols cells. */
-sw_pair_engine sw_pair_choose_engine(uint64_t rows, uint64_t cols);
+/* The GPU engine auto takes for a forward pass of rows x cols cells, whole
+ * (parts <= 1) or cut into `parts` row slices (between GPUs or processes),
+ * whose shape then decides. The one place this rule is written. */
+sw_pair_engine sw_pair_choose_engine(uint64_t rows, uint64_t cols, int parts);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sw_pool.h"
+
 typedef struct team team;
 
 typedef struct member {
@@ -22,8 +24,6 @@ typedef struct member {
     sw_pair_split_stats stats;
     sw_error err;
     int rc;
-    pthread_t thread;
-    int started;
 } member;
 
 struct team {
@@ -127,13 +127,12 @@ static int gather_all(void *user, const int64_t *mine, int64_t *all, sw_error *e
     return exchange(user, mine, SW_PAIR_SPLIT_FIELDS, all, err);
 }
 
-static void *run_member(void *arg)
+static void run_member(void *arg, int index)
 {
-    member *me = arg;
-    team *t = me->t;
+    team *t = arg;
+    member *me = &t->members[index];
     me->rc = sw_pair_split_run(t->pass, t->overlap, &me->ops, t->engine, me->engine_user, &me->hit, &me->stats,
                                &me->err);
-    return NULL;
 }
 
 int sw_pair_team_run(const sw_pair_pass *pass, int members, uint64_t overlap, sw_pair_slice_engine engine,
@@ -164,13 +163,9 @@ int sw_pair_team_run(const sw_pair_pass *pass, int members, uint64_t overlap, sw
     if (!rc) {
         pthread_mutex_init(&t.lock, NULL);
         pthread_cond_init(&t.cond, NULL);
-        int started = 0;
-        for (int k = 0; k < members; ++k) {
-            if (pthread_create(&t.members[k].thread, NULL, run_member, &t.members[k]) != 0) break;
-            t.members[k].started = 1;
-            ++started;
-        }
-        if (started < members) {
+        sw_pool *pool;
+        int started;
+        if (sw_pool_start(members, run_member, &t, &pool, &started) != 0) {
             /* The started ones would wait for the rest forever. */
             rc = sw_error_set(err, SW_ENOMEM, "cannot start %d threads", members);
             pthread_mutex_lock(&t.lock);
@@ -178,7 +173,7 @@ int sw_pair_team_run(const sw_pair_pass *pass, int members, uint64_t overlap, sw
             pthread_cond_broadcast(&t.cond);
             pthread_mutex_unlock(&t.lock);
         }
-        for (int k = 0; k < started; ++k) pthread_join(t.members[k].thread, NULL);
+        sw_pool_join(pool);
         pthread_mutex_destroy(&t.lock);
         pthread_cond_destroy(&t.cond);
         for (int k = 0; k < members && !rc; ++k)

@@ -40,16 +40,20 @@ typedef struct sw_search_options {
     void *note_user;
 } sw_search_options;
 
-/* Runs the search on the device that `options` asks for. */
+/* Runs the search on the device that `options` asks for (sw_search.c): the
+ * reference engine, which exists only on the CPU, makes SW_DEVICE_AUTO the
+ * CPU; SW_DEVICE_AUTO falls back to the CPU when no GPU is usable or the GPU
+ * fails, with a note. */
 int sw_search_run(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err);
 
-/* The CPU engine: worker threads take blocks of database sequences in turn. */
+/* The CPU engine (sw_search_cpu.c): worker threads take blocks of database
+ * sequences in turn. */
 int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err);
 
-/* The GPU engine: the whole database is decompressed and handed to the GPU
- * once; SW_ENODEV when no GPU is usable. */
+/* The GPU engine (sw_search_gpu.c): the whole database is decompressed and
+ * handed to the GPU once; SW_ENODEV when no GPU is usable. */
 int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err);
 

@@ -210,7 +210,7 @@ static void read_everything(sw_db *db)
         }
         for (int i = 0; i < 4; i++) {
             char *one;
-            int rc1 = sw_db_read_header(db, seqs[i], &one, &err);
+            int rc1 = sw_db_read_headers(db, &seqs[i], 1, &one, &err);
             if (rc1 != SW_OK) {
                 fuzz_check_error(rc1, &err);
                 FUZZ_CHECK(one == NULL);
@@ -222,7 +222,7 @@ static void read_everything(sw_db *db)
         }
     }
     char *none;
-    FUZZ_CHECK(sw_db_read_header(db, n, &none, &err) == SW_EINVAL && none == NULL);
+    FUZZ_CHECK(sw_db_read_headers(db, &n, 1, &none, &err) == SW_EINVAL && none == NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -262,7 +262,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(db != NULL);
         /* The open checked all that sw_db_index_id checks. */
         FUZZ_CHECK(id_rc == SW_OK);
-        FUZZ_CHECK(sw_db_id(db) == id && sw_db_format_version(db) == version);
+        FUZZ_CHECK(sw_db_format_version(db) == version);
+        /* The data files opened are the ones of that id. */
+        char *residues = sw_db_file_name(prefix, version, id, SW_DB_FILE_RESIDUES);
+        FUZZ_CHECK(residues && strcmp(residues, sw_db_path(db, SW_DB_FILE_RESIDUES)) == 0);
+        free(residues);
         read_everything(db);
         sw_db_close(db);
     } else {

@@ -1,14 +1,18 @@
-/* GPU engine against the CPU engines: every score the GPU reports must equal
- * the CPU's, and the hits must come in the same order (score, then database
- * position). Exits 77 (skipped) when no GPU is usable.
+/* The GPU search engine against the CPU engines: every score the GPU
+ * reports must equal the CPU's, and the hits must come in the same order
+ * (score, then database position). Every test skips without a usable GPU.
  *
- * usage: test_gpu_engine [--quick|--tiny] MATRIX_DIR QUERIES.fa SWISSPROT_LIKE.fa
- * The third file holds the Swiss-Prot-like sequences to search (20,000 of
- * them in the ctest run); the other databases are made here. --quick shrinks
- * every set (three queries, 600 sequences, shorter random databases), for
- * runs under compute-sanitizer's memcheck, which slows the kernels a
- * hundredfold; --tiny runs only a set small enough for racecheck. */
+ * Suites: gpu_search (what ctest runs: the 20 queries against 20,000
+ * Swiss-Prot-like sequences made by the benchmark generator, every length
+ * up to 5,000, scores beyond 16 bits, other matrices, a DNA scheme and
+ * degenerate databases); gpu_search_quick (the same, every set shrunk:
+ * three queries, 600 sequences, shorter random databases, for runs under
+ * compute-sanitizer's memcheck, which slows the kernels a hundredfold);
+ * gpu_search_tiny (only a set small enough for racecheck). Criterion's
+ * --filter picks a suite, as scripts/device-run.sh does. */
+#include <criterion/criterion.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +25,10 @@
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 #include "sw_matrix.h"
+#include "sw_pool.h"
+#include "test_matrices.h"
+#include "test_rng.h"
+#include "test_tmpdir.h"
 
 /* A set of sequences: codes back to back. */
 typedef struct seqset {
@@ -34,20 +42,14 @@ typedef struct seqset {
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
+    cr_assert_not_null(p, "out of memory");
     return p;
 }
 
 static void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
+    cr_assert_not_null(p, "out of memory");
     return p;
 }
 
@@ -81,34 +83,19 @@ static void read_fasta(const char *path, size_t limit, seqset *out)
 {
     sw_fasta *f = NULL;
     sw_error err = {0};
-    if (sw_fasta_open(path, NULL, &f, &err) != SW_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        exit(1);
-    }
+    cr_assert_eq(sw_fasta_open(path, NULL, &f, &err), SW_OK, "%s", err.message);
     sw_fasta_record rec;
     int rc;
     while ((limit == 0 || out->n < limit) && (rc = sw_fasta_next(f, &rec, &err)) == 1)
         set_add(out, rec.residues, (uint32_t)rec.length);
-    if (rc < 0) {
-        fprintf(stderr, "%s\n", err.message);
-        exit(1);
-    }
+    cr_assert_geq(rc, 0, "%s", err.message);
     sw_fasta_close(f);
 }
 
-/* Deterministic generator (splitmix64), so a failure can be replayed. */
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Mostly the 20 standard residues, now and then any other protein code. */
-static uint8_t random_residue(uint64_t *rng)
+static uint8_t random_residue(test_rng *rng)
 {
-    uint64_t r = rng_next(rng);
+    uint64_t r = test_rng_next(rng);
     if (r % 50 == 0) return (uint8_t)(20 + (r >> 8) % (SW_PROTEIN_CODES - 20));
     return (uint8_t)((r >> 8) % 20);
 }
@@ -116,11 +103,11 @@ static uint8_t random_residue(uint64_t *rng)
 /* A copy of `src` with about one residue in `rate` substituted, deleted or
  * followed by an insertion, so that scores are high but not trivial. */
 static uint32_t mutate(const uint8_t *src, uint32_t len, uint32_t rate, uint8_t *dst, uint32_t cap,
-                       uint64_t *rng)
+                       test_rng *rng)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < len && n < cap; ++i) {
-        uint64_t r = rng_next(rng) % (rate ? rate : 1);
+        uint64_t r = test_rng_next(rng) % (rate ? rate : 1);
         if (rate && r == 0) continue;
         dst[n++] = (rate && r == 1) ? random_residue(rng) : src[i];
         if (rate && r == 2 && n < cap) dst[n++] = random_residue(rng);
@@ -191,13 +178,14 @@ typedef struct cpu_job {
     int failed;
 } cpu_job;
 
-static void *cpu_worker(void *arg)
+static void cpu_worker(void *arg, int index)
 {
+    (void)index;
     cpu_job *j = arg;
     sw_simd_workspace *ws = NULL;
     if (!j->use_reference && sw_simd_workspace_create(&ws) != SW_OK) {
         j->failed = 1;
-        return NULL;
+        return;
     }
     sw_simd_profile *prof = NULL;
     size_t prof_q = (size_t)-1;
@@ -221,7 +209,7 @@ static void *cpu_worker(void *arg)
                 sw_ref_result r;
                 if (sw_ref_align(qr, ql, sr, j->db->len[s], j->scoring, &r) != SW_OK) {
                     j->failed = 1;
-                    return NULL;
+                    return;
                 }
                 score = r.score;
             } else {
@@ -245,7 +233,7 @@ static void *cpu_worker(void *arg)
     }
     sw_simd_profile_free(prof);
     sw_simd_workspace_free(ws);
-    return NULL;
+    return;
 }
 
 static int32_t *cpu_scores(const sorted_db *db, const seqset *queries, const sw_scoring *scoring,
@@ -262,14 +250,11 @@ static int32_t *cpu_scores(const sorted_db *db, const seqset *queries, const sw_
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int nt = cores > 0 ? (int)cores : 1;
     if (nt > 64) nt = 64;
-    pthread_t t[64];
-    for (int i = 0; i < nt; ++i) pthread_create(&t[i], NULL, cpu_worker, &j);
-    for (int i = 0; i < nt; ++i) pthread_join(t[i], NULL);
+    int started = 0;
+    sw_pool_run(nt, cpu_worker, &j, &started);
     pthread_mutex_destroy(&j.lock);
-    if (j.failed) {
-        fprintf(stderr, "CPU engine failed\n");
-        exit(1);
-    }
+    cr_assert_gt(started, 0, "no CPU thread could start");
+    cr_assert(!j.failed, "CPU engine failed");
     return j.scores;
 }
 
@@ -288,22 +273,25 @@ static int by_rank(const void *pa, const void *pb)
     return a->tiebreak < b->tiebreak ? -1 : a->tiebreak > b->tiebreak;
 }
 
+/* A failed comparison fails the test; the first 40 are told, the rest
+ * only counted, so that one broken kernel does not drown the log. */
 static int failures;
 
-static void check(int ok, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void check(int ok, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-#include <stdarg.h>
 static void check(int ok, const char *what, const char *fmt, ...)
 {
     if (ok) return;
-    if (++failures > 40) return;
+    if (++failures > 40) {
+        if (failures == 41) cr_expect_fail("%s: more failures, not shown", what);
+        return;
+    }
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s: ", what);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    cr_expect_fail("FAIL %s: %s", what, msg);
 }
 
 typedef struct run_options {
@@ -422,43 +410,19 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     if (!ro->engine) sw_gpu_engine_free(e);
 }
 
-static sw_matrix *load_matrix(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    sw_matrix *m = NULL;
-    sw_error err = {0};
-    if (sw_matrix_load(path, &m, &err) != SW_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        exit(1);
-    }
-    return m;
-}
-
-static sw_scoring scoring_of(const sw_matrix *m, int open, int ext)
-{
-    sw_scoring s;
-    sw_error err = {0};
-    if (sw_scoring_init(&s, m, open, ext, &err) != SW_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        exit(1);
-    }
-    return s;
-}
-
 /* Random sequences of every length from 1 to max_len; every tenth is a
  * mutated piece of a query, so high scores and long alignments occur. */
 static void make_every_length(uint32_t max_len, const seqset *queries, uint64_t seed, seqset *out)
 {
-    uint64_t rng = seed;
+    test_rng rng = test_rng_seed(seed);
     uint8_t *buf = xmalloc(max_len + 16);
     uint8_t *tmp = xmalloc(2 * (size_t)max_len + 16);
     for (uint32_t len = 1; len <= max_len; ++len) {
         if (len % 10 == 0 && queries->n) {
-            size_t q = rng_next(&rng) % queries->n;
+            size_t q = test_rng_next(&rng) % queries->n;
             const uint8_t *src = queries->res + queries->off[q];
             uint32_t qlen = queries->len[q];
-            uint32_t start = qlen > len ? (uint32_t)(rng_next(&rng) % (qlen - len + 1)) : 0;
+            uint32_t start = qlen > len ? (uint32_t)(test_rng_next(&rng) % (qlen - len + 1)) : 0;
             uint32_t take = qlen - start < len ? qlen - start : len;
             uint32_t n = mutate(src + start, take, 12, tmp, 2 * max_len, &rng);
             for (uint32_t i = 0; i < len; ++i) buf[i] = i < n ? tmp[i] : random_residue(&rng);
@@ -479,7 +443,7 @@ static void make_every_length(uint32_t max_len, const seqset *queries, uint64_t 
  * GPU top-N selection, and batches. */
 static void run_tiny(const sw_scoring *s62)
 {
-    uint64_t rng = 7;
+    test_rng rng = test_rng_seed(7);
     uint8_t buf[3000];
     seqset qs = {0}, dbs = {0};
     for (uint32_t len = 23; len <= 61; len += 38) {
@@ -548,96 +512,120 @@ static void run_tiny(const sw_scoring *s62)
     set_free(&qs);
 }
 
-int main(int argc, char **argv)
+/* ---- the tests ---- */
+
+/* Skips the test when no GPU is usable; says which GPU otherwise. */
+static void require_gpu(void)
 {
-    /* Without a GPU nothing else matters: skip before reading anything. */
     sw_gpu_info info[4];
     int ngpu = 0;
     sw_error err = {0};
-    if (sw_gpu_list(info, 4, &ngpu, &err) != SW_OK || ngpu == 0) {
-        printf("skipped: %s\n", err.message[0] ? err.message : "no GPU");
-        return 77;
-    }
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
-    int tiny = argc > 1 && !strcmp(argv[1], "--tiny");
-    if (quick || tiny) {
-        argc--;
-        argv++;
-    }
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_gpu_engine [--quick|--tiny] MATRIX_DIR QUERIES.fa SWISSPROT_LIKE.fa\n");
-        return 2;
-    }
+    if (sw_gpu_list(info, 4, &ngpu, &err) != SW_OK || ngpu == 0)
+        cr_skip_test("%s", err.message[0] ? err.message : "no GPU");
     printf("GPU 0: %s (sm_%d%d, %d SMs)\n", info[0].name, info[0].compute_major, info[0].compute_minor,
            info[0].multiprocessors);
+}
 
-    const char *mdir = argv[1];
-    if (tiny) {
-        sw_matrix *m = load_matrix(mdir, "BLOSUM62");
-        sw_scoring sc = scoring_of(m, 11, 1);
-        run_tiny(&sc);
-        sw_matrix_free(m);
-        if (failures) {
-            fprintf(stderr, "%d failure(s)\n", failures);
-            return 1;
+TestSuite(gpu_search, .init = require_gpu);
+TestSuite(gpu_search_quick, .init = require_gpu);
+TestSuite(gpu_search_tiny, .init = require_gpu);
+
+/* The 20 queries of tests/data, in file order. */
+static void read_queries(seqset *q20)
+{
+    read_fasta(SW_TEST_DATA "/queries20.fasta", 0, q20);
+}
+
+/* The Swiss-Prot-like sequences into `path` in `dir`: the benchmark
+ * generator's database with the queries' homologs planted (SW_SYNTHDB,
+ * built from tests/support/synthdb.c). The planted homologs of the queries
+ * and five giants (up to 35,213 residues) come first; then every 29th of
+ * the rest, which spans the whole length distribution: 20,000 in all, or
+ * the first `limit` of those. */
+static void make_swissprot_like(const char *dir, size_t limit, char *path, size_t cap)
+{
+    const size_t want = limit && limit < 20000 ? limit : 20000;
+    snprintf(path, cap, "%s/sp%zu.fa", dir, want);
+    FILE *out = fopen(path, "w");
+    cr_assert_not_null(out, "%s", path);
+    FILE *in = popen("'" SW_SYNTHDB "' protein --plant '" SW_TEST_DATA "/queries20.fasta'", "r");
+    cr_assert_not_null(in, "cannot run %s", SW_SYNTHDB);
+    char *line = NULL;
+    size_t line_cap = 0, n = 0, kept = 0;
+    int keep = 0, stopped = 0;
+    while (getline(&line, &line_cap, in) > 0) {
+        if (line[0] == '>') {
+            if (kept == want) { /* the rest would all be left out */
+                stopped = 1;
+                break;
+            }
+            n++;
+            keep = n <= 487 || (n - 487) % 29 == 0;
+            if (keep) kept++;
         }
-        printf("all GPU scores equal the CPU engines'\n");
-        return 0;
+        if (keep) fputs(line, out);
     }
+    free(line);
+    int status = pclose(in);
+    cr_assert(stopped || status == 0, "%s failed (status %d)", SW_SYNTHDB, status);
+    cr_assert_eq(kept, want, "the generator made %zu of %zu sequences", kept, want);
+    cr_assert_eq(fclose(out), 0, "%s", path);
+}
+
+/* 1. The 20 queries against the Swiss-Prot-like sequences: every positive
+ * score, then the top 10 and top 1000 through the GPU's own selection,
+ * then the same database streamed in batches. Quick runs keep the three
+ * shortest-first queries and 600 sequences. */
+static void swissprot_like(int quick)
+{
     seqset q20 = {0};
-    read_fasta(argv[2], 0, &q20);
-    /* Quick runs keep the three shortest-first queries for the first set. */
+    read_queries(&q20);
     seqset q3 = {0};
     for (size_t q = 0; q < 3 && q < q20.n; ++q) set_add(&q3, q20.res + q20.off[q], q20.len[q]);
-    const seqset *first_queries = quick ? &q3 : &q20;
-    sw_matrix *b62 = load_matrix(mdir, "BLOSUM62");
+    const seqset *qs = quick ? &q3 : &q20;
+    sw_matrix *b62 = load_matrix("BLOSUM62");
     sw_scoring s62 = scoring_of(b62, 11, 1);
     run_options ro;
 
-    /* 1. The 20 queries against the Swiss-Prot-like sequences: every
-     * positive score, then the top 10 and top 1000 through the GPU's own
-     * selection, then the same database streamed in batches. */
-    {
-        seqset sp = {0};
-        read_fasta(argv[3], quick ? 600 : 0, &sp);
-        sorted_db db;
-        sort_db(&sp, &db);
-        printf("Swiss-Prot-like: %zu sequences, %llu residues, longest %u\n", db.n,
-               (unsigned long long)db.total, db.len[db.n - 1]);
-        const seqset *qs = first_queries;
-        int32_t *cpu = cpu_scores(&db, qs, &s62, 0);
-        memset(&ro, 0, sizeof ro);
-        compare_gpu("swissprot-like, all hits", &db, qs, &s62, cpu, &ro, NULL);
-        ro.top_n = 10;
-        compare_gpu("swissprot-like, top 10", &db, qs, &s62, cpu, &ro, NULL);
-        ro.top_n = 1000;
-        if (!quick) compare_gpu("swissprot-like, top 1000", &db, qs, &s62, cpu, &ro, NULL);
-        ro.top_n = 100;
+    char dir[] = "/tmp/test_gpu_engine.XXXXXX";
+    temp_dir_make(dir);
+    char path[256];
+    make_swissprot_like(dir, quick ? 600 : 0, path, sizeof path);
+    seqset sp = {0};
+    read_fasta(path, 0, &sp);
+    temp_dir_remove(dir);
+    sorted_db db;
+    sort_db(&sp, &db);
+    printf("Swiss-Prot-like: %zu sequences, %llu residues, longest %u\n", db.n, (unsigned long long)db.total,
+           db.len[db.n - 1]);
+    int32_t *cpu = cpu_scores(&db, qs, &s62, 0);
+    memset(&ro, 0, sizeof ro);
+    compare_gpu("swissprot-like, all hits", &db, qs, &s62, cpu, &ro, NULL);
+    ro.top_n = 10;
+    compare_gpu("swissprot-like, top 10", &db, qs, &s62, cpu, &ro, NULL);
+    ro.top_n = 1000;
+    if (!quick) compare_gpu("swissprot-like, top 1000", &db, qs, &s62, cpu, &ro, NULL);
+    ro.top_n = 100;
+    ro.max_device_bytes = db.total / 2;
+    compare_gpu("swissprot-like, top 100, batches", &db, qs, &s62, cpu, &ro, NULL);
+    ro.max_device_bytes = 0;
+    ro.intra_threshold = 500;
+    compare_gpu("swissprot-like, top 100, intra-task above 500", &db, qs, &s62, cpu, &ro, NULL);
+    ro.timeline = 1;
+    compare_gpu("swissprot-like, top 100, intra-task above 500, timeline", &db, qs, &s62, cpu, &ro, NULL);
+    ro.timeline = 0;
+    if (sw_gpu_engine_device_launch_available()) {
+        ro.device_launch = 1;
+        compare_gpu("swissprot-like, top 100, device-side launches", &db, qs, &s62, cpu, &ro, NULL);
         ro.max_device_bytes = db.total / 2;
-        compare_gpu("swissprot-like, top 100, batches", &db, qs, &s62, cpu, &ro, NULL);
+        compare_gpu("swissprot-like, top 100, device-side launches, batches", &db, qs, &s62, cpu, &ro, NULL);
         ro.max_device_bytes = 0;
-        ro.intra_threshold = 500;
-        compare_gpu("swissprot-like, top 100, intra-task above 500", &db, qs, &s62, cpu, &ro, NULL);
-        ro.timeline = 1;
-        compare_gpu("swissprot-like, top 100, intra-task above 500, timeline", &db, qs, &s62, cpu, &ro, NULL);
-        ro.timeline = 0;
-        if (sw_gpu_engine_device_launch_available()) {
-            ro.device_launch = 1;
-            compare_gpu("swissprot-like, top 100, device-side launches", &db, qs, &s62, cpu, &ro, NULL);
-            ro.max_device_bytes = db.total / 2;
-            compare_gpu("swissprot-like, top 100, device-side launches, batches", &db, qs, &s62, cpu, &ro, NULL);
-            ro.max_device_bytes = 0;
-            ro.device_launch = 0;
-        } else {
-            printf("  device-side launches: not in this build\n");
-        }
-        ro.intra_threshold = 0;
-        if (quick) {
-            free(cpu);
-            sorted_free(&db);
-            set_free(&sp);
-            goto every_length;
-        }
+        ro.device_launch = 0;
+    } else {
+        printf("  device-side launches: not in this build\n");
+    }
+    ro.intra_threshold = 0;
+    if (!quick) {
         ro.bucket_streams = 1;
         ro.profile = 1;
         compare_gpu("swissprot-like, top 100, one stream, profiled", &db, &q20, &s62, cpu, &ro, NULL);
@@ -653,199 +641,245 @@ int main(int argc, char **argv)
         ro.intra_threshold = 1;
         ro.max_device_bytes = db.total / 3;
         compare_gpu("swissprot-like, top 100, all intra-task, batches", &db, &q20, &s62, cpu, &ro, NULL);
-        ro.max_device_bytes = 0;
-        ro.intra_threshold = 0;
-        free(cpu);
-        sorted_free(&db);
-        set_free(&sp);
     }
+    free(cpu);
+    sorted_free(&db);
+    set_free(&sp);
+    sw_matrix_free(b62);
+    set_free(&q20);
+    set_free(&q3);
+}
 
-    /* 2. Every length from 1 to 5,000 against short and long queries, the
-     * scalar reference as the oracle. */
-every_length:;
-    seqset shortq = {0};
-    {
-        uint64_t rng = 42;
-        uint8_t buf[1200];
-        const uint32_t lens[] = {1, 2, 7, 31, 32, 33, 100, 257, 1100};
-        const size_t nlens = quick ? 6 : sizeof lens / sizeof *lens;
-        for (size_t i = 0; i < nlens; ++i) {
-            for (uint32_t k = 0; k < lens[i]; ++k) buf[k] = random_residue(&rng);
-            set_add(&shortq, buf, lens[i]);
-        }
-        /* Two real queries as well: mutated pieces of them are planted. */
-        set_add(&shortq, q20.res + q20.off[0], q20.len[0]);
-        if (!quick) set_add(&shortq, q20.res + q20.off[5], q20.len[5]);
+/* The short queries of sets 2, 4 and 5: random ones of lengths around the
+ * kernels' tiles, and two real queries, mutated pieces of which are
+ * planted. */
+static void short_queries(const seqset *q20, int quick, seqset *shortq)
+{
+    test_rng rng = test_rng_seed(42);
+    uint8_t buf[1200];
+    const uint32_t lens[] = {1, 2, 7, 31, 32, 33, 100, 257, 1100};
+    const size_t nlens = quick ? 6 : sizeof lens / sizeof *lens;
+    for (size_t i = 0; i < nlens; ++i) {
+        for (uint32_t k = 0; k < lens[i]; ++k) buf[k] = random_residue(&rng);
+        set_add(shortq, buf, lens[i]);
     }
-    {
-        seqset every = {0};
-        make_every_length(quick ? 600 : 5000, &shortq, 7, &every);
-        sorted_db db;
-        sort_db(&every, &db);
-        int32_t *ref = cpu_scores(&db, &shortq, &s62, 1);
-        memset(&ro, 0, sizeof ro);
-        compare_gpu("lengths 1..5000, reference engine, all hits", &db, &shortq, &s62, ref, &ro, NULL);
-        ro.max_device_bytes = 4u << 20;
-        compare_gpu("lengths 1..5000, all hits, 4 MiB of device memory", &db, &shortq, &s62, ref, &ro, NULL);
-        memset(&ro, 0, sizeof ro);
-        ro.intra_threshold = 1;
-        compare_gpu("lengths 1..5000, all intra-task, all hits", &db, &shortq, &s62, ref, &ro, NULL);
-        ro.intra_threshold = 1000;
-        compare_gpu("lengths 1..5000, intra-task above 1000, all hits", &db, &shortq, &s62, ref, &ro, NULL);
-        free(ref);
-        sorted_free(&db);
-        set_free(&every);
-    }
+    set_add(shortq, q20->res + q20->off[0], q20->len[0]);
+    if (!quick) set_add(shortq, q20->res + q20->off[5], q20->len[5]);
+}
 
-    /* 3. Scores beyond 16 bits: the longest query (5,478 residues) and its
-     * doubled copy against exact and mutated copies of both. */
-    {
-        size_t longest = 0;
-        for (size_t q = 1; q < q20.n; ++q)
-            if (q20.len[q] > q20.len[longest]) longest = q;
-        const uint8_t *lq = q20.res + q20.off[longest];
-        uint32_t ll = q20.len[longest];
-        seqset qs = {0}, dbs = {0};
-        uint8_t *dbl = xmalloc(2 * (size_t)ll + 16);
-        memcpy(dbl, lq, ll);
-        memcpy(dbl + ll, lq, ll);
-        set_add(&qs, lq, ll);
-        set_add(&qs, dbl, 2 * ll);
-        set_add(&qs, q20.res + q20.off[0], q20.len[0]);
-        uint64_t rng = 99;
-        uint8_t *tmp = xmalloc(4 * (size_t)ll + 16);
-        set_add(&dbs, lq, ll);
-        set_add(&dbs, dbl, 2 * ll);
-        for (int i = 0; i < (quick ? 1 : 40); ++i) {
-            uint32_t n = mutate(dbl, 2 * ll, (uint32_t)(20 + 40 * i), tmp, 4 * ll, &rng);
-            set_add(&dbs, tmp, n);
-            n = mutate(lq, ll, (uint32_t)(20 + 40 * i), tmp, 4 * ll, &rng);
-            set_add(&dbs, tmp, n);
-        }
-        /* Short sequences with them, so 16-bit and 32-bit results mix in
-         * one bucket. */
-        for (uint32_t len = 50; len <= (quick ? 300u : 3000u); len += 50) {
-            for (uint32_t k = 0; k < len; ++k) tmp[k] = random_residue(&rng);
-            set_add(&dbs, tmp, len);
-        }
-        sorted_db db;
-        sort_db(&dbs, &db);
-        int32_t *ref = cpu_scores(&db, &qs, &s62, 1);
-        int32_t best = 0;
-        for (size_t i = 0; i < qs.n * db.n; ++i)
-            if (ref[i] > best) best = ref[i];
-        printf("  best score of the 16-bit overflow set: %d\n", best);
-        check(best > 32767, "overflow set", "no score above 32767 (best %d): the test is too weak", best);
-        sw_gpu_stats st;
-        memset(&ro, 0, sizeof ro);
-        compare_gpu("beyond 16 bits, all hits", &db, &qs, &s62, ref, &ro, &st);
-        check(st.recomputed > 0, "beyond 16 bits", "nothing was recomputed in 32 bits");
-        ro.max_device_bytes = 1u << 20;
-        compare_gpu("beyond 16 bits, all hits, 1 MiB of device memory", &db, &qs, &s62, ref, &ro, NULL);
-        memset(&ro, 0, sizeof ro);
-        ro.intra_threshold = 100;
-        compare_gpu("beyond 16 bits, intra-task above 100, all hits", &db, &qs, &s62, ref, &ro, &st);
-        check(st.recomputed > 0, "beyond 16 bits, intra-task", "nothing was recomputed in 32 bits");
-        free(ref);
-        sorted_free(&db);
-        set_free(&dbs);
-        set_free(&qs);
-        free(dbl);
-        free(tmp);
-    }
-
-    /* 4. Other matrices and gap penalties, extremes included. */
-    {
-        seqset every = {0};
-        make_every_length(quick ? 300 : 1500, &shortq, 11, &every);
-        sorted_db db;
-        sort_db(&every, &db);
-        static const struct {
-            const char *matrix;
-            int open, ext;
-        } cases[] = {
-            {"BLOSUM45", 14, 2}, {"BLOSUM50", 10, 3}, {"BLOSUM80", 10, 1}, {"BLOSUM90", 9, 1},
-            {"PAM30", 9, 1},     {"PAM70", 10, 1},    {"PAM250", 14, 2},   {"BLOSUM62", 0, 1},
-            {"BLOSUM62", 255, 255}, {"BLOSUM62", 5, 5},
-        };
-        const size_t ncases = quick ? 2 : sizeof cases / sizeof *cases;
-        for (size_t i = 0; i < ncases; ++i) {
-            sw_matrix *m = load_matrix(mdir, cases[i].matrix);
-            sw_scoring sc = scoring_of(m, cases[i].open, cases[i].ext);
-            int32_t *ref = cpu_scores(&db, &shortq, &sc, 0);
-            char what[96];
-            snprintf(what, sizeof what, "%s %d/%d, lengths 1..1500, all hits", cases[i].matrix, cases[i].open,
-                     cases[i].ext);
-            memset(&ro, 0, sizeof ro);
-            compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
-            ro.intra_threshold = 200;
-            snprintf(what, sizeof what, "%s %d/%d, lengths 1..1500, intra-task above 200", cases[i].matrix,
-                     cases[i].open, cases[i].ext);
-            compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
-            free(ref);
-            sw_matrix_free(m);
-        }
-        /* A DNA scheme, as megabase mode will use. */
-        sw_matrix *dna = NULL;
-        if (sw_matrix_create_dna(1, -3, &dna, &err) != SW_OK) {
-            fprintf(stderr, "%s\n", err.message);
-            return 1;
-        }
-        seqset dq = {0}, dd = {0};
-        uint64_t rng = 5;
-        uint8_t buf[3000];
-        for (int i = 0; i < 4; ++i) {
-            uint32_t len = 100 + 600 * (uint32_t)i;
-            for (uint32_t k = 0; k < len; ++k) buf[k] = (uint8_t)(rng_next(&rng) % 5);
-            set_add(&dq, buf, len);
-        }
-        for (uint32_t len = 1; len <= (quick ? 600u : 3000u); len += 7) {
-            for (uint32_t k = 0; k < len; ++k) buf[k] = (uint8_t)(rng_next(&rng) % 4);
-            if (len > 200) memcpy(buf + len / 3, dq.res + dq.off[len % 4], len / 3 < dq.len[len % 4] ? len / 3 : dq.len[len % 4]);
-            set_add(&dd, buf, len);
-        }
-        sorted_db ddb;
-        sort_db(&dd, &ddb);
-        sw_scoring sd = scoring_of(dna, 3, 2);
-        int32_t *ref = cpu_scores(&ddb, &dq, &sd, 1);
-        memset(&ro, 0, sizeof ro);
-        compare_gpu("DNA +1/-3, 3/2, all hits", &ddb, &dq, &sd, ref, &ro, NULL);
-        ro.intra_threshold = 300;
-        compare_gpu("DNA +1/-3, 3/2, intra-task above 300", &ddb, &dq, &sd, ref, &ro, NULL);
-        free(ref);
-        sorted_free(&ddb);
-        set_free(&dq);
-        set_free(&dd);
-        sw_matrix_free(dna);
-        sorted_free(&db);
-        set_free(&every);
-    }
-
-    /* 5. Degenerate inputs: one-residue database, more hits asked for than
-     * exist, a database of one sequence. */
-    {
-        seqset one = {0};
-        uint8_t w = 17; /* W */
-        set_add(&one, &w, 1);
-        sorted_db db;
-        sort_db(&one, &db);
-        int32_t *ref = cpu_scores(&db, &shortq, &s62, 1);
-        memset(&ro, 0, sizeof ro);
-        ro.top_n = 50;
-        compare_gpu("one-residue database, top 50", &db, &shortq, &s62, ref, &ro, NULL);
-        free(ref);
-        sorted_free(&db);
-        set_free(&one);
-    }
-
+/* 2. Every length from 1 to 5,000 against short and long queries, the
+ * scalar reference as the oracle. */
+static void every_length(int quick)
+{
+    seqset q20 = {0}, shortq = {0}, every = {0};
+    read_queries(&q20);
+    short_queries(&q20, quick, &shortq);
+    sw_matrix *b62 = load_matrix("BLOSUM62");
+    sw_scoring s62 = scoring_of(b62, 11, 1);
+    run_options ro;
+    make_every_length(quick ? 600 : 5000, &shortq, 7, &every);
+    sorted_db db;
+    sort_db(&every, &db);
+    int32_t *ref = cpu_scores(&db, &shortq, &s62, 1);
+    memset(&ro, 0, sizeof ro);
+    compare_gpu("lengths 1..5000, reference engine, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+    ro.max_device_bytes = 4u << 20;
+    compare_gpu("lengths 1..5000, all hits, 4 MiB of device memory", &db, &shortq, &s62, ref, &ro, NULL);
+    memset(&ro, 0, sizeof ro);
+    ro.intra_threshold = 1;
+    compare_gpu("lengths 1..5000, all intra-task, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+    ro.intra_threshold = 1000;
+    compare_gpu("lengths 1..5000, intra-task above 1000, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+    free(ref);
+    sorted_free(&db);
+    set_free(&every);
     sw_matrix_free(b62);
     set_free(&shortq);
     set_free(&q20);
-    set_free(&q3);
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
-        return 1;
+}
+
+/* 3. Scores beyond 16 bits: the longest query (5,478 residues) and its
+ * doubled copy against exact and mutated copies of both. */
+static void beyond_16_bits(int quick)
+{
+    seqset q20 = {0};
+    read_queries(&q20);
+    sw_matrix *b62 = load_matrix("BLOSUM62");
+    sw_scoring s62 = scoring_of(b62, 11, 1);
+    run_options ro;
+    size_t longest = 0;
+    for (size_t q = 1; q < q20.n; ++q)
+        if (q20.len[q] > q20.len[longest]) longest = q;
+    const uint8_t *lq = q20.res + q20.off[longest];
+    uint32_t ll = q20.len[longest];
+    seqset qs = {0}, dbs = {0};
+    uint8_t *dbl = xmalloc(2 * (size_t)ll + 16);
+    memcpy(dbl, lq, ll);
+    memcpy(dbl + ll, lq, ll);
+    set_add(&qs, lq, ll);
+    set_add(&qs, dbl, 2 * ll);
+    set_add(&qs, q20.res + q20.off[0], q20.len[0]);
+    test_rng rng = test_rng_seed(99);
+    uint8_t *tmp = xmalloc(4 * (size_t)ll + 16);
+    set_add(&dbs, lq, ll);
+    set_add(&dbs, dbl, 2 * ll);
+    for (int i = 0; i < (quick ? 1 : 40); ++i) {
+        uint32_t n = mutate(dbl, 2 * ll, (uint32_t)(20 + 40 * i), tmp, 4 * ll, &rng);
+        set_add(&dbs, tmp, n);
+        n = mutate(lq, ll, (uint32_t)(20 + 40 * i), tmp, 4 * ll, &rng);
+        set_add(&dbs, tmp, n);
     }
-    printf("all GPU scores equal the CPU engines'\n");
-    return 0;
+    /* Short sequences with them, so 16-bit and 32-bit results mix in one
+     * bucket. */
+    for (uint32_t len = 50; len <= (quick ? 300u : 3000u); len += 50) {
+        for (uint32_t k = 0; k < len; ++k) tmp[k] = random_residue(&rng);
+        set_add(&dbs, tmp, len);
+    }
+    sorted_db db;
+    sort_db(&dbs, &db);
+    int32_t *ref = cpu_scores(&db, &qs, &s62, 1);
+    int32_t best = 0;
+    for (size_t i = 0; i < qs.n * db.n; ++i)
+        if (ref[i] > best) best = ref[i];
+    printf("  best score of the 16-bit overflow set: %d\n", best);
+    check(best > 32767, "overflow set", "no score above 32767 (best %d): the test is too weak", best);
+    sw_gpu_stats st;
+    memset(&ro, 0, sizeof ro);
+    compare_gpu("beyond 16 bits, all hits", &db, &qs, &s62, ref, &ro, &st);
+    check(st.recomputed > 0, "beyond 16 bits", "nothing was recomputed in 32 bits");
+    ro.max_device_bytes = 1u << 20;
+    compare_gpu("beyond 16 bits, all hits, 1 MiB of device memory", &db, &qs, &s62, ref, &ro, NULL);
+    memset(&ro, 0, sizeof ro);
+    ro.intra_threshold = 100;
+    compare_gpu("beyond 16 bits, intra-task above 100, all hits", &db, &qs, &s62, ref, &ro, &st);
+    check(st.recomputed > 0, "beyond 16 bits, intra-task", "nothing was recomputed in 32 bits");
+    free(ref);
+    sorted_free(&db);
+    set_free(&dbs);
+    set_free(&qs);
+    free(dbl);
+    free(tmp);
+    sw_matrix_free(b62);
+    set_free(&q20);
+}
+
+/* 4. Other matrices and gap penalties, extremes included. */
+static void other_matrices(int quick)
+{
+    seqset q20 = {0}, shortq = {0}, every = {0};
+    read_queries(&q20);
+    short_queries(&q20, quick, &shortq);
+    run_options ro;
+    make_every_length(quick ? 300 : 1500, &shortq, 11, &every);
+    sorted_db db;
+    sort_db(&every, &db);
+    static const struct {
+        const char *matrix;
+        int open, ext;
+    } cases[] = {
+        {"BLOSUM45", 14, 2}, {"BLOSUM50", 10, 3}, {"BLOSUM80", 10, 1}, {"BLOSUM90", 9, 1},
+        {"PAM30", 9, 1},     {"PAM70", 10, 1},    {"PAM250", 14, 2},   {"BLOSUM62", 0, 1},
+        {"BLOSUM62", 255, 255}, {"BLOSUM62", 5, 5},
+    };
+    const size_t ncases = quick ? 2 : sizeof cases / sizeof *cases;
+    for (size_t i = 0; i < ncases; ++i) {
+        sw_matrix *m = load_matrix(cases[i].matrix);
+        sw_scoring sc = scoring_of(m, cases[i].open, cases[i].ext);
+        int32_t *ref = cpu_scores(&db, &shortq, &sc, 0);
+        char what[96];
+        snprintf(what, sizeof what, "%s %d/%d, lengths 1..1500, all hits", cases[i].matrix, cases[i].open,
+                 cases[i].ext);
+        memset(&ro, 0, sizeof ro);
+        compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
+        ro.intra_threshold = 200;
+        snprintf(what, sizeof what, "%s %d/%d, lengths 1..1500, intra-task above 200", cases[i].matrix,
+                 cases[i].open, cases[i].ext);
+        compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
+        free(ref);
+        sw_matrix_free(m);
+    }
+    sorted_free(&db);
+    set_free(&every);
+    set_free(&shortq);
+    set_free(&q20);
+}
+
+/* 4b. A DNA scheme, as megabase mode will use. */
+static void dna_scheme(int quick)
+{
+    int8_t dna[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    sw_scoring sd = dna_scoring(dna, 1, -3, 3, 2);
+    run_options ro;
+    seqset dq = {0}, dd = {0};
+    test_rng rng = test_rng_seed(5);
+    uint8_t buf[3000];
+    for (int i = 0; i < 4; ++i) {
+        uint32_t len = 100 + 600 * (uint32_t)i;
+        for (uint32_t k = 0; k < len; ++k) buf[k] = (uint8_t)(test_rng_next(&rng) % 5);
+        set_add(&dq, buf, len);
+    }
+    for (uint32_t len = 1; len <= (quick ? 600u : 3000u); len += 7) {
+        for (uint32_t k = 0; k < len; ++k) buf[k] = (uint8_t)(test_rng_next(&rng) % 4);
+        if (len > 200) memcpy(buf + len / 3, dq.res + dq.off[len % 4], len / 3 < dq.len[len % 4] ? len / 3 : dq.len[len % 4]);
+        set_add(&dd, buf, len);
+    }
+    sorted_db ddb;
+    sort_db(&dd, &ddb);
+    int32_t *ref = cpu_scores(&ddb, &dq, &sd, 1);
+    memset(&ro, 0, sizeof ro);
+    compare_gpu("DNA +1/-3, 3/2, all hits", &ddb, &dq, &sd, ref, &ro, NULL);
+    ro.intra_threshold = 300;
+    compare_gpu("DNA +1/-3, 3/2, intra-task above 300", &ddb, &dq, &sd, ref, &ro, NULL);
+    free(ref);
+    sorted_free(&ddb);
+    set_free(&dq);
+    set_free(&dd);
+}
+
+/* 5. Degenerate inputs: one-residue database, more hits asked for than
+ * exist, a database of one sequence. */
+static void degenerate(int quick)
+{
+    seqset q20 = {0}, shortq = {0}, one = {0};
+    read_queries(&q20);
+    short_queries(&q20, quick, &shortq);
+    sw_matrix *b62 = load_matrix("BLOSUM62");
+    sw_scoring s62 = scoring_of(b62, 11, 1);
+    run_options ro;
+    uint8_t w = 17; /* W */
+    set_add(&one, &w, 1);
+    sorted_db db;
+    sort_db(&one, &db);
+    int32_t *ref = cpu_scores(&db, &shortq, &s62, 1);
+    memset(&ro, 0, sizeof ro);
+    ro.top_n = 50;
+    compare_gpu("one-residue database, top 50", &db, &shortq, &s62, ref, &ro, NULL);
+    free(ref);
+    sorted_free(&db);
+    set_free(&one);
+    sw_matrix_free(b62);
+    set_free(&shortq);
+    set_free(&q20);
+}
+
+Test(gpu_search, swissprot_like_hits_equal_the_cpu_engines) { swissprot_like(0); }
+Test(gpu_search, every_length_equals_the_reference) { every_length(0); }
+Test(gpu_search, scores_beyond_16_bits_equal_the_reference) { beyond_16_bits(0); }
+Test(gpu_search, other_matrices_and_gaps_equal_the_cpu_engines) { other_matrices(0); }
+Test(gpu_search, a_dna_scheme_equals_the_reference) { dna_scheme(0); }
+Test(gpu_search, degenerate_databases) { degenerate(0); }
+
+Test(gpu_search_quick, swissprot_like_hits_equal_the_cpu_engines) { swissprot_like(1); }
+Test(gpu_search_quick, every_length_equals_the_reference) { every_length(1); }
+Test(gpu_search_quick, scores_beyond_16_bits_equal_the_reference) { beyond_16_bits(1); }
+Test(gpu_search_quick, other_matrices_and_gaps_equal_the_cpu_engines) { other_matrices(1); }
+Test(gpu_search_quick, a_dna_scheme_equals_the_reference) { dna_scheme(1); }
+Test(gpu_search_quick, degenerate_databases) { degenerate(1); }
+
+Test(gpu_search_tiny, the_smallest_set_reaches_every_kernel_path)
+{
+    sw_matrix *m = load_matrix("BLOSUM62");
+    sw_scoring sc = scoring_of(m, 11, 1);
+    run_tiny(&sc);
+    sw_matrix_free(m);
 }

@@ -5,8 +5,11 @@
  * and without pruning, the diagonal layout, and the overlap engine (local
  * passes, in several cuts, including short-against-long pairs in both
  * orders and identical sequences), forbidden boxes on every engine and
- * best-K alignments against the CPU engine's. Exits 77 (skipped) without
- * a usable GPU. */
+ * best-K alignments against the CPU engine's. Every test skips without a
+ * usable GPU. The pairs of 100,000 bases and more are the suite
+ * pair_gpu_large, which runs under compute-sanitizer can leave out with
+ * Criterion's --filter (the suite pair_gpu alone). */
+#include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,38 +19,29 @@
 #include "sw_pair_cpu.h"
 #include "sw_pair_gpu.h"
 #include "sw_pair_overlap.h"
+#include "pair_random.h"
+#include "test_rng.h"
 
-static int failures, checks;
+/* Every test draws from this one stream, from the same seed in each test
+ * (each runs in a process of its own). */
+static test_rng rng = {88172645463325252ull};
 
-static uint64_t rng_state = 88172645463325252ull;
-
-static uint32_t next_random(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 11);
-}
-
-static uint8_t *random_seq(uint64_t len, int with_n)
-{
-    uint8_t *s = malloc(len ? len : 1);
-    for (uint64_t i = 0; i < len; ++i) s[i] = with_n && next_random() % 97 == 0 ? 4 : next_random() % 4;
-    return s;
-}
+/* Random bases, with an N in about one in 97 when `with_n`. */
+static uint8_t *random_seq(uint64_t len, int with_n) { return random_dna(len, &rng, with_n ? 97 : 0); }
 
 /* A copy of `src` with substitutions, insertions and deletions, each at
  * about `per_mille` / 1000 of the positions. */
 static uint8_t *mutate(const uint8_t *src, uint64_t len, unsigned per_mille, uint64_t *out_len)
 {
     uint8_t *d = malloc(2 * len + 16);
+    cr_assert_not_null(d);
     uint64_t k = 0;
     for (uint64_t i = 0; i < len; ++i) {
-        const unsigned r = next_random() % 3000;
-        if (r < per_mille) d[k++] = (uint8_t)((src[i] + 1 + next_random() % 3) % 4);
+        const unsigned r = (unsigned)test_rng_below(&rng, 3000);
+        if (r < per_mille) d[k++] = (uint8_t)((src[i] + 1 + test_rng_below(&rng, 3)) % 4);
         else if (r < 2 * per_mille) {
             d[k++] = src[i];
-            d[k++] = (uint8_t)(next_random() % 4);
+            d[k++] = (uint8_t)test_rng_below(&rng, 4);
         } else if (r >= 3 * per_mille) d[k++] = src[i];
     }
     *out_len = k;
@@ -60,7 +54,6 @@ static void check_pass(const char *what, const sw_pair_pass *pass, const sw_pair
     sw_pair_hit got;
     sw_error err;
     sw_error_clear(&err);
-    ++checks;
     if (getenv("SW_TEST_VERBOSE")) {
         printf("check %s %s prune %d layout %d warps %d\n", what, pass->mode == SW_PAIR_LOCAL ? "local" : "anchored",
                opt->prune, (int)opt->layout, opt->warps);
@@ -68,21 +61,19 @@ static void check_pass(const char *what, const sw_pair_pass *pass, const sw_pair
     }
     int rc = sw_pair_gpu_run(pass, opt, &got, NULL, &err);
     if (rc) {
-        ++failures;
-        printf("FAIL %s: %s\n", what, err.message);
+        cr_expect_fail("FAIL %s: %s", what, err.message);
         return;
     }
     if (got.score != want->score || got.a_end != want->a_end || got.b_end != want->b_end) {
-        ++failures;
-        printf("FAIL %s (%llu x %llu, %s, prune %d, layout %d): GPU %d at %llu/%llu, CPU %d at %llu/%llu\n", what,
-               (unsigned long long)pass->a_len, (unsigned long long)pass->b_len,
-               pass->mode == SW_PAIR_LOCAL ? "local" : "anchored", opt->prune, (int)opt->layout, got.score,
-               (unsigned long long)got.a_end, (unsigned long long)got.b_end, want->score,
-               (unsigned long long)want->a_end, (unsigned long long)want->b_end);
+        cr_expect_fail("FAIL %s (%llu x %llu, %s, prune %d, layout %d): GPU %d at %llu/%llu, CPU %d at %llu/%llu", what,
+                       (unsigned long long)pass->a_len, (unsigned long long)pass->b_len,
+                       pass->mode == SW_PAIR_LOCAL ? "local" : "anchored", opt->prune, (int)opt->layout, got.score,
+                       (unsigned long long)got.a_end, (unsigned long long)got.b_end, want->score,
+                       (unsigned long long)want->a_end, (unsigned long long)want->b_end);
     }
 }
 
-static int64_t recomputed_total; /* chunks the overlap engine recomputed, over every check */
+static int64_t recomputed_total; /* chunks the overlap engine recomputed, over the test's checks */
 
 static void check_overlap(const char *what, const sw_pair_pass *pass, const sw_pair_hit *want, int chunk_bands,
                           int overlap_bands)
@@ -92,25 +83,23 @@ static void check_overlap(const char *what, const sw_pair_pass *pass, const sw_p
     sw_pair_hit got;
     sw_error err;
     sw_error_clear(&err);
-    ++checks;
     if (getenv("SW_TEST_VERBOSE")) {
         printf("check %s overlap chunk %d overlap %d\n", what, chunk_bands, overlap_bands);
         fflush(stdout);
     }
     if (sw_pair_overlap_run(pass, &opt, &got, &st, &err)) {
-        ++failures;
-        printf("FAIL %s: overlap engine: %s\n", what, err.message);
+        cr_expect_fail("FAIL %s: overlap engine: %s", what, err.message);
         return;
     }
     recomputed_total += st.recomputed;
     if (got.score != want->score || got.a_end != want->a_end || got.b_end != want->b_end) {
-        ++failures;
-        printf("FAIL %s (%llu x %llu, overlap engine, chunks of %d bands, overlap %d): GPU %d at %llu/%llu, CPU %d "
-               "at %llu/%llu (%lld chunks, %d rounds, %lld recomputed)\n",
-               what, (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, chunk_bands, overlap_bands,
-               got.score, (unsigned long long)got.a_end, (unsigned long long)got.b_end, want->score,
-               (unsigned long long)want->a_end, (unsigned long long)want->b_end, (long long)st.chunks, st.rounds,
-               (long long)st.recomputed);
+        cr_expect_fail(
+            "FAIL %s (%llu x %llu, overlap engine, chunks of %d bands, overlap %d): GPU %d at %llu/%llu, CPU %d "
+            "at %llu/%llu (%lld chunks, %d rounds, %lld recomputed)",
+            what, (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, chunk_bands, overlap_bands,
+            got.score, (unsigned long long)got.a_end, (unsigned long long)got.b_end, want->score,
+            (unsigned long long)want->a_end, (unsigned long long)want->b_end, (long long)st.chunks, st.rounds,
+            (long long)st.recomputed);
     }
 }
 
@@ -130,8 +119,7 @@ static int cpu_hit(const char *what, const sw_pair_pass *pass, int use_reference
     sw_error err;
     const int rc = use_reference ? sw_pair_cpu_reference(pass, want, &err) : sw_pair_cpu_run(pass, 0, want, &err);
     if (rc) {
-        ++failures;
-        printf("FAIL %s: CPU%s: %s\n", what, pass->mode == SW_PAIR_ANCHORED ? " anchored" : "", err.message);
+        cr_expect_fail("FAIL %s: CPU%s: %s", what, pass->mode == SW_PAIR_ANCHORED ? " anchored" : "", err.message);
     }
     return rc;
 }
@@ -312,17 +300,14 @@ static void check_best(const char *what, const uint8_t *a, uint64_t m, const uin
     sw_error err;
     sw_pair_options opt = {.engine = SW_PAIR_ENGINE_CPU};
     if (sw_pair_align_best(a, m, b, n, sc, &opt, k, want, &want_found, &err)) {
-        ++failures;
-        printf("FAIL %s: CPU best-K: %s\n", what, err.message);
+        cr_expect_fail("FAIL %s: CPU best-K: %s", what, err.message);
         return;
     }
     const sw_pair_engine engines[2] = {SW_PAIR_ENGINE_CUDALIGN, SW_PAIR_ENGINE_OVERLAP};
     for (int e = 0; e < 2; ++e) {
-        ++checks;
         opt.engine = engines[e];
         if (sw_pair_align_best(a, m, b, n, sc, &opt, k, got, &got_found, &err)) {
-            ++failures;
-            printf("FAIL %s: %s best-K: %s\n", what, sw_pair_engine_name(engines[e]), err.message);
+            cr_expect_fail("FAIL %s: %s best-K: %s", what, sw_pair_engine_name(engines[e]), err.message);
             continue;
         }
         int same = got_found == want_found;
@@ -330,9 +315,8 @@ static void check_best(const char *what, const uint8_t *a, uint64_t m, const uin
             same = got[x].score == want[x].score && got[x].a_start == want[x].a_start &&
                    got[x].a_end == want[x].a_end && got[x].b_start == want[x].b_start && got[x].b_end == want[x].b_end;
         if (!same) {
-            ++failures;
-            printf("FAIL %s: %s best-K found %d, CPU %d\n", what, sw_pair_engine_name(engines[e]), got_found,
-                   want_found);
+            cr_expect_fail("FAIL %s: %s best-K found %d, CPU %d", what, sw_pair_engine_name(engines[e]), got_found,
+                           want_found);
             for (int x = 0; x < want_found || x < got_found; ++x)
                 printf("  %d: GPU %d %llu-%llu/%llu-%llu  CPU %d %llu-%llu/%llu-%llu\n", x + 1,
                        x < got_found ? got[x].score : 0, (unsigned long long)(x < got_found ? got[x].a_start : 0),
@@ -394,7 +378,6 @@ static void check_edge_pass(const char *what, int engine, const sw_pair_pass *pa
     sw_pair_hit want, got;
     sw_error err;
     sw_error_clear(&err);
-    ++checks;
     if (cpu_hit(what, &cpu, 0, &want)) goto done;
     int rc;
     if (engine == 0) {
@@ -406,23 +389,20 @@ static void check_edge_pass(const char *what, int engine, const sw_pair_pass *pa
     }
     const char *name = engine == 0 ? "cudalign" : "overlap";
     if (rc) {
-        ++failures;
-        printf("FAIL %s: %s: %s\n", what, name, err.message);
+        cr_expect_fail("FAIL %s: %s: %s", what, name, err.message);
         goto done;
     }
     if (got.score != want.score || got.a_end != want.a_end || got.b_end != want.b_end) {
-        ++failures;
-        printf("FAIL %s (%llu x %llu): %s %d at %llu/%llu, CPU %d at %llu/%llu\n", what,
-               (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, name, got.score,
-               (unsigned long long)got.a_end, (unsigned long long)got.b_end, want.score,
-               (unsigned long long)want.a_end, (unsigned long long)want.b_end);
+        cr_expect_fail("FAIL %s (%llu x %llu): %s %d at %llu/%llu, CPU %d at %llu/%llu", what,
+                       (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, name, got.score,
+                       (unsigned long long)got.a_end, (unsigned long long)got.b_end, want.score,
+                       (unsigned long long)want.a_end, (unsigned long long)want.b_end);
     }
     uint64_t j = 0;
     if (last_row && !same_edge(got_row, want_row, pass->b_len, &j)) {
-        ++failures;
-        printf("FAIL %s (%llu x %llu): %s last row column %llu: H %d F %d, CPU H %d F %d\n", what,
-               (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, name, (unsigned long long)j + 1,
-               got_row[j].h, got_row[j].f, want_row[j].h, want_row[j].f);
+        cr_expect_fail("FAIL %s (%llu x %llu): %s last row column %llu: H %d F %d, CPU H %d F %d", what,
+                       (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, name,
+                       (unsigned long long)j + 1, got_row[j].h, got_row[j].f, want_row[j].h, want_row[j].f);
     }
 done:
     free(want_row);
@@ -440,8 +420,7 @@ static void check_cut(const char *what, const uint8_t *a, uint64_t m, const uint
     sw_pair_hit ignored;
     sw_error err;
     if (sw_pair_cpu_run(&upper, 0, &ignored, &err)) {
-        ++failures;
-        printf("FAIL %s: CPU: %s\n", what, err.message);
+        cr_expect_fail("FAIL %s: CPU: %s", what, err.message);
         free(row);
         return;
     }
@@ -486,32 +465,28 @@ static void check_team(const char *what, const uint8_t *a, uint64_t m, const uin
     sw_error err;
     sw_pair_options opt = {.engine = SW_PAIR_ENGINE_CPU};
     if (sw_pair_align(a, m, b, n, sc, &opt, &want, &err)) {
-        ++failures;
-        printf("FAIL %s: CPU: %s\n", what, err.message);
+        cr_expect_fail("FAIL %s: CPU: %s", what, err.message);
         return;
     }
     const sw_pair_engine engines[2] = {SW_PAIR_ENGINE_CUDALIGN, SW_PAIR_ENGINE_OVERLAP};
     for (int e = 0; e < 2; ++e)
         for (int members = 2; members <= 4; members += 2) {
-            ++checks;
             opt.engine = engines[e];
             opt.gpus = members;
             opt.devices = devices;
             if (sw_pair_align(a, m, b, n, sc, &opt, &got, &err)) {
-                ++failures;
-                printf("FAIL %s: %s in %d slices: %s\n", what, sw_pair_engine_name(engines[e]), members,
-                       err.message);
+                cr_expect_fail("FAIL %s: %s in %d slices: %s", what, sw_pair_engine_name(engines[e]), members,
+                               err.message);
                 continue;
             }
             if (got.score != want.score || got.a_start != want.a_start || got.a_end != want.a_end ||
                 got.b_start != want.b_start || got.b_end != want.b_end) {
-                ++failures;
-                printf("FAIL %s: %s in %d slices: %d %llu-%llu/%llu-%llu, CPU %d %llu-%llu/%llu-%llu\n", what,
-                       sw_pair_engine_name(engines[e]), members, got.score, (unsigned long long)got.a_start,
-                       (unsigned long long)got.a_end, (unsigned long long)got.b_start,
-                       (unsigned long long)got.b_end, want.score, (unsigned long long)want.a_start,
-                       (unsigned long long)want.a_end, (unsigned long long)want.b_start,
-                       (unsigned long long)want.b_end);
+                cr_expect_fail("FAIL %s: %s in %d slices: %d %llu-%llu/%llu-%llu, CPU %d %llu-%llu/%llu-%llu", what,
+                               sw_pair_engine_name(engines[e]), members, got.score, (unsigned long long)got.a_start,
+                               (unsigned long long)got.a_end, (unsigned long long)got.b_start,
+                               (unsigned long long)got.b_end, want.score, (unsigned long long)want.a_start,
+                               (unsigned long long)want.a_end, (unsigned long long)want.b_start,
+                               (unsigned long long)want.b_end);
             }
         }
 }
@@ -538,14 +513,22 @@ static void check_teams(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
     free(subject);
 }
 
-int main(void)
+/* ---- the tests ---- */
+
+static const sw_pair_scoring paper = {1, -3, 3, 2}, blastn = {2, -3, 5, 2}, cheap_gaps = {3, -2, 0, 1};
+
+static void require_gpu(void)
 {
     sw_error err;
-    if (!sw_pair_gpu_usable(0, &err)) {
-        printf("skipped: %s\n", err.message);
-        return 77;
-    }
-    const sw_pair_scoring paper = {1, -3, 3, 2}, blastn = {2, -3, 5, 2}, cheap_gaps = {3, -2, 0, 1};
+    sw_error_clear(&err);
+    if (!sw_pair_gpu_usable(0, &err)) cr_skip_test("%s", err.message[0] ? err.message : "no GPU");
+}
+
+TestSuite(pair_gpu, .init = require_gpu);
+TestSuite(pair_gpu_large, .init = require_gpu);
+
+Test(pair_gpu, random_pairs_of_every_shape)
+{
     const uint64_t sizes[] = {1, 2, 7, 8, 9, 31, 32, 33, 63, 65, 255, 256, 257, 511, 513, 1000, 2049};
     const size_t count = sizeof sizes / sizeof sizes[0];
     for (size_t i = 0; i < count; ++i)
@@ -557,71 +540,102 @@ int main(void)
         }
     check_random(3001, 2999, &paper);
     check_random(4097, 777, &cheap_gaps);
+}
+
+/* The overlap engine's recomputation is exercised here: related pairs cut
+ * in chunks of one band leave chunks inexact after the first round. */
+Test(pair_gpu, related_pairs)
+{
     check_related(5000, 30, &paper);
     check_related(9999, 10, &blastn);
     check_related(20000, 50, &cheap_gaps);
+    cr_expect_gt(recomputed_total, 0, "FAIL the overlap engine never recomputed a chunk");
+    printf("overlap engine recomputed %lld chunks\n", (long long)recomputed_total);
+}
+
+Test(pair_gpu, alignments_touching_the_edges)
+{
     check_flanks(0, 0, 0, 0, 3000, &paper);     /* identical */
     check_flanks(0, 500, 0, 700, 2000, &paper); /* starts at the origin */
     check_flanks(900, 0, 300, 0, 2000, &paper); /* ends at the last cell */
     check_flanks(0, 800, 1200, 0, 1500, &paper);
     check_flanks(1300, 0, 0, 200, 1500, &paper);
-    {
-        /* All mismatches: A against C scores 0 everywhere. */
-        uint8_t *a = malloc(3000), *b = malloc(2000);
-        memset(a, 0, 3000);
-        memset(b, 1, 2000);
-        check_pair("all mismatch", a, 3000, b, 2000, &paper, 1);
-        free(a);
-        free(b);
-    }
-    {
-        /* Ties everywhere: the best score ends on many cells, and the
-         * engines that run the pair transposed must still report the first
-         * in column-major order. */
-        uint8_t *a = malloc(3000), *b = malloc(3000);
-        for (int i = 0; i < 3000; ++i) a[i] = b[i] = (uint8_t)(i % 4);
-        check_pair("period 4, second longer", a, 500, b, 3000, &paper, 1);
-        check_pair("period 4, first longer", a, 3000, b, 700, &paper, 1);
-        memset(a, 2, 3000);
-        check_pair("one base, second longer", a, 300, a, 2600, &cheap_gaps, 1);
-        free(a);
-        free(b);
-    }
+}
+
+Test(pair_gpu, all_mismatches_score_zero)
+{
+    /* A against C scores 0 everywhere. */
+    uint8_t *a = malloc(3000), *b = malloc(2000);
+    cr_assert(a && b);
+    memset(a, 0, 3000);
+    memset(b, 1, 2000);
+    check_pair("all mismatch", a, 3000, b, 2000, &paper, 1);
+    free(a);
+    free(b);
+}
+
+Test(pair_gpu, ties_end_on_the_first_best_cell)
+{
+    /* The best score ends on many cells, and the engines that run the pair
+     * transposed must still report the first in column-major order. */
+    uint8_t *a = malloc(3000), *b = malloc(3000);
+    cr_assert(a && b);
+    for (int i = 0; i < 3000; ++i) a[i] = b[i] = (uint8_t)(i % 4);
+    check_pair("period 4, second longer", a, 500, b, 3000, &paper, 1);
+    check_pair("period 4, first longer", a, 3000, b, 700, &paper, 1);
+    memset(a, 2, 3000);
+    check_pair("one base, second longer", a, 300, a, 2600, &cheap_gaps, 1);
+    free(a);
+    free(b);
+}
+
+Test(pair_gpu, forbidden_boxes)
+{
     check_forbidden(5000, 400, &paper);
     check_forbidden(3000, 700, &cheap_gaps);
-    check_best_planted(6000, 500, 3, &paper);
+}
+
+Test(pair_gpu, best_k_equals_the_cpu_engine) { check_best_planted(6000, 500, 3, &paper); }
+
+Test(pair_gpu, cut_passes_hand_on_their_last_row)
+{
     check_cuts(3000, 3000, &paper);
     check_cuts(9000, 700, &paper);
     check_cuts(5000, 1000, &cheap_gaps);
-    check_teams(4000, 300, &paper);
+}
+
+Test(pair_gpu, row_slices_on_threads) { check_teams(4000, 300, &paper); }
+
+Test(pair_gpu, short_against_long_pairs)
+{
     check_skinny(128, 300, 1, 20, &paper);
     check_skinny(1000, 100, 3, 30, &paper);
     check_skinny(700, 50, 2, 10, &cheap_gaps); /* cheap gaps: scores reach far past an alignment */
     check_skinny(3000, 20, 1, 5, &blastn);
     check_skinny(300, 200, 0, 0, &paper); /* nothing related */
-    /* Large pairs against the multi-threaded CPU engine (SW_TEST_QUICK
-     * leaves them out, for runs under compute-sanitizer). */
-    if (getenv("SW_TEST_QUICK")) {
-        printf("%d of %d GPU pairwise checks failed (quick set)\n", failures, checks);
-        return failures ? 1 : 0;
-    }
+}
+
+/* Large pairs against the multi-threaded CPU engine. */
+Test(pair_gpu_large, related_and_random_pairs)
+{
     check_related(100000, 20, &paper);
     check_random(100000, 100000, &paper);
+}
+
+Test(pair_gpu_large, alignments_touching_the_edges)
+{
     check_flanks(20000, 0, 0, 30000, 70000, &paper);
     check_flanks(0, 0, 0, 0, 200000, &paper); /* identical: the best alignment spans every chunk */
-    check_forbidden(200000, 3000, &paper);
-    check_best_planted(300000, 4000, 4, &paper);
-    check_teams(200000, 5000, &paper);
+}
+
+Test(pair_gpu_large, forbidden_boxes) { check_forbidden(200000, 3000, &paper); }
+
+Test(pair_gpu_large, best_k_equals_the_cpu_engine) { check_best_planted(300000, 4000, 4, &paper); }
+
+Test(pair_gpu_large, row_slices_on_threads) { check_teams(200000, 5000, &paper); }
+
+Test(pair_gpu_large, short_against_long_pairs)
+{
     check_skinny(10240, 100, 2, 20, &paper);
     check_skinny(50000, 8, 1, 20, &paper);
-    /* The recomputation must have been exercised: related pairs cut in
-     * chunks of one band leave chunks inexact after the first round. */
-    ++checks;
-    if (recomputed_total == 0) {
-        ++failures;
-        printf("FAIL the overlap engine never recomputed a chunk\n");
-    }
-    printf("%d of %d GPU pairwise checks failed (overlap engine recomputed %lld chunks)\n", failures, checks,
-           (long long)recomputed_total);
-    return failures ? 1 : 0;
 }

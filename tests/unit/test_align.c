@@ -10,31 +10,15 @@
 #include "sw_align_ref.h"
 #include "sw_cpu_simd.h"
 #include "sw_matrix.h"
+#include "test_matrices.h"
+#include "test_rng.h"
 
 /* Every configuration of the SIMD engine: each instruction set with the
  * cascade starting at 8, 16 and 32 bits, and the scalar fallback (see
- * SWSEARCH_SIMD in sw_cpu_simd.c). */
+ * sw_simd_variant_select in sw_cpu_simd.h). */
 static const char *const all_engines[] = {"avx2", "avx2/16", "avx2/32", "sse2",
                                           "sse2/16", "sse2/32", "scalar"};
 #define N_ENGINES (sizeof all_engines / sizeof *all_engines)
-
-static sw_matrix *load_matrix(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", SW_MATRIX_DIR, name);
-    sw_matrix *m = NULL;
-    sw_error err = {0};
-    int rc = sw_matrix_load(path, &m, &err);
-    cr_assert_eq(rc, SW_OK, "loading %s: %s", path, err.message);
-    return m;
-}
-
-static sw_scoring scoring_of(const sw_matrix *m, int gap_open, int gap_extend)
-{
-    sw_scoring s;
-    cr_assert_eq(sw_scoring_init(&s, m, gap_open, gap_extend, NULL), SW_OK);
-    return s;
-}
 
 /* Letters to codes; returns the length. */
 static size_t encode(const char *letters, uint8_t *codes)
@@ -56,14 +40,14 @@ static int ref_score(const uint8_t *q, size_t qn, const uint8_t *s, size_t sn,
     return r.score;
 }
 
-/* Criterion runs each test in its own process, so setting the override here
- * leaks into no other test. */
+/* A profile for the variant named `engine`. */
 static sw_simd_profile *profile_for(const char *engine, const uint8_t *q, size_t qn,
                                     const sw_scoring *sc)
 {
-    cr_assert_eq(setenv("SWSEARCH_SIMD", engine, 1), 0);
+    sw_simd_variant v;
+    cr_assert_eq(sw_simd_variant_select(engine, &v), SW_OK, "no variant '%s'", engine);
     sw_simd_profile *p = NULL;
-    int rc = sw_simd_profile_create(q, qn, sc, &p);
+    int rc = sw_simd_profile_create_variant(q, qn, sc, &v, &p);
     cr_assert_eq(rc, SW_OK, "sw_simd_profile_create(%s): %s", engine, sw_strerror(rc));
     return p;
 }
@@ -82,8 +66,9 @@ static int simd_score(const char *engine, const uint8_t *q, size_t qn, const uin
 
 static int have_avx2(void)
 {
-    setenv("SWSEARCH_SIMD", "avx2", 1);
-    return strcmp(sw_simd_isa(), "avx2") == 0;
+    sw_simd_variant v;
+    cr_assert_eq(sw_simd_variant_select("avx2", &v), SW_OK);
+    return strcmp(sw_simd_variant_name(&v), "avx2") == 0;
 }
 
 /* The reference and every SIMD configuration give `expected`. */
@@ -213,9 +198,8 @@ Test(align, the_reference_refuses_lengths_whose_score_could_pass_int32)
 {
     /* Match 127: INT32_MAX / 127 = 16,909,320 residues is the last safe
      * length; one more could overflow. */
-    sw_matrix *m = NULL;
-    cr_assert_eq(sw_matrix_create_dna(127, -1, &m, NULL), SW_OK);
-    sw_scoring sc = scoring_of(m, 5, 2);
+    int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    sw_scoring sc = dna_scoring(table, 127, -1, 5, 2);
     size_t n = (size_t)INT32_MAX / 127 + 1;
     uint8_t *seq = calloc(n, 1);
     cr_assert_not_null(seq);
@@ -225,47 +209,31 @@ Test(align, the_reference_refuses_lengths_whose_score_could_pass_int32)
     cr_expect_eq(sw_ref_align(seq, n, seq, 10, &sc, &r), SW_OK);
     cr_expect_eq(r.score, 1270);
     free(seq);
-    sw_matrix_free(m);
 }
 
-Test(align, the_simd_override_picks_the_instruction_set)
+Test(align, a_variant_name_picks_the_instruction_set)
 {
-    unsetenv("SWSEARCH_SIMD");
     if (strcmp(sw_simd_isa(), "scalar") == 0) cr_skip_test("no SIMD kernels on this CPU");
-    setenv("SWSEARCH_SIMD", "sse2", 1);
-    cr_expect_str_eq(sw_simd_isa(), "sse2");
-    setenv("SWSEARCH_SIMD", "scalar", 1);
-    cr_expect_str_eq(sw_simd_isa(), "scalar");
+    sw_simd_variant v;
+    cr_assert_eq(sw_simd_variant_select("sse2", &v), SW_OK);
+    cr_expect_str_eq(sw_simd_variant_name(&v), "sse2");
+    cr_assert_eq(sw_simd_variant_select("scalar", &v), SW_OK);
+    cr_expect_str_eq(sw_simd_variant_name(&v), "scalar");
 }
 
 /* ---- Random pairs against the reference ---- */
 
-typedef struct rng {
-    uint64_t state;
-} rng;
-
-/* splitmix64: tiny, and good enough to vary test inputs. */
-static uint64_t rng_next(rng *r)
-{
-    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static size_t rng_below(rng *r, size_t n) { return n ? (size_t)(rng_next(r) % n) : 0; }
-
 /* Mostly the 20 standard residues; now and then B, J, Z, X, *, U, O and the
  * codes past the alphabet, which the table also covers. */
-static uint8_t random_residue(rng *r)
+static uint8_t random_residue(test_rng *r)
 {
-    size_t roll = rng_below(r, 100);
-    if (roll < 94) return (uint8_t)rng_below(r, 20);
-    if (roll < 99) return (uint8_t)(20 + rng_below(r, SW_PROTEIN_CODES - 20));
-    return (uint8_t)(SW_PROTEIN_CODES + rng_below(r, SW_CODE_LIMIT - SW_PROTEIN_CODES));
+    size_t roll = test_rng_below(r, 100);
+    if (roll < 94) return (uint8_t)test_rng_below(r, 20);
+    if (roll < 99) return (uint8_t)(20 + test_rng_below(r, SW_PROTEIN_CODES - 20));
+    return (uint8_t)(SW_PROTEIN_CODES + test_rng_below(r, SW_CODE_LIMIT - SW_PROTEIN_CODES));
 }
 
-static void random_sequence(rng *r, uint8_t *seq, size_t n)
+static void random_sequence(test_rng *r, uint8_t *seq, size_t n)
 {
     for (size_t i = 0; i < n; i++) seq[i] = random_residue(r);
 }
@@ -273,15 +241,15 @@ static void random_sequence(rng *r, uint8_t *seq, size_t n)
 /* A relative of `src`: substitutions, insertions and deletions at a random
  * rate, so that pairs score from noise up to far past 255. Returns the
  * length written (at most cap). */
-static size_t mutate(rng *r, const uint8_t *src, size_t n, uint8_t *out, size_t cap)
+static size_t mutate(test_rng *r, const uint8_t *src, size_t n, uint8_t *out, size_t cap)
 {
-    size_t rate = rng_below(r, 40); /* percent */
+    size_t rate = test_rng_below(r, 40); /* percent */
     size_t len = 0;
     for (size_t i = 0; i < n && len < cap; i++) {
-        size_t roll = rng_below(r, 100);
+        size_t roll = test_rng_below(r, 100);
         if (roll < rate / 4) continue; /* deletion */
         if (roll < rate / 2) {         /* insertion */
-            size_t k = 1 + rng_below(r, 8);
+            size_t k = 1 + test_rng_below(r, 8);
             while (k-- && len < cap) out[len++] = random_residue(r);
             if (len == cap) break;
         }
@@ -300,7 +268,7 @@ static const int gaps[][2] = {{0, 1}, {5, 2}, {11, 1}, {10, 3}, {20, 5}, {250, 1
 static void compare_on_random_pairs(const char *isa, uint64_t seed, size_t max_len,
                                     int queries, int subjects)
 {
-    rng r = {seed};
+    test_rng r = test_rng_seed(seed);
     uint8_t *q = malloc(max_len + 1), *s = malloc(max_len + 1);
     cr_assert(q && s);
     char engines[3][16];
@@ -316,7 +284,7 @@ static void compare_on_random_pairs(const char *isa, uint64_t seed, size_t max_l
         for (size_t gi = 0; gi < sizeof gaps / sizeof *gaps; gi++) {
             sw_scoring sc = scoring_of(m, gaps[gi][0], gaps[gi][1]);
             for (int qi = 0; qi < queries; qi++) {
-                size_t qn = rng_below(&r, max_len + 1);
+                size_t qn = test_rng_below(&r, max_len + 1);
                 random_sequence(&r, q, qn);
                 sw_simd_profile *p[3];
                 for (int e = 0; e < 3; e++) p[e] = profile_for(engines[e], q, qn, &sc);
@@ -325,7 +293,7 @@ static void compare_on_random_pairs(const char *isa, uint64_t seed, size_t max_l
                     if (si % 2 && qn) {
                         sn = mutate(&r, q, qn, s, max_len);
                     } else {
-                        sn = rng_below(&r, max_len + 1);
+                        sn = test_rng_below(&r, max_len + 1);
                         random_sequence(&r, s, sn);
                     }
                     int want = ref_score(q, qn, s, sn, &sc);
@@ -380,12 +348,12 @@ Test(align_random, short_queries_fill_part_of_one_vector)
 {
     /* Queries of 1..40 residues leave most lanes of the striped profile
      * padding; the padding must never add to a score. */
-    rng r = {5};
+    test_rng r = test_rng_seed(5);
     sw_matrix *m = load_matrix("BLOSUM62");
     sw_scoring sc = scoring_of(m, 11, 1);
     uint8_t q[40], s[200];
     for (int i = 0; i < 400; i++) {
-        size_t qn = 1 + rng_below(&r, 40), sn = rng_below(&r, 200);
+        size_t qn = 1 + test_rng_below(&r, 40), sn = test_rng_below(&r, 200);
         random_sequence(&r, q, qn);
         random_sequence(&r, s, sn);
         int want = ref_score(q, qn, s, sn, &sc);
@@ -478,14 +446,14 @@ Test(align_overflow, a_wc_rich_sequence_against_itself_scores_past_int16)
 {
     /* 4,000 residues, three quarters W (11) or C (9), the rest averaging
      * about 5.8 on the BLOSUM62 diagonal: some 35,800 in all. */
-    rng r = {6};
+    test_rng r = test_rng_seed(6);
     sw_matrix *m = load_matrix("BLOSUM62");
     sw_scoring sc = scoring_of(m, 11, 1);
     uint8_t seq[4000];
     uint8_t wc[2];
     encode("WC", wc);
     for (size_t i = 0; i < sizeof seq; i++)
-        seq[i] = rng_below(&r, 4) ? wc[rng_below(&r, 2)] : (uint8_t)rng_below(&r, 20);
+        seq[i] = test_rng_below(&r, 4) ? wc[test_rng_below(&r, 2)] : (uint8_t)test_rng_below(&r, 20);
     int want = ref_score(seq, sizeof seq, seq, sizeof seq, &sc);
     cr_assert_gt(want, INT16_MAX);
     expect_self_score(seq, sizeof seq, &sc, want);
@@ -494,7 +462,7 @@ Test(align_overflow, a_wc_rich_sequence_against_itself_scores_past_int16)
 
 Test(align_overflow, a_5478_residue_sequence_against_itself_is_exact)
 {
-    rng r = {7};
+    test_rng r = test_rng_seed(7);
     sw_matrix *m = load_matrix("BLOSUM62");
     sw_scoring sc = scoring_of(m, 11, 1);
     uint8_t seq[5478];
@@ -536,7 +504,7 @@ Test(align_ssearch, the_reference_matches_ssearch36_scores)
 {
     if (access(SSEARCH36, X_OK) != 0) cr_skip_test(SSEARCH36 " is not installed");
     enum { QUERIES = 5, SUBJECTS = 100, MAX_LEN = 400 };
-    rng r = {8};
+    test_rng r = test_rng_seed(8);
     sw_matrix *m = load_matrix("BLOSUM62");
     sw_scoring sc = scoring_of(m, 11, 1);
     uint8_t db[SUBJECTS][MAX_LEN];
@@ -555,7 +523,7 @@ Test(align_ssearch, the_reference_matches_ssearch36_scores)
         if (i % 4 == 3) /* a relative of the one before, for higher scores */
             n = mutate(&r, db[i - 1], db_len[i - 1], db[i], MAX_LEN);
         if (n == 0) {
-            n = 1 + rng_below(&r, MAX_LEN);
+            n = 1 + test_rng_below(&r, MAX_LEN);
             random_sequence(&r, db[i], n);
         }
         standard_only(db[i], n);
@@ -571,7 +539,7 @@ Test(align_ssearch, the_reference_matches_ssearch36_scores)
         if (qi % 2) /* a relative of a library sequence */
             qn = mutate(&r, db[qi * 7], db_len[qi * 7], q, MAX_LEN);
         if (qn == 0) {
-            qn = 20 + rng_below(&r, MAX_LEN - 20);
+            qn = 20 + test_rng_below(&r, MAX_LEN - 20);
             random_sequence(&r, q, qn);
         }
         standard_only(q, qn);

@@ -9,6 +9,7 @@
 
 #include "sw_calibrate.h"
 #include "sw_gpu_engine.h"
+#include "test_tmpdir.h"
 
 /* Inter-task fast for short subjects, slow for long ones; intra-task flat. */
 static sw_calibration two_kernels(void)
@@ -63,7 +64,7 @@ Test(calibrate, prediction_is_cells_over_rate)
 Test(calibrate, cache_round_trip_and_errors)
 {
     char dir[] = "/tmp/sw_calibrate_XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    temp_dir_make(dir);
     char path[256];
     snprintf(path, sizeof path, "%s/sub/cal.txt", dir);
     sw_calibration c = two_kernels(), back;
@@ -84,7 +85,5 @@ Test(calibrate, cache_round_trip_and_errors)
     cr_assert(strstr(err.message, ":11:") != NULL, "%s", err.message);
     snprintf(path, sizeof path, "%s/missing.txt", dir);
     cr_assert_eq(sw_calibration_load(path, NULL, &back, &err), SW_ENOTFOUND);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(temp_dir_remove(dir), 0, "%s stayed", dir);
 }

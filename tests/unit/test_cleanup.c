@@ -11,19 +11,18 @@
 
 #include "sw_cleanup.h"
 #include "sw_error.h"
+#include "test_tmpdir.h"
 
 static char dir[] = "/tmp/sw_cleanup_XXXXXX";
 
 static void make_dir(void)
 {
-    cr_assert_not_null(mkdtemp(dir));
+    temp_dir_make(dir);
 }
 
 static void remove_dir(void)
 {
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(temp_dir_remove(dir), 0, "%s stayed", dir);
 }
 
 static void touch(const char *path)

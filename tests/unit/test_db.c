@@ -20,6 +20,8 @@
 #include "sw_alphabet.h"
 #include "sw_db.h"
 #include "sw_db_writer.h"
+#include "test_rng.h"
+#include "test_tmpdir.h"
 
 /* Larger than the 2 MiB residue chunk target of docs/FORMAT.md. */
 #define BIG_SEQUENCE (5u << 20)
@@ -54,24 +56,11 @@ static char prefix[128];
 static void make_dir(void)
 {
     strcpy(dir, "/tmp/test_db.XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    temp_dir_make(dir);
     snprintf(prefix, sizeof prefix, "%s/db", dir);
 }
 
-static void remove_dir(void)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    char path[512];
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
+static void remove_dir(void) { temp_dir_remove(dir); }
 
 static int count_files(const char *path)
 {
@@ -93,14 +82,6 @@ typedef struct input {
     char **header;
 } input;
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* `n` sequences with lengths in 1..max_length (so many ties), each filled
  * with a pattern tied to its input position, and headers naming it. */
 static input make_input(size_t n, uint32_t max_length, uint64_t seed)
@@ -108,15 +89,16 @@ static input make_input(size_t n, uint32_t max_length, uint64_t seed)
     input in = {n, calloc(n, sizeof(uint32_t)), calloc(n, sizeof(uint8_t *)),
                 calloc(n, sizeof(char *))};
     cr_assert(in.length && in.residues && in.header);
+    test_rng rng = test_rng_seed(seed);
     for (size_t i = 0; i < n; i++) {
-        uint32_t len = 1 + (uint32_t)(rng_next(&seed) % max_length);
+        uint32_t len = 1 + (uint32_t)(test_rng_next(&rng) % max_length);
         in.length[i] = len;
         in.residues[i] = malloc(len);
         cr_assert_not_null(in.residues[i]);
-        for (uint32_t k = 0; k < len; k++) in.residues[i][k] = (uint8_t)(rng_next(&seed) % 20);
+        for (uint32_t k = 0; k < len; k++) in.residues[i][k] = (uint8_t)(test_rng_next(&rng) % 20);
         char h[96];
         int hl = snprintf(h, sizeof h, "seq%zu some description %u", i,
-                          (unsigned)(rng_next(&seed) % 100000));
+                          (unsigned)(test_rng_next(&rng) % 100000));
         in.header[i] = strndup(h, (size_t)hl);
     }
     return in;
@@ -152,6 +134,12 @@ static sw_db *open_db(const char *pfx)
     sw_error err;
     cr_assert_eq(sw_db_open(pfx, &db, &err), SW_OK, "%s", err.message);
     return db;
+}
+
+/* The header of one sorted sequence, through the batch reader. */
+static int read_header(const sw_db *db, uint64_t seq, char **header, sw_error *err)
+{
+    return sw_db_read_headers(db, &seq, 1, header, err);
 }
 
 /* The path of the database file with extension `suffix` (".swi", ".swr",
@@ -309,6 +297,27 @@ Test(db_roundtrip, returns_every_sequence_under_its_input_position)
     free_input(&in);
 }
 
+Test(db_roundtrip, reads_all_residues_at_once_as_chunk_by_chunk)
+{
+    input in = make_input(3000, 2000, 4);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    cr_assert_gt(sw_db_num_chunks(db), 1, "the test needs several chunks");
+    uint8_t *want = read_all_residues(db);
+    /* 0: every online CPU; more threads than chunks too. */
+    const int threads[] = {0, 1, 2, 64};
+    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        uint8_t *got = NULL;
+        sw_error err;
+        cr_assert_eq(sw_db_read_all_residues(db, threads[t], &got, &err), SW_OK, "%s", err.message);
+        cr_assert_arr_eq(got, want, sw_db_num_residues(db), "%d threads", threads[t]);
+        free(got);
+    }
+    free(want);
+    sw_db_close(db);
+    free_input(&in);
+}
+
 Test(db_roundtrip, chunks_hold_whole_sequences_back_to_back)
 {
     input in = make_input(3000, 2000, 4);
@@ -343,7 +352,7 @@ Test(db_roundtrip, returns_every_header_one_at_a_time)
     for (uint64_t s = 0; s < sw_db_num_seqs(db); s++) {
         char *h;
         sw_error err;
-        cr_assert_eq(sw_db_read_header(db, s, &h, &err), SW_OK, "%s", err.message);
+        cr_assert_eq(read_header(db, s, &h, &err), SW_OK, "%s", err.message);
         cr_assert_str_eq(h, in.header[sw_db_original_index(db, s)]);
         free(h);
     }
@@ -359,8 +368,8 @@ Test(db_roundtrip, returns_headers_in_a_batch_in_the_requested_order)
     size_t n = 5000;
     uint64_t *seqs = malloc(n * sizeof *seqs);
     char **headers = malloc(n * sizeof *headers);
-    uint64_t rng = 7;
-    for (size_t i = 0; i < n; i++) seqs[i] = rng_next(&rng) % sw_db_num_seqs(db);
+    test_rng rng = test_rng_seed(7);
+    for (size_t i = 0; i < n; i++) seqs[i] = test_rng_next(&rng) % sw_db_num_seqs(db);
     sw_error err;
     cr_assert_eq(sw_db_read_headers(db, seqs, n, headers, &err), SW_OK, "%s", err.message);
     for (size_t i = 0; i < n; i++) {
@@ -387,7 +396,7 @@ Test(db_roundtrip, keeps_empty_headers_and_arbitrary_bytes)
     sw_db *db = open_db(prefix);
     for (uint64_t s = 0; s < 4; s++) {
         char *h;
-        cr_assert_eq(sw_db_read_header(db, s, &h, &err), SW_OK, "%s", err.message);
+        cr_assert_eq(read_header(db, s, &h, &err), SW_OK, "%s", err.message);
         cr_assert_str_eq(h, headers[sw_db_original_index(db, s)]);
         free(h);
     }
@@ -441,7 +450,7 @@ Test(db_roundtrip, opens_a_single_sequence_database)
     cr_assert_eq(sw_db_read_chunk(db, 0, back, &err), SW_OK, "%s", err.message);
     cr_assert_arr_eq(back, res, 3);
     char *h;
-    cr_assert_eq(sw_db_read_header(db, 0, &h, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(read_header(db, 0, &h, &err), SW_OK, "%s", err.message);
     cr_assert_str_eq(h, "only one");
     free(h);
     cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_OK, "%s", err.message);
@@ -497,7 +506,7 @@ static void *read_every_chunk(void *p)
             memcmp(buf, a->expected + at, info.num_residues) != 0)
             a->failures++;
         char *h;
-        if (sw_db_read_header(a->db, info.first_seq, &h, NULL) != SW_OK) a->failures++;
+        if (read_header(a->db, info.first_seq, &h, NULL) != SW_OK) a->failures++;
         free(h);
         free(buf);
         at += info.num_residues;
@@ -683,7 +692,7 @@ static void flip_every_byte(const char *suffix)
     uint64_t n = sw_db_num_seqs(db);
     uint8_t *expected = read_all_residues(db);
     char **headers = calloc(n, sizeof *headers);
-    for (uint64_t s = 0; s < n; s++) cr_assert_eq(sw_db_read_header(db, s, &headers[s], NULL), 0);
+    for (uint64_t s = 0; s < n; s++) cr_assert_eq(read_header(db, s, &headers[s], NULL), 0);
     sw_db_close(db);
 
     size_t size;
@@ -723,7 +732,7 @@ static void flip_every_byte(const char *suffix)
             }
             for (uint64_t s = 0; s < n; s++) {
                 char *h;
-                if (sw_db_read_header(db, s, &h, NULL) == SW_OK) {
+                if (read_header(db, s, &h, NULL) == SW_OK) {
                     cr_assert_str_eq(h, headers[s], "%s byte %zu: header %llu came back altered",
                                      suffix, i, (unsigned long long)s);
                     free(h);
@@ -934,12 +943,16 @@ Test(db_format, names_data_files_after_the_database_id)
     write_db(prefix, &in);
     sw_db *db = open_db(prefix);
     cr_assert_eq(sw_db_format_version(db), 2);
+    uint32_t version;
+    uint64_t id;
+    sw_error err;
+    cr_assert_eq(sw_db_index_id(prefix, &version, &id, &err), SW_OK, "%s", err.message);
     char want[200];
     snprintf(want, sizeof want, "%s.swi", prefix);
     cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_INDEX), want);
-    snprintf(want, sizeof want, "%s.%016llx.swr", prefix, (unsigned long long)sw_db_id(db));
+    snprintf(want, sizeof want, "%s.%016llx.swr", prefix, (unsigned long long)id);
     cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_RESIDUES), want);
-    snprintf(want, sizeof want, "%s.%016llx.swh", prefix, (unsigned long long)sw_db_id(db));
+    snprintf(want, sizeof want, "%s.%016llx.swh", prefix, (unsigned long long)id);
     cr_assert_str_eq(sw_db_path(db, SW_DB_FILE_HEADERS), want);
     cr_assert_null(sw_db_path(db, 3));
     struct stat st;
@@ -971,7 +984,7 @@ Test(db_format, opens_a_version_1_database)
     for (uint64_t s = 0; s < sw_db_num_seqs(db); s += 97) {
         char *h;
         sw_error err;
-        cr_assert_eq(sw_db_read_header(db, s, &h, &err), SW_OK, "%s", err.message);
+        cr_assert_eq(read_header(db, s, &h, &err), SW_OK, "%s", err.message);
         cr_assert_str_eq(h, in.header[sw_db_original_index(db, s)]);
         free(h);
     }

@@ -427,17 +427,25 @@ Test(fasta, reads_zstd_input_like_plain_input)
     }
 }
 
-Test(fasta, reads_concatenated_zstd_frames)
+/* A file of two zstd frames holding `a` and `b`: the reader gets the text
+ * in two pieces. */
+static const char *two_frames(const char *a, const char *b)
 {
     size_t n1, n2;
-    FREED void *z1 = zstd_compress(">P1\nMK", 6, &n1);
-    FREED void *z2 = zstd_compress("V\n>P2\nAC\n", 9, &n2);
+    FREED void *z1 = zstd_compress(a, strlen(a), &n1);
+    FREED void *z2 = zstd_compress(b, strlen(b), &n2);
     FREED char *both = malloc(n1 + n2);
     memcpy(both, z1, n1);
     memcpy(both + n1, z2, n2);
+    return write_temp(both, n1 + n2);
+}
+
+Test(fasta, reads_concatenated_zstd_frames)
+{
     RECORDS r = {0};
     sw_error err;
-    cr_assert_eq(read_all(write_temp(both, n1 + n2), NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(read_all(two_frames(">P1\nMK", "V\n>P2\nAC\n"), NULL, &r, &err), 0, "%s",
+                 err.message);
     cr_assert_eq(r.count, 2);
     cr_assert_str_eq(r.seq[0], "MKV");
     cr_assert_str_eq(r.seq[1], "AC");
@@ -445,15 +453,10 @@ Test(fasta, reads_concatenated_zstd_frames)
 
 Test(fasta, skips_a_byte_order_mark_that_is_a_zstd_frame_of_its_own)
 {
-    size_t n1, n2;
-    FREED void *z1 = zstd_compress("\xEF\xBB\xBF", 3, &n1);
-    FREED void *z2 = zstd_compress(">P1\nMK\n", 7, &n2);
-    FREED char *both = malloc(n1 + n2);
-    memcpy(both, z1, n1);
-    memcpy(both + n1, z2, n2);
     RECORDS r = {0};
     sw_error err;
-    cr_assert_eq(read_all(write_temp(both, n1 + n2), NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(read_all(two_frames("\xEF\xBB\xBF", ">P1\nMK\n"), NULL, &r, &err), 0, "%s",
+                 err.message);
     cr_assert_eq(r.count, 1);
     cr_assert_str_eq(r.header[0], "P1");
     cr_assert_str_eq(r.seq[0], "MK");

@@ -109,7 +109,6 @@ Test(matrix, loads_every_shipped_matrix_by_name)
         sw_matrix *m = NULL;
         sw_error err;
         cr_assert_eq(sw_matrix_load(path, &m, &err), SW_OK, "%s", err.message);
-        cr_assert_str_eq(sw_matrix_name(m), names[i]);
         /* Every shipped matrix is symmetric and rewards identity. */
         for (int a = 0; a < SW_PROTEIN_CODES; a++)
             for (int b = 0; b < SW_PROTEIN_CODES; b++)
@@ -137,7 +136,8 @@ Test(matrix, blosum62_has_the_ncbi_values)
     cr_assert_eq(score(m, '*', 'A'), -4);
     cr_assert_eq(score(m, '*', '*'), 1);
     cr_assert_eq(sw_matrix_max(m), 11);
-    cr_assert_eq(sw_matrix_min(m), -4);
+    /* Codes past the alphabet score the matrix minimum. */
+    cr_assert_eq(sw_matrix_score(sw_matrix_table(m), SW_CODE_LIMIT - 1, SW_CODE_LIMIT - 1), -4);
     sw_matrix_free(m);
 }
 
@@ -231,20 +231,6 @@ Test(matrix, rejects_missing_standard_residue)
 Test(matrix, rejects_empty_text)
 {
     parse_fails("# only a comment\n", "not a matrix in NCBI format");
-}
-
-Test(matrix, dna_scheme_scores_n_as_mismatch)
-{
-    sw_matrix *m = NULL;
-    sw_error err;
-    cr_assert_eq(sw_matrix_create_dna(1, -3, &m, &err), SW_OK);
-    const int8_t *t = sw_matrix_table(m);
-    cr_assert_eq(sw_matrix_score(t, 0, 0), 1);
-    cr_assert_eq(sw_matrix_score(t, 0, 1), -3);
-    cr_assert_eq(sw_matrix_score(t, SW_DNA_N, SW_DNA_N), -3);
-    cr_assert_eq(sw_matrix_score(t, 3, SW_DNA_N), -3);
-    sw_matrix_free(m);
-    cr_assert_eq(sw_matrix_create_dna(0, -3, &m, &err), SW_EINVAL);
 }
 
 Test(scoring, rejects_bad_gap_penalties)

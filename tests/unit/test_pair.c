@@ -14,23 +14,24 @@
 #include "sw_pair.h"
 #include "sw_pair_cpu.h"
 #include "sw_pair_team.h"
+#include "test_matrices.h"
 
 static const sw_pair_scoring paper = {1, -3, 3, 2};
 
 /* A copy of `src` with about one change in `rate` bases: substitutions,
  * short insertions and deletions. *len_out receives its length. */
-static uint8_t *mutate(const uint8_t *src, uint64_t len, unsigned rate, uint64_t *rng, uint64_t *len_out)
+static uint8_t *mutate(const uint8_t *src, uint64_t len, unsigned rate, test_rng *rng, uint64_t *len_out)
 {
     uint8_t *d = malloc(2 * len + 16);
     cr_assert_not_null(d);
     uint64_t k = 0;
     for (uint64_t i = 0; i < len; ++i) {
-        const unsigned r = (unsigned)(next_random(rng) % (rate ? rate : 1));
-        if (rate && r == 0) d[k++] = (uint8_t)(next_random(rng) & 3);
+        const unsigned r = (unsigned)(test_rng_next(rng) % (rate ? rate : 1));
+        if (rate && r == 0) d[k++] = (uint8_t)(test_rng_next(rng) & 3);
         else if (rate && r == 1) continue;
         else if (rate && r == 2) {
-            const unsigned extra = 1 + (unsigned)(next_random(rng) % 4);
-            for (unsigned x = 0; x < extra; ++x) d[k++] = (uint8_t)(next_random(rng) & 3);
+            const unsigned extra = 1 + (unsigned)(test_rng_next(rng) % 4);
+            for (unsigned x = 0; x < extra; ++x) d[k++] = (uint8_t)(test_rng_next(rng) & 3);
             d[k++] = src[i];
         } else d[k++] = src[i];
     }
@@ -134,15 +135,13 @@ static sw_pair_result check_alignment(const uint8_t *a, uint64_t na, const uint8
 Test(pair_reference, equals_the_scalar_engine_with_a_dna_matrix)
 {
     const sw_pair_scoring schemes[] = {{1, -3, 3, 2}, {2, -1, 0, 1}, {5, -4, 10, 1}, {1, 0, 5, 5}};
-    uint64_t rng = 11;
+    test_rng rng = test_rng_seed(11);
     for (size_t k = 0; k < sizeof schemes / sizeof *schemes; ++k) {
         const sw_pair_scoring *s = &schemes[k];
-        sw_matrix *m = NULL;
-        cr_assert_eq(sw_matrix_create_dna(s->match, s->mismatch, &m, NULL), SW_OK);
-        sw_scoring sc;
-        cr_assert_eq(sw_scoring_init(&sc, m, s->gap_open, s->gap_extend, NULL), SW_OK);
+        int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+        const sw_scoring sc = dna_scoring(table, s->match, s->mismatch, s->gap_open, s->gap_extend);
         for (int trial = 0; trial < 40; ++trial) {
-            const uint64_t na = 1 + next_random(&rng) % 300, nb = 1 + next_random(&rng) % 300;
+            const uint64_t na = 1 + test_rng_next(&rng) % 300, nb = 1 + test_rng_next(&rng) % 300;
             uint8_t *a = random_dna(na, &rng, 20), *b = NULL;
             uint64_t mb = nb;
             if (trial % 2) b = mutate(a, na, 8, &rng, &mb);
@@ -160,7 +159,6 @@ Test(pair_reference, equals_the_scalar_engine_with_a_dna_matrix)
             free(a);
             free(b);
         }
-        sw_matrix_free(m);
     }
 }
 
@@ -170,7 +168,7 @@ Test(pair_threads, equal_the_reference_on_every_shape)
      * with 1 to 7 threads: blocks, hand-overs and the last ragged pieces. */
     const uint64_t rows[] = {1, 2, 255, 256, 257, 700};
     const uint64_t cols[] = {1, 3, 2047, 2048, 4097, 9000, 15001};
-    uint64_t rng = 5;
+    test_rng rng = test_rng_seed(5);
     for (size_t r = 0; r < sizeof rows / sizeof *rows; ++r)
         for (size_t c = 0; c < sizeof cols / sizeof *cols; ++c) {
             uint8_t *a = random_dna(rows[r], &rng, 50);
@@ -193,7 +191,7 @@ Test(pair_threads, find_the_first_of_equal_best_cells)
 {
     /* b holds a three times: three end cells with the same score in the
      * last row; the first, column-major, ends the first copy. */
-    uint64_t rng = 9;
+    test_rng rng = test_rng_seed(9);
     const uint64_t na = 300, nb = 12000;
     uint8_t *a = random_dna(na, &rng, 0), *b = random_dna(nb, &rng, 0);
     memcpy(b + 9000, a, na);
@@ -210,10 +208,10 @@ Test(pair_threads, find_the_first_of_equal_best_cells)
 
 Test(pair_threads, anchored_pass_equals_the_reference)
 {
-    uint64_t rng = 21;
+    test_rng rng = test_rng_seed(21);
     for (int trial = 0; trial < 8; ++trial) {
         /* Long enough for up to four threads of 2,048 columns or more. */
-        const uint64_t na = 2000 + next_random(&rng) % 8000;
+        const uint64_t na = 2000 + test_rng_next(&rng) % 8000;
         uint8_t *a = random_dna(na, &rng, 30);
         uint64_t nb;
         uint8_t *b = mutate(a, na, 10 + (unsigned)trial, &rng, &nb);
@@ -240,7 +238,7 @@ Test(pair_align, identical_sequences_align_end_to_end)
     /* 4 threads of 5,120 columns, blocks of 256 rows: the diagonal passes
      * exactly through the corners where a thread takes over from the one on
      * its left at the start of a block. */
-    uint64_t rng = 3;
+    test_rng rng = test_rng_seed(3);
     const uint64_t n = 20480;
     uint8_t *a = random_dna(n, &rng, 0);
     const sw_pair_result r = check_alignment(a, n, a, n, &paper, 4);
@@ -273,7 +271,7 @@ Test(pair_align, alignments_touching_every_edge)
 {
     /* The shared piece at the start of a and the end of b, then the
      * other way round, and a piece that is all of a. */
-    uint64_t rng = 17;
+    test_rng rng = test_rng_seed(17);
     const uint64_t na = 3000, nb = 9000, piece = 800;
     uint8_t *a = random_dna(na, &rng, 0), *b = random_dna(nb, &rng, 0);
     memcpy(b + nb - piece, a, piece);
@@ -291,9 +289,9 @@ Test(pair_align, alignments_touching_every_edge)
 
 Test(pair_align, related_pairs_start_where_their_pieces_score_the_best)
 {
-    uint64_t rng = 29;
+    test_rng rng = test_rng_seed(29);
     for (int trial = 0; trial < 8; ++trial) {
-        const uint64_t na = 1000 + next_random(&rng) % 6000;
+        const uint64_t na = 1000 + test_rng_next(&rng) % 6000;
         uint8_t *a = random_dna(na, &rng, 100);
         uint64_t nb;
         uint8_t *b = mutate(a, na, 6 + 3 * (unsigned)trial, &rng, &nb);
@@ -315,7 +313,8 @@ Test(pair_align, one_base_pairs)
  * the same cells, so the better of the two halves is the whole's hit. */
 Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
 {
-    uint64_t rng = 31, nb;
+    test_rng rng = test_rng_seed(31);
+    uint64_t nb;
     uint8_t *a = random_dna(900, &rng, 0);
     uint8_t *b = mutate(a, 900, 12, &rng, &nb);
     const sw_pair_hit whole = run_reference(a, 900, b, nb, &paper, SW_PAIR_LOCAL, 0);
@@ -379,7 +378,8 @@ static void expect_team(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_
 
 Test(pair_split, slices_equal_the_reference)
 {
-    uint64_t rng = 77, nb, nc;
+    test_rng rng = test_rng_seed(77);
+    uint64_t nb, nc;
     uint8_t *a = random_dna(3000, &rng, 40);
     uint8_t *b = mutate(a, 3000, 100, &rng, &nb); /* 3% changed */
     uint8_t *c = mutate(a, 3000, 15, &rng, &nc);  /* 20% changed: short alignments */

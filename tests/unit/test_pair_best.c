@@ -16,9 +16,10 @@ static const sw_pair_scoring paper = {1, -3, 3, 2}, cheap_gaps = {3, -2, 0, 1};
 #define NEG (-(1 << 28))
 
 /* Copies `len` bases of src into dst with about one substitution in `rate`. */
-static void plant(uint8_t *dst, const uint8_t *src, uint64_t len, unsigned rate, uint64_t *rng)
+static void plant(uint8_t *dst, const uint8_t *src, uint64_t len, unsigned rate, test_rng *rng)
 {
-    for (uint64_t i = 0; i < len; ++i) dst[i] = next_random(rng) % rate == 0 ? (uint8_t)(next_random(rng) & 3) : src[i];
+    for (uint64_t i = 0; i < len; ++i)
+        dst[i] = test_rng_next(rng) % rate == 0 ? (uint8_t)(test_rng_next(rng) & 3) : src[i];
 }
 
 static int forbidden(const sw_pair_box *boxes, int count, uint64_t i, uint64_t j)
@@ -109,7 +110,7 @@ static sw_pair_hit run_pass(const uint8_t *a, uint64_t m, const uint8_t *b, uint
 
 Test(pair_forbidden, passes_equal_the_whole_matrix)
 {
-    uint64_t rng = 11;
+    test_rng rng = test_rng_seed(11);
     const uint64_t shapes[][2] = {{300, 250}, {257, 513}, {1000, 90}, {64, 700}};
     for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; ++t) {
         const uint64_t m = shapes[t][0], n = shapes[t][1];
@@ -121,8 +122,8 @@ Test(pair_forbidden, passes_equal_the_whole_matrix)
             sw_pair_box boxes[3];
             const int count = 1 + round % 3;
             for (int k = 0; k < count; ++k) {
-                const uint64_t i0 = 1 + next_random(&rng) % m, j0 = 1 + next_random(&rng) % n;
-                const uint64_t i1 = i0 + next_random(&rng) % (m / 3 + 1), j1 = j0 + next_random(&rng) % (n / 3 + 1);
+                const uint64_t i0 = 1 + test_rng_next(&rng) % m, j0 = 1 + test_rng_next(&rng) % n;
+                const uint64_t i1 = i0 + test_rng_next(&rng) % (m / 3 + 1), j1 = j0 + test_rng_next(&rng) % (n / 3 + 1);
                 boxes[k] = (sw_pair_box){i0, i1 < m ? i1 : m, j0, j1 < n ? j1 : n};
             }
             int64_t score;
@@ -189,7 +190,7 @@ static void check_best(const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t 
 
 Test(pair_best, each_is_the_best_outside_the_boxes_before_it)
 {
-    uint64_t rng = 5;
+    test_rng rng = test_rng_seed(5);
     for (int t = 0; t < 4; ++t) {
         const uint64_t m = 400 + 150 * (uint64_t)t, n = 300 + 70 * (uint64_t)t;
         uint8_t *a = random_dna(m, &rng, 0), *b = random_dna(n, &rng, 0);
@@ -204,7 +205,7 @@ Test(pair_best, each_is_the_best_outside_the_boxes_before_it)
 
 Test(pair_best, finds_planted_copies_not_pieces_of_one)
 {
-    uint64_t rng = 17;
+    test_rng rng = test_rng_seed(17);
     const uint64_t m = 30000, q = 1500;
     uint8_t *subject = random_dna(m, &rng, 0), *query = random_dna(q, &rng, 0);
     const uint64_t at[3] = {4000, 14000, 26000};

@@ -1,7 +1,6 @@
 /* Query batches and the batched search: bounds, names of bare headers, and
  * output that does not depend on the batching. */
 #include <criterion/criterion.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +13,17 @@
 #include "sw_queries.h"
 #include "sw_report.h"
 #include "sw_search.h"
+#include "test_tmpdir.h"
 
 static char dir[64];
 
 static void make_dir(void)
 {
     strcpy(dir, "/tmp/test_queries.XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    temp_dir_make(dir);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static void remove_dir(void) { nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS); }
+static void remove_dir(void) { temp_dir_remove(dir); }
 
 TestSuite(queries, .init = make_dir, .fini = remove_dir);
 TestSuite(report, .init = make_dir, .fini = remove_dir);

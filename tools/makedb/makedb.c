@@ -1,6 +1,5 @@
 /* makedb: builds a swsearch database from a FASTA file (plain or zstd),
  * streaming each record from sw_fasta into sw_db_writer. */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -8,13 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sw_alphabet.h"
+#include "sw_clock.h"
 #include "sw_db_writer.h"
 #include "sw_error.h"
 #include "sw_fasta.h"
+#include "sw_parse.h"
+#include "sw_progress.h"
 
 #ifndef SW_VERSION
 #define SW_VERSION "unknown"
@@ -30,29 +31,12 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 #define PROGRESS_INTERVAL 0.25
 
 typedef struct makedb {
-    int progress;              /* stderr is a terminal and not --quiet */
-    int progress_on_screen;    /* a progress line waits to be cleared */
-    double last_progress;
+    int progress;        /* stderr is a terminal and not --quiet */
+    sw_progress line;
     double start;
     uint64_t warnings;
     const sw_fasta *fasta;
 } makedb;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Removes the progress line so that a message starts on a clean line. */
-static void clear_progress(makedb *m)
-{
-    if (m->progress_on_screen) {
-        fputs("\r\033[K", stderr);
-        m->progress_on_screen = 0;
-    }
-}
 
 static void message(makedb *m, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -62,7 +46,8 @@ static void message(makedb *m, const char *fmt, ...)
 
 static void message(makedb *m, const char *fmt, ...)
 {
-    clear_progress(m);
+    /* A message starts on a clean line. */
+    sw_progress_clear(&m->line);
     va_list ap;
     va_start(ap, fmt);
     fputs("makedb: ", stderr);
@@ -71,48 +56,28 @@ static void message(makedb *m, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Draws `line` over the previous progress line, at most every
- * PROGRESS_INTERVAL seconds, so that the terminal is not the bottleneck. */
-static void show_progress(makedb *m, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void show_progress(makedb *m, const char *fmt, ...)
-{
-    double t = now();
-    if (t - m->last_progress < PROGRESS_INTERVAL) return;
-    m->last_progress = t;
-    char line[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\rmakedb: %s\033[K", line);
-    fflush(stderr);
-    m->progress_on_screen = 1;
-}
-
+/* Progress lines come at most every PROGRESS_INTERVAL seconds, so that the
+ * terminal is not the bottleneck. */
 static void show_reading(makedb *m)
 {
+    if (!sw_progress_due(&m->line, 0)) return;
     uint64_t size = sw_fasta_file_size(m->fasta);
     if (size)
-        show_progress(m, "reading %3.0f%%",
-                      100.0 * (double)sw_fasta_file_offset(m->fasta) / (double)size);
+        sw_progress_line(&m->line, "reading %3.0f%%",
+                         100.0 * (double)sw_fasta_file_offset(m->fasta) / (double)size);
     else
-        show_progress(m, "reading, %.0f MB so far",
-                      (double)sw_fasta_bytes_read(m->fasta) / 1e6);
+        sw_progress_line(&m->line, "reading, %.0f MB so far",
+                         (double)sw_fasta_bytes_read(m->fasta) / 1e6);
 }
 
 static void on_writer_progress(void *user, const char *phase, uint64_t done, uint64_t total)
 {
     makedb *m = user;
-    if (!m->progress) return;
+    if (!m->progress || !sw_progress_due(&m->line, 0)) return;
     if (total)
-        show_progress(m, "%s %3.0f%%", phase, 100.0 * (double)done / (double)total);
+        sw_progress_line(&m->line, "%s %3.0f%%", phase, 100.0 * (double)done / (double)total);
     else
-        show_progress(m, "%s", phase);
+        sw_progress_line(&m->line, "%s", phase);
 }
 
 static void on_warning(void *user, const char *text)
@@ -138,17 +103,6 @@ static void usage(FILE *out)
           "  --version     print the version and exit\n"
           "Each option may be given once.\n",
           out);
-}
-
-/* Parses a whole decimal integer in [lo, hi]; returns 0 on success. */
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
 }
 
 enum { OPT_THREADS = 256, OPT_LEVEL, OPT_DNA, OPT_VERSION };
@@ -179,7 +133,8 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     makedb m = {0};
-    int threads = 0, level = 0, dna = 0, quiet = 0;
+    long threads = 0, level = 0;
+    int dna = 0, quiet = 0;
     /* A repeated option is refused rather than letting the last one win
      * silently: `--threads 2 --threads 3` is more likely a mistake. */
     int seen[OPT_VERSION + 1] = {0};
@@ -194,13 +149,13 @@ int main(int argc, char **argv)
         }
         switch (c) {
         case OPT_THREADS:
-            if (parse_int(optarg, 1, 4096, &threads)) {
+            if (sw_parse_long(optarg, 1, 4096, &threads)) {
                 message(&m, "--threads needs a whole number from 1 to 4096, not '%s'", optarg);
                 return EXIT_USAGE;
             }
             break;
         case OPT_LEVEL:
-            if (parse_int(optarg, 1, 22, &level)) {
+            if (sw_parse_long(optarg, 1, 22, &level)) {
                 message(&m, "--level needs a whole number from 1 to 22, not '%s'", optarg);
                 return EXIT_USAGE;
             }
@@ -230,10 +185,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    m.start = now();
     m.progress = !quiet && isatty(STDERR_FILENO);
     /* The first refresh waits one interval, so fast builds show none. */
-    m.last_progress = m.start;
+    static const sw_progress_style style = {
+        .prefix = "makedb: ", .tail = "\033[K", .interval = PROGRESS_INTERVAL, .first_waits = 1, .redraw = 1};
+    sw_progress_init(&m.line, m.progress ? stderr : NULL, &style);
+    m.start = m.line.start;
 
     sw_error err;
     sw_error_clear(&err);
@@ -250,8 +207,8 @@ int main(int argc, char **argv)
     };
     sw_db_writer_options wopt = {
         .alphabet = dna ? SW_ALPHABET_DNA : SW_ALPHABET_PROTEIN,
-        .threads = threads,
-        .compression_level = level,
+        .threads = (int)threads,
+        .compression_level = (int)level,
         .progress = on_writer_progress,
         .progress_user = &m,
     };
@@ -293,7 +250,7 @@ int main(int argc, char **argv)
     rc = sw_db_writer_finish(writer, &stats, &err);
     if (rc) goto fail;
     sw_db_writer_free(writer);
-    clear_progress(&m);
+    sw_progress_clear(&m.line);
 
     if (m.warnings > MAX_WARNINGS_SHOWN)
         message(&m, "%llu more warnings not shown",
@@ -301,7 +258,7 @@ int main(int argc, char **argv)
     if (!quiet)
         message(&m, "%s: %llu sequences, %llu residues in %.1f s", prefix,
                 (unsigned long long)stats.num_seqs, (unsigned long long)stats.num_residues,
-                now() - m.start);
+                sw_clock_seconds() - m.start);
     return 0;
 
 fail:

@@ -2,12 +2,11 @@
  * 8 -> 16 -> 32-bit cascade that keeps every score exact. The kernels are in
  * sw_cpu_simd_striped.h, instantiated by sw_cpu_simd_{sse2,avx2}.c.
  *
- * The instruction set is chosen when a profile is created: AVX2 where the CPU
- * has it, else SSE2; off x86-64, the reference engine. SWSEARCH_SIMD, read at
- * that moment, overrides the choice for tests and benchmarks: "avx2", "sse2"
- * or "scalar" (the reference engine), optionally followed by "/16" or "/32"
- * to start the cascade at wider lanes. An instruction set the CPU lacks falls
- * back to SSE2. */
+ * The variant (instruction set and starting width) is chosen once, before the
+ * profiles are made, by CPU features (sw_simd_variant_default) or by name
+ * (sw_simd_variant_select, for tests and benchmarks); each profile keeps the
+ * kernel table of its variant, so the align loop dispatches through it with
+ * no further choice. */
 #include "sw_cpu_simd.h"
 
 #include <stdint.h>
@@ -44,32 +43,51 @@ struct sw_simd_workspace {
     size_t size;
 };
 
-typedef struct engine_choice {
-    const sw_simd_kernels *kernels;
-    int first_width;
-} engine_choice;
-
-static engine_choice choose_engine(void)
+sw_simd_variant sw_simd_variant_default(void)
 {
-    engine_choice c = {NULL, 0};
+    sw_simd_variant v = {NULL, 0};
 #if SW_SIMD_X86
-    c.kernels = __builtin_cpu_supports("avx2") ? &sw_simd_kernels_avx2 : &sw_simd_kernels_sse2;
-    const char *env = getenv("SWSEARCH_SIMD");
-    if (env && *env) {
-        size_t n = strcspn(env, "/");
-        if (n == 4 && strncmp(env, "sse2", n) == 0) c.kernels = &sw_simd_kernels_sse2;
-        if (n == 6 && strncmp(env, "scalar", n) == 0) c.kernels = NULL;
-        if (strcmp(env + n, "/16") == 0) c.first_width = 1;
-        if (strcmp(env + n, "/32") == 0) c.first_width = 2;
-    }
+    v.kernels = __builtin_cpu_supports("avx2") ? &sw_simd_kernels_avx2 : &sw_simd_kernels_sse2;
 #endif
-    return c;
+    return v;
+}
+
+int sw_simd_variant_select(const char *name, sw_simd_variant *out)
+{
+    if (!name || !out) return SW_EINVAL;
+    size_t n = strcspn(name, "/");
+    const char *width = name + n;
+    int first_width;
+    if (!*width) first_width = 0;
+    else if (strcmp(width, "/16") == 0) first_width = 1;
+    else if (strcmp(width, "/32") == 0) first_width = 2;
+    else return SW_EINVAL;
+    sw_simd_variant v = sw_simd_variant_default();
+    if (n == 4 && strncmp(name, "avx2", n) == 0) {
+        /* The default already is AVX2 where the CPU has it, else SSE2. */
+    } else if (n == 4 && strncmp(name, "sse2", n) == 0) {
+#if SW_SIMD_X86
+        v.kernels = &sw_simd_kernels_sse2;
+#endif
+    } else if (n == 6 && strncmp(name, "scalar", n) == 0) {
+        v.kernels = NULL;
+    } else {
+        return SW_EINVAL;
+    }
+    v.first_width = first_width;
+    *out = v;
+    return SW_OK;
+}
+
+const char *sw_simd_variant_name(const sw_simd_variant *v)
+{
+    return v->kernels ? v->kernels->name : "scalar";
 }
 
 const char *sw_simd_isa(void)
 {
-    engine_choice c = choose_engine();
-    return c.kernels ? c.kernels->name : "scalar";
+    sw_simd_variant v = sw_simd_variant_default();
+    return sw_simd_variant_name(&v);
 }
 
 /* Same bound as the reference engine (see sw_align_ref.c): refuse what could
@@ -118,9 +136,16 @@ static int build_striped(sw_simd_profile *p, int width)
 int sw_simd_profile_create(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
                            sw_simd_profile **out)
 {
+    sw_simd_variant v = sw_simd_variant_default();
+    return sw_simd_profile_create_variant(query, query_len, scoring, &v, out);
+}
+
+int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
+                                   const sw_simd_variant *variant, sw_simd_profile **out)
+{
     if (!out) return SW_EINVAL;
     *out = NULL;
-    if (!scoring || !scoring->table || (query_len && !query)) return SW_EINVAL;
+    if (!scoring || !scoring->table || !variant || (query_len && !query)) return SW_EINVAL;
     for (size_t i = 0; i < query_len; i++)
         if (query[i] >= SW_CODE_LIMIT) return SW_EINVAL;
 
@@ -137,9 +162,8 @@ int sw_simd_profile_create(const uint8_t *query, size_t query_len, const sw_scor
     p->scoring = *scoring;
     p->scoring.table = p->table;
 
-    engine_choice c = choose_engine();
-    p->kernels = c.kernels;
-    p->first_width = c.first_width;
+    p->kernels = variant->kernels;
+    p->first_width = variant->first_width;
 
     /* The ceilings come from the table itself, so that a max_score that
      * understates it cannot let a saturated lane pass as exact. */

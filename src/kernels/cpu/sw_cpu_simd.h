@@ -1,8 +1,8 @@
-/* The fast CPU engine: striped Smith-Waterman (Farrar 2007) with runtime
+/* The fast CPU engine: striped Smith-Waterman (Farrar 2007) with run-time
  * dispatch between AVX2 and SSE2. An 8-bit pass runs first; a score that may
  * have saturated is recomputed in 16 and then 32 bits, so results always
- * equal the reference engine's. SWSEARCH_SIMD=avx2|sse2|scalar[/16|/32]
- * forces an instruction set and a starting width (for tests). */
+ * equal the reference engine's. Variants (instruction set, starting width)
+ * can be picked by name, for tests and benchmarks. */
 #ifndef SW_CPU_SIMD_H
 #define SW_CPU_SIMD_H
 
@@ -21,8 +21,33 @@ typedef struct sw_simd_profile sw_simd_profile;
 /* Per-thread scratch; grows as needed. */
 typedef struct sw_simd_workspace sw_simd_workspace;
 
+/* One variant of the engine: an instruction set's kernels and the lane width
+ * the cascade starts at. Chosen once (per search), then read by every
+ * profile made with it. */
+typedef struct sw_simd_variant {
+    const struct sw_simd_kernels *kernels; /* NULL: the scalar reference engine */
+    int first_width;                       /* 0: 8 bits, 1: 16 bits, 2: 32 bits */
+} sw_simd_variant;
+
+/* The variant for this CPU, from its features at run time: AVX2 where the CPU
+ * has it, else SSE2; off x86-64, the reference engine. */
+sw_simd_variant sw_simd_variant_default(void);
+
+/* The variant named "avx2", "sse2" or "scalar" (the reference engine),
+ * optionally followed by "/16" or "/32" to start the cascade at wider lanes.
+ * An instruction set the CPU lacks gives SSE2; off x86-64 every name gives
+ * the reference engine. SW_EINVAL for any other name. */
+int sw_simd_variant_select(const char *name, sw_simd_variant *out);
+
+/* The instruction set of a variant: "avx2", "sse2" or "scalar". */
+const char *sw_simd_variant_name(const sw_simd_variant *v);
+
+/* A profile for the default variant (sw_simd_variant_default()). */
 int sw_simd_profile_create(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
                            sw_simd_profile **out);
+/* A profile for `variant`. */
+int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
+                                   const sw_simd_variant *variant, sw_simd_profile **out);
 void sw_simd_profile_free(sw_simd_profile *p);
 
 int sw_simd_workspace_create(sw_simd_workspace **out);
@@ -33,7 +58,7 @@ void sw_simd_workspace_free(sw_simd_workspace *w);
 int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
                   size_t subject_len);
 
-/* Name of the instruction set in use ("avx2", "sse2", "scalar"), for --version. */
+/* The instruction set of the default variant ("avx2", "sse2", "scalar"), for --version. */
 const char *sw_simd_isa(void);
 
 #ifdef __cplusplus

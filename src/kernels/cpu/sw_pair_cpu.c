@@ -9,13 +9,14 @@
  * wavefront, thread t one block behind thread t - 1. */
 #include "sw_pair_cpu.h"
 
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "sw_pool.h"
 
 #define BLOCK_ROWS 256
 #define RING 16
@@ -27,10 +28,7 @@
 #define MIN_COLUMNS 2048
 #define MAX_THREADS 256
 
-/* Below every value a cell can take. The anchored pass clamps H here: a
- * cell this low can never climb back to a positive score, since no path
- * gains more than SW_PAIR_MAX_SCORE (see sw_pair_check_scoring). */
-#define FLOOR (-(1 << 30))
+#define FLOOR SW_PAIR_FLOOR /* sw_pair_pass.h */
 
 static inline int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
 
@@ -41,42 +39,6 @@ static int32_t edge_value(const sw_pair_pass *p, uint64_t k)
     if (p->mode == SW_PAIR_LOCAL || k == 0) return 0;
     const int64_t v = -((int64_t)p->scoring.gap_open + (int64_t)k * p->scoring.gap_extend);
     return v < FLOOR ? FLOOR : (int32_t)v;
-}
-
-int sw_pair_check_scoring(const sw_pair_scoring *s, uint64_t a_len, uint64_t b_len, sw_error *err)
-{
-    if (s->match <= 0) return sw_error_set(err, SW_EINVAL, "the match score must be positive, not %d", s->match);
-    if (s->mismatch > 0)
-        return sw_error_set(err, SW_EINVAL, "the mismatch score must be zero or negative, not %d", s->mismatch);
-    if (s->gap_open < 0) return sw_error_set(err, SW_EINVAL, "the gap open penalty must not be negative");
-    if (s->gap_extend <= 0) return sw_error_set(err, SW_EINVAL, "the gap extension penalty must be positive");
-    if ((int64_t)s->gap_open + s->gap_extend > SW_PAIR_MAX_GAP || -(int64_t)s->mismatch > SW_PAIR_MAX_GAP)
-        return sw_error_set(err, SW_ELIMIT, "penalties above %d are not supported", SW_PAIR_MAX_GAP);
-    const uint64_t shorter = a_len < b_len ? a_len : b_len;
-    if ((uint64_t)s->match > SW_PAIR_MAX_SCORE || shorter > (uint64_t)SW_PAIR_MAX_SCORE / (uint64_t)s->match)
-        return sw_error_set(err, SW_ELIMIT,
-                            "a match score of %d over %llu bases could exceed %d, the largest score supported",
-                            s->match, (unsigned long long)shorter, SW_PAIR_MAX_SCORE);
-    return SW_OK;
-}
-
-int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err)
-{
-    if (!p || (p->a_len && !p->a) || (p->b_len && !p->b))
-        return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid arguments");
-    if (p->mode == SW_PAIR_ANCHORED && p->target <= 0)
-        return sw_error_set(err, SW_EINVAL, "pairwise pass: an anchored pass needs a positive target");
-    if (p->mode == SW_PAIR_ANCHORED && (p->top || p->bottom))
-        return sw_error_set(err, SW_EINVAL, "pairwise pass: boundary rows are for local passes only");
-    if (p->forbidden_count < 0 || (p->forbidden_count && !p->forbidden))
-        return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid forbidden boxes");
-    return sw_pair_check_scoring(&p->scoring, p->a_len, p->b_len, err);
-}
-
-void sw_pair_pass_no_rows(const sw_pair_pass *p)
-{
-    if (p->bottom && !p->a_len)
-        for (uint64_t j = 0; j < p->b_len; ++j) p->bottom[j] = p->top ? p->top[j] : (sw_pair_edge){0, FLOOR};
 }
 
 int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err)
@@ -143,8 +105,6 @@ typedef struct worker {
     int32_t best;        /* local: best score; anchored: target when hit */
     uint64_t best_i, best_j; /* its first cell, column-major */
     uint64_t cells;
-    pthread_t thread;
-    int started;
 } worker;
 
 struct engine {
@@ -344,6 +304,12 @@ static void *run_worker(void *arg)
     return NULL;
 }
 
+static void run_helper(void *ctx, int index)
+{
+    engine *e = ctx;
+    run_worker(&e->workers[index + 1]);
+}
+
 static void free_engine(engine *e)
 {
     if (e->workers)
@@ -409,19 +375,18 @@ int sw_pair_cpu_run(const sw_pair_pass *p, int threads, sw_pair_hit *out, sw_err
                                 (unsigned long long)(w->end - w->begin));
         }
     }
-    for (int t = 1; t < threads && rc == SW_OK; ++t) {
-        if (pthread_create(&e.workers[t].thread, NULL, run_worker, &e.workers[t]) != 0) {
-            rc = sw_error_set(err, SW_ENOMEM, "cannot start thread %d of %d", t + 1, threads);
-            /* Threads already started wait for their neighbours: let them go. */
-            for (int s = t; s < threads; ++s) atomic_store(&e.stopped[s], 1);
-            atomic_store(&e.found_col, 0);
-            break;
-        }
-        e.workers[t].started = 1;
+    /* Workers 1 .. threads - 1 on threads of their own, worker 0 here. */
+    sw_pool *pool;
+    int started;
+    if (sw_pool_start(threads - 1, run_helper, &e, &pool, &started) != 0) {
+        const int t = started + 1;
+        rc = sw_error_set(err, SW_ENOMEM, "cannot start thread %d of %d", t + 1, threads);
+        /* Threads already started wait for their neighbours: let them go. */
+        for (int s = t; s < threads; ++s) atomic_store(&e.stopped[s], 1);
+        atomic_store(&e.found_col, 0);
     }
     if (rc == SW_OK) run_worker(&e.workers[0]);
-    for (int t = 1; t < threads; ++t)
-        if (e.workers[t].started) pthread_join(e.workers[t].thread, NULL);
+    sw_pool_join(pool);
     if (rc == SW_OK) {
         /* The first cell, column-major, among the threads' best. */
         for (int t = 0; t < threads; ++t) {

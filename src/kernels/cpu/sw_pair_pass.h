@@ -33,6 +33,10 @@ typedef struct sw_pair_scoring {
  * this, and gap_open + gap_extend at most SW_PAIR_MAX_GAP. */
 #define SW_PAIR_MAX_SCORE (1 << 29)
 #define SW_PAIR_MAX_GAP (1 << 16)
+/* Below every value a cell can take. The anchored pass clamps H here: a
+ * cell this low can never climb back to a positive score, since no path
+ * gains more than SW_PAIR_MAX_SCORE (see sw_pair_check_scoring). */
+#define SW_PAIR_FLOOR (-(1 << 30))
 /* Base codes: A C G T, then one code for N and the other IUPAC codes. */
 #define SW_PAIR_CODES 5
 
@@ -85,6 +89,8 @@ typedef struct sw_pair_hit {
     uint64_t cells;  /* cells computed */
     uint64_t pruned; /* cells skipped because no alignment through them could matter */
 } sw_pair_hit;
+
+/* The contract every engine keeps (sw_pair_pass.c). */
 
 /* Checks a scoring against the limits above for sequences of these lengths. */
 int sw_pair_check_scoring(const sw_pair_scoring *s, uint64_t a_len, uint64_t b_len, sw_error *err);

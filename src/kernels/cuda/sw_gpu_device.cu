@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 
+#include "sw_cuda_check.h"
 #include "sw_gpu.h"
 
 extern "C" int sw_gpu_compiled(void) { return 1; }
@@ -10,17 +11,17 @@ extern "C" int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *er
 {
     *count = 0;
     int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) {
-        cudaGetLastError(); /* clear the sticky error so later calls start clean */
-        return sw_error_set(err, SW_ENODEV, "no usable GPU: %s", cudaGetErrorString(e));
-    }
+    int rc = sw_cuda_device_count(&n, err);
+    if (rc) return rc;
     if (n == 0) return sw_error_set(err, SW_ENODEV, "no usable GPU: no CUDA device found");
     for (int i = 0; i < n && i < max; i++) {
         cudaDeviceProp p;
-        e = cudaGetDeviceProperties(&p, i);
-        if (e != cudaSuccess)
-            return sw_error_set(err, SW_EDEVICE, "GPU %d: %s", i, cudaGetErrorString(e));
+        const cudaError_t e = cudaGetDeviceProperties(&p, i);
+        if (e != cudaSuccess) {
+            char who[32];
+            snprintf(who, sizeof who, "GPU %d", i);
+            return sw_cuda_fail(err, e, who, NULL);
+        }
         sw_gpu_info *g = &infos[i];
         g->id = i;
         snprintf(g->name, sizeof g->name, "%s", p.name);

@@ -1,7 +1,9 @@
 /* The device side of the megabase pairwise GPU engines (sw_pair_gpu.cu,
  * the CUDAlign engine, and sw_pair_overlap.cu, the overlap engine): the
- * warp that sweeps a band of rows, the persistent kernel and what its
- * launches need. Everything here is internal to those two files.
+ * warp that sweeps a band of rows and the persistent kernel. Everything
+ * here is internal to those two files; what the host does around the
+ * launches (their arguments, buffers, uploads, waits) is compiled once,
+ * in sw_pair_band_host.cu.
  *
  * The matrix is cut into row bands of BAND_ROWS rows (ALPHA rows for each
  * of the 32 lanes of a warp). A warp sweeps its band from the first column
@@ -40,37 +42,31 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#include "sw_error.h"
+#include "sw_pair_band_host.h"
 #include "sw_pair_pass.h"
 
 namespace {
 
+/* The host side's names (sw_pair_band_host.h). */
+using pair_args = sw_pair_args;
+using best_record = sw_pair_record;
 
-constexpr int ALPHA = 8;
-constexpr int LANES = 32;
-constexpr int BAND_ROWS = ALPHA * LANES;
-/* Columns handed over at a time (a multiple of 32): 64 halves the cost of
- * the hand-overs against 32, which shows where pruning makes chunks cheap. */
-#ifndef SW_PAIR_CHUNK
-#define SW_PAIR_CHUNK 64
-#endif
+constexpr int ALPHA = SW_PAIR_ALPHA;
+constexpr int LANES = SW_PAIR_LANES;
+constexpr int BAND_ROWS = SW_PAIR_BAND_ROWS;
 constexpr int CHUNK = SW_PAIR_CHUNK;
 constexpr int IN_SLOTS = 2 * CHUNK;
 constexpr int B_SLOTS = 4 * CHUNK;
-constexpr int RING = 512;
-constexpr int WARPS_PER_BLOCK = 4;
+constexpr int RING = SW_PAIR_RING;
+constexpr int WARPS_PER_BLOCK = SW_PAIR_WARPS_PER_BLOCK;
 /* Blocks of four warps resident on an SM: seven (72 registers a thread,
  * 175 KB of shared memory) keep enough warps to cover the hand-overs. */
 #ifndef SW_PAIR_BLOCKS_PER_SM
 #define SW_PAIR_BLOCKS_PER_SM 7
 #endif
 constexpr int BLOCKS_PER_SM = SW_PAIR_BLOCKS_PER_SM;
-constexpr int PAD = 16; /* counters 128 bytes apart */
+constexpr int PAD = SW_PAIR_PAD;
 constexpr int STATE_INTS = 2 * ALPHA + 3;
 constexpr int32_t FLOOR = -(1 << 30);
 /* Substitution score of rows past the end of the first sequence: low
@@ -87,11 +83,6 @@ struct warp_smem {
     uint8_t b[B_SLOTS];                        /* column bases, by column */
 };
 
-struct best_record {
-    int score;
-    long long col, row;
-};
-
 /* The order of results: higher score, then smaller column, then smaller
  * row (records of score 0 name no cell and never win a tie). ROWMAJOR
  * swaps the last two, for an engine that runs the pair transposed: its
@@ -105,56 +96,6 @@ __device__ __forceinline__ bool better(const best_record &x, const best_record &
     const long long x2 = ROWMAJOR ? x.col : x.row, y2 = ROWMAJOR ? y.col : y.row;
     return x1 < y1 || (x1 == y1 && x2 < y2);
 }
-
-struct pair_args {
-    const uint8_t *a, *b;
-    long long m, n;
-    int match, mismatch, open, ext, oe;
-    int target;
-    int prune;
-    long long bands;
-    long long workers;
-    /* persistent layout */
-    int2 *ring; /* links 1 .. G - 1: RING columns each */
-    int2 *row;  /* link 0: n columns */
-    /* per link: columns produced and consumed, counted over the rounds
-     * (round r's column c is r n + c); where the producer stopped early,
-     * for even and odd rounds */
-    unsigned long long *produced, *consumed, *stopped;
-    /* A band range of a larger matrix (the overlap engine's recomputed
-     * chunks): band 0's row above instead of the matrix edge, where the
-     * last band leaves its last row, and the row of the larger matrix that
-     * row 0 is (added to the rows of the results). */
-    const int2 *top;
-    int2 *bottom;
-    long long row_base;
-    /* The pass hands its last row on (sw_pair_pass.bottom): the last band,
-     * where it has fewer than BAND_ROWS rows, must leave the matrix's last
-     * row, not the row of its phantom rows below it (band_worker::step).
-     * Local passes only (anchored ones take no boundary rows), and not in
-     * the MASKED kernels, which keep their registers for the boxes: the
-     * engines refuse a pass with both. */
-    int last_row_wanted;
-    /* Forbidden cells (sw_pair_pass.h), in this launch's rows and columns
-     * (row_base included): on the device, box_count of them. */
-    const sw_pair_box *boxes;
-    int box_count;
-    /* results and progress */
-    unsigned long long *found;
-    int *best_score;
-    best_record *records;
-    unsigned long long *cells, *pruned;
-    unsigned long long *cells_host;
-    /* A wait longer than this (nanoseconds) means the hand-overs are
-     * broken: the waiter records where in `stall` and gives up, so the
-     * host reports an error instead of hanging. */
-    unsigned long long stall_ns;
-    unsigned long long *stall;
-    /* diagonal layout */
-    int2 *hbus;
-    int *vbus;
-    best_record *vbest;
-};
 
 __device__ __forceinline__ unsigned long long load_acquire(const unsigned long long *p)
 {
@@ -773,228 +714,6 @@ template <bool ROWMAJOR = false> __global__ void reduce_kernel(const best_record
             if (better<ROWMAJOR>(all[i], b)) b = all[i];
         *out = b;
     }
-}
-
-int cuda_fail(sw_error *err, cudaError_t e, const char *what)
-{
-    cudaGetLastError();
-    return sw_error_set(err, e == cudaErrorMemoryAllocation ? SW_ENOMEM : SW_EDEVICE,
-                        "GPU pairwise engine: %s: %s", what, cudaGetErrorString(e));
-}
-
-#define CK(call, what)                                                                                            \
-    do {                                                                                                         \
-        cudaError_t ck_e = (call);                                                                               \
-        if (ck_e != cudaSuccess) return cuda_fail(err, ck_e, what);                                              \
-    } while (0)
-
-/* Waits for the work queued before `stop`, copying the cells done so far
- * (`cells_host`, raised by the kernels) to the pass's counter for whoever
- * reports progress. */
-int wait_reporting(const sw_pair_pass *pass, cudaEvent_t stop, const unsigned long long *cells_host, sw_error *err)
-{
-    for (;;) {
-        const cudaError_t q = cudaEventQuery(stop);
-        if (pass->cells_done) {
-            const unsigned long long seen = *(volatile const unsigned long long *)cells_host;
-            if (seen > __atomic_load_n(pass->cells_done, __ATOMIC_RELAXED))
-                __atomic_store_n(pass->cells_done, (uint64_t)seen, __ATOMIC_RELAXED);
-        }
-        if (q == cudaSuccess) return SW_OK;
-        if (q != cudaErrorNotReady) return cuda_fail(err, q, "running the kernel");
-        struct timespec ts = {0, 2 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-}
-
-
-/* The hand-over buffers of the persistent layout, kept for launches of up
- * to `warps` warps over rows of up to `cols` columns. */
-struct persistent_links {
-    long long warps = 0, cols = 0;
-    int2 *ring = nullptr; /* links 1 .. G - 1: RING columns each */
-    int2 *row = nullptr;  /* link 0: a whole row */
-    unsigned long long *counters = nullptr; /* produced, consumed, stopped (x2): 4 x G x PAD */
-    best_record *records = nullptr;         /* one a warp */
-
-    persistent_links() = default;
-    persistent_links(const persistent_links &) = delete;
-    persistent_links &operator=(const persistent_links &) = delete;
-    ~persistent_links()
-    {
-        cudaFree(ring);
-        cudaFree(row);
-        cudaFree(counters);
-        cudaFree(records);
-    }
-
-    int reserve(long long G, long long n, sw_error *err)
-    {
-        CK(cudaMalloc(&ring, (size_t)G * RING * sizeof(int2)), "allocating the rings");
-        CK(cudaMalloc(&row, (size_t)n * sizeof(int2)), "allocating the row between rounds");
-        CK(cudaMalloc(&counters, (size_t)4 * G * PAD * sizeof(unsigned long long)), "allocating the counters");
-        CK(cudaMalloc(&records, (size_t)G * sizeof(best_record)), "allocating the results");
-        warps = G;
-        cols = n;
-        return SW_OK;
-    }
-
-    /* Launches `kernel` on `G` warps (at most those reserved) over p's
-     * bands, p's link fields filled here. */
-    int launch(const void *kernel, pair_args &p, long long G, cudaStream_t stream, sw_error *err)
-    {
-        if (G > warps || p.n > cols)
-            return sw_error_set(err, SW_EINVAL, "GPU pairwise engine: internal error: links too small");
-        CK(cudaMemsetAsync(counters, 0, (size_t)4 * G * PAD * sizeof(unsigned long long), stream),
-           "clearing the counters");
-        p.workers = G;
-        p.ring = ring;
-        p.row = row;
-        p.produced = counters;
-        p.consumed = counters + (size_t)G * PAD;
-        p.stopped = counters + (size_t)2 * G * PAD;
-        p.records = records;
-        void *args[] = {&p};
-        const dim3 grid((unsigned)((G + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)), block(WARPS_PER_BLOCK * LANES);
-        CK(cudaLaunchCooperativeKernel(kernel, grid, block, args, 0, stream), "launching the kernel");
-        return SW_OK;
-    }
-};
-
-/* Warps for a persistent launch over `bands` bands of n columns: as many
- * as fit (or as asked), then as few as keep the same number of rounds, so
- * the last round has every warp busy. Unless asked, no more warps than the
- * sweep has tiles: warp g starts g tiles after warp 0, and warp 0's next
- * band waits for the last warp's, so with more warps than tiles a round
- * lasts G tiles instead of n / CHUNK and the extra warps only wait. */
-inline long long persistent_warps(long long resident, long long bands, long long n, int asked)
-{
-    long long G = asked > 0 ? (long long)asked : resident;
-    if (G > resident) G = resident;
-    if (asked <= 0 && G > (n + CHUNK - 1) / CHUNK) G = (n + CHUNK - 1) / CHUNK;
-    if (G > bands) G = bands;
-    const long long rounds = (bands + G - 1) / G;
-    G = (bands + rounds - 1) / rounds;
-    if (bands > 1 && G < 2) G = 2;
-    return G;
-}
-
-/* The arguments every launch of a pass shares: the sequences on the device
- * (rows `a`, columns `b`), their lengths, the scoring, the band count and
- * the watchdog's limit. */
-inline pair_args pass_args(const sw_pair_scoring &s, const uint8_t *a, long long m, const uint8_t *b, long long n)
-{
-    pair_args p;
-    memset(&p, 0, sizeof p);
-    p.a = a;
-    p.b = b;
-    p.m = m;
-    p.n = n;
-    p.match = s.match;
-    p.mismatch = s.mismatch;
-    p.open = s.gap_open;
-    p.ext = s.gap_extend;
-    p.oe = p.open + p.ext;
-    p.bands = (m + BAND_ROWS - 1) / BAND_ROWS;
-    /* Far beyond any honest wait: a warp waits at most for another to
-     * finish a band (tens of nanoseconds a column). */
-    p.stall_ns = 20000000000ull + 400ull * (unsigned long long)n;
-    return p;
-}
-
-/* A counter the kernels raise and the host reads while they run (progress):
- * host memory mapped into the device, starting at 0. */
-inline int map_counter(unsigned long long **host, unsigned long long **dev, sw_error *err)
-{
-    CK(cudaHostAlloc(host, sizeof **host, cudaHostAllocMapped), "allocating");
-    **host = 0;
-    CK(cudaHostGetDevicePointer(dev, *host, 0), "mapping the progress counter");
-    return SW_OK;
-}
-
-/* `bytes` of host memory into a new device allocation *out; frees `host`
- * (malloc'd by the caller, which may pass NULL when that failed). */
-inline int copy_to_device(void *host, size_t bytes, void **out, const char *what, sw_error *err)
-{
-    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for %s", what);
-    cudaError_t e = cudaMalloc(out, bytes);
-    if (e == cudaSuccess) e = cudaMemcpy(*out, host, bytes, cudaMemcpyHostToDevice);
-    free(host);
-    if (e != cudaSuccess) {
-        char doing[96];
-        snprintf(doing, sizeof doing, "copying %s", what);
-        return cuda_fail(err, e, doing);
-    }
-    return SW_OK;
-}
-
-/* A pass's boundary row into the kernels' form (H - oe, F) on the device,
- * and the kernels' last row back into the pass's form. */
-inline int upload_edge(const sw_pair_edge *row, long long n, int oe, int2 **out, sw_error *err)
-{
-    int2 *host = (int2 *)malloc((size_t)n * sizeof(int2));
-    if (host)
-        for (long long j = 0; j < n; ++j) host[j] = make_int2(row[j].h - oe, row[j].f);
-    return copy_to_device(host, (size_t)n * sizeof(int2), (void **)out, "a boundary row", err);
-}
-
-/* The pass's forbidden boxes on the device (*dev, to free), rows and
- * columns swapped when the engine runs the pair transposed, into p. */
-inline int upload_boxes(const sw_pair_pass *pass, bool transposed, pair_args *p, sw_pair_box **dev, sw_error *err)
-{
-    *dev = nullptr;
-    const int count = pass->forbidden_count;
-    if (count <= 0) return SW_OK;
-    sw_pair_box *host = (sw_pair_box *)malloc((size_t)count * sizeof(sw_pair_box));
-    if (host)
-        for (int k = 0; k < count; ++k) {
-            const sw_pair_box x = pass->forbidden[k];
-            host[k] = transposed ? sw_pair_box{x.b_lo, x.b_hi, x.a_lo, x.a_hi} : x;
-        }
-    const int rc = copy_to_device(host, (size_t)count * sizeof(sw_pair_box), (void **)dev, "the forbidden boxes", err);
-    if (rc) return rc;
-    p->boxes = *dev;
-    p->box_count = count;
-    return SW_OK;
-}
-
-/* What a pass brings from outside into the launch arguments p (whose n
- * is set): its row above (*top, to free), its forbidden boxes (*boxes, to
- * free) and whether its last row is wanted. */
-inline int upload_pass_bounds(const sw_pair_pass *pass, bool transposed, pair_args *p, int2 **top,
-                              sw_pair_box **boxes, sw_error *err)
-{
-    *top = nullptr;
-    if (pass->top) {
-        const int rc = upload_edge(pass->top, p->n, p->oe, top, err);
-        if (rc) return rc;
-    }
-    p->top = *top;
-    p->last_row_wanted = pass->bottom != nullptr;
-    return upload_boxes(pass, transposed, p, boxes, err);
-}
-
-inline int download_edge(const int2 *dev, long long n, int oe, sw_pair_edge *row, sw_error *err)
-{
-    int2 *host = (int2 *)malloc((size_t)n * sizeof(int2));
-    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for a boundary row");
-    const cudaError_t e = cudaMemcpy(host, dev, (size_t)n * sizeof(int2), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess)
-        for (long long j = 0; j < n; ++j) row[j] = sw_pair_edge{host[j].x + oe, host[j].y};
-    free(host);
-    if (e != cudaSuccess) return cuda_fail(err, e, "copying the last row");
-    return SW_OK;
-}
-
-/* Resident warps of `kernel` on `device`. */
-inline int resident_warps(const void *kernel, int device, long long *out, sw_error *err)
-{
-    int sms = 0, per_sm = 0;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "querying the GPU");
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, WARPS_PER_BLOCK * LANES, 0), "occupancy");
-    *out = (long long)per_sm * sms * WARPS_PER_BLOCK;
-    if (*out < 2) return sw_error_set(err, SW_EDEVICE, "GPU pairwise engine: the kernel does not fit the GPU");
-    return SW_OK;
 }
 
 } // namespace

@@ -3,6 +3,8 @@
  * the band sweep and the layouts are described in sw_pair_band.cuh. */
 #include "sw_pair_gpu.h"
 
+#include <string.h>
+
 #include "sw_pair_band.cuh"
 
 namespace {
@@ -36,9 +38,11 @@ struct gpu_buffers {
     unsigned long long *cells_host = nullptr, *stall = nullptr;
     cudaEvent_t start = nullptr, stop = nullptr;
     cudaStream_t stream = nullptr;
+    sw_pair_links links = {};
 
     ~gpu_buffers()
     {
+        sw_pair_links_free(&links);
         cudaFree(a);
         cudaFree(b);
         cudaFree(hbus);
@@ -66,12 +70,7 @@ struct gpu_buffers {
 extern "C" int sw_pair_gpu_usable(int device, sw_error *err)
 {
     int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        sw_error_set(err, SW_ENODEV, "no usable GPU: %s", cudaGetErrorString(e));
-        return 0;
-    }
+    if (sw_cuda_device_count(&count, err)) return 0;
     if (device < 0 || device >= count) {
         sw_error_set(err, SW_ENODEV, "no GPU %d (this machine has %d)", device, count);
         return 0;
@@ -113,7 +112,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         return SW_OK;
     }
     if (!sw_pair_gpu_usable(opt->device, err)) return SW_ENODEV;
-    CK(cudaSetDevice(opt->device), "selecting the GPU");
+    SW_PAIR_CK(cudaSetDevice(opt->device), "selecting the GPU");
 
     /* The persistent layout keeps at most one warp a tile of the columns
      * busy (persistent_warps) and one a band of the rows: a local pass
@@ -133,38 +132,37 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
                                       : (masked ? (const void *)persistent_kernel<false, false, true>
                                                 : (const void *)persistent_kernel<false>);
     long long resident = 0;
-    if ((rc = resident_warps(kernel, opt->device, &resident, err))) return rc;
+    if ((rc = sw_pair_band_resident_warps(kernel, opt->device, &resident, err))) return rc;
 
     gpu_buffers g;
-    persistent_links links;
-    CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
-    CK(cudaEventCreate(&g.start), "creating an event");
-    CK(cudaEventCreate(&g.stop), "creating an event");
-    CK(cudaMalloc(&g.a, m), "allocating the first sequence");
-    CK(cudaMalloc(&g.b, n), "allocating the second sequence");
-    CK(cudaMemcpy(g.a, rows_seq, m, cudaMemcpyHostToDevice), "copying the first sequence");
-    CK(cudaMemcpy(g.b, cols_seq, n, cudaMemcpyHostToDevice), "copying the second sequence");
-    CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
-    CK(cudaMemset(g.found, 0xff, sizeof *g.found), "clearing");
-    CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
-    CK(cudaMemset(g.cells, 0, sizeof *g.cells), "clearing");
-    CK(cudaMalloc(&g.pruned, sizeof *g.pruned), "allocating");
-    CK(cudaMemset(g.pruned, 0, sizeof *g.pruned), "clearing");
-    CK(cudaMalloc(&g.best_score, sizeof *g.best_score), "allocating");
-    CK(cudaMemset(g.best_score, 0, sizeof *g.best_score), "clearing");
-    CK(cudaMalloc(&g.reduced, sizeof *g.reduced), "allocating");
-    CK(cudaMalloc(&g.stall, sizeof *g.stall), "allocating");
-    CK(cudaMemset(g.stall, 0, sizeof *g.stall), "clearing");
+    SW_PAIR_CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
+    SW_PAIR_CK(cudaEventCreate(&g.start), "creating an event");
+    SW_PAIR_CK(cudaEventCreate(&g.stop), "creating an event");
+    SW_PAIR_CK(cudaMalloc(&g.a, m), "allocating the first sequence");
+    SW_PAIR_CK(cudaMalloc(&g.b, n), "allocating the second sequence");
+    SW_PAIR_CK(cudaMemcpy(g.a, rows_seq, m, cudaMemcpyHostToDevice), "copying the first sequence");
+    SW_PAIR_CK(cudaMemcpy(g.b, cols_seq, n, cudaMemcpyHostToDevice), "copying the second sequence");
+    SW_PAIR_CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
+    SW_PAIR_CK(cudaMemset(g.found, 0xff, sizeof *g.found), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
+    SW_PAIR_CK(cudaMemset(g.cells, 0, sizeof *g.cells), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.pruned, sizeof *g.pruned), "allocating");
+    SW_PAIR_CK(cudaMemset(g.pruned, 0, sizeof *g.pruned), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.best_score, sizeof *g.best_score), "allocating");
+    SW_PAIR_CK(cudaMemset(g.best_score, 0, sizeof *g.best_score), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.reduced, sizeof *g.reduced), "allocating");
+    SW_PAIR_CK(cudaMalloc(&g.stall, sizeof *g.stall), "allocating");
+    SW_PAIR_CK(cudaMemset(g.stall, 0, sizeof *g.stall), "clearing");
     unsigned long long *cells_host_dev = nullptr;
-    if ((rc = map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
+    if ((rc = sw_pair_band_map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
 
-    pair_args p = pass_args(pass->scoring, g.a, m, g.b, n);
+    pair_args p = sw_pair_band_args(&pass->scoring, g.a, m, g.b, n);
     p.target = anchored ? pass->target : 0;
     /* A pruned cell is taken as 0: fine for the best score, wrong for a
      * last row that another pass goes on from. */
     p.prune = opt->prune != 0 && !pass->bottom;
-    if ((rc = upload_pass_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
-    if (pass->bottom) CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
+    if ((rc = sw_pair_band_upload_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
+    if (pass->bottom) SW_PAIR_CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
     p.bottom = g.bottom;
     p.found = g.found;
     p.best_score = g.best_score;
@@ -176,15 +174,15 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     st.transposed = transposed;
 
     if (!diagonal) {
-        const long long G = persistent_warps(resident, bands, n, opt->warps);
-        if ((rc = links.reserve(G, n, err))) return rc;
+        const long long G = sw_pair_band_warps(resident, bands, n, opt->warps);
+        if ((rc = sw_pair_links_reserve(&g.links, G, n, err))) return rc;
         record_count = G;
         st.warps = (int)G;
         st.launches = 1;
-        CK(cudaEventRecord(g.start, g.stream), "recording an event");
-        if ((rc = links.launch(kernel, p, G, g.stream, err))) return rc;
-        CK(cudaEventRecord(g.stop, g.stream), "recording an event");
-        if ((rc = wait_reporting(pass, g.stop, g.cells_host, err))) return rc;
+        SW_PAIR_CK(cudaEventRecord(g.start, g.stream), "recording an event");
+        if ((rc = sw_pair_links_launch(&g.links, kernel, &p, G, g.stream, err))) return rc;
+        SW_PAIR_CK(cudaEventRecord(g.stop, g.stream), "recording an event");
+        if ((rc = sw_pair_band_wait(pass, g.stop, g.cells_host, err))) return rc;
     } else {
         const long long steps = n + LANES - 1;
         long long tiles = opt->warps > 0 ? (long long)opt->warps : resident;
@@ -192,9 +190,10 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         tile_cols = (tile_cols + CHUNK - 1) / CHUNK * CHUNK;
         if (tile_cols < 2 * CHUNK) tile_cols = 2 * CHUNK;
         const long long per_band = (steps + tile_cols - 1) / tile_cols;
-        CK(cudaMalloc(&g.hbus, (size_t)n * sizeof(int2)), "allocating the horizontal bus");
-        CK(cudaMalloc(&g.vbus, (size_t)bands * LANES * STATE_INTS * sizeof(int)), "allocating the vertical bus");
-        CK(cudaMalloc(&g.records, (size_t)bands * LANES * sizeof(best_record)), "allocating");
+        SW_PAIR_CK(cudaMalloc(&g.hbus, (size_t)n * sizeof(int2)), "allocating the horizontal bus");
+        SW_PAIR_CK(cudaMalloc(&g.vbus, (size_t)bands * LANES * STATE_INTS * sizeof(int)),
+                   "allocating the vertical bus");
+        SW_PAIR_CK(cudaMalloc(&g.records, (size_t)bands * LANES * sizeof(best_record)), "allocating");
         p.hbus = g.hbus;
         p.vbus = g.vbus;
         p.vbest = g.records;
@@ -202,7 +201,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         record_count = bands * LANES;
         st.warps = (int)min(per_band, bands);
         const long long diagonals = bands + per_band - 1;
-        CK(cudaEventRecord(g.start, g.stream), "recording an event");
+        SW_PAIR_CK(cudaEventRecord(g.start, g.stream), "recording an event");
         for (long long d = 0; d < diagonals; ++d) {
             const long long k_lo = d - (per_band - 1) > 0 ? d - (per_band - 1) : 0;
             const long long k_hi = d < bands - 1 ? d : bands - 1;
@@ -210,36 +209,36 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
             const dim3 grid((unsigned)((tiles_d + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)), block(WARPS_PER_BLOCK * LANES);
             for (int phase = 1; phase >= 0; --phase) {
                 diagonal_kernel<<<grid, block, 0, g.stream>>>(p, d, k_lo, tiles_d, tile_cols, phase);
-                CK(cudaGetLastError(), "launching the kernel");
+                SW_PAIR_CK(cudaGetLastError(), "launching the kernel");
                 st.launches++;
             }
             if ((d & 255) == 255) { /* keep the progress counter's reader in step */
-                CK(cudaEventRecord(g.stop, g.stream), "recording an event");
-                if ((rc = wait_reporting(pass, g.stop, g.cells_host, err))) return rc;
+                SW_PAIR_CK(cudaEventRecord(g.stop, g.stream), "recording an event");
+                if ((rc = sw_pair_band_wait(pass, g.stop, g.cells_host, err))) return rc;
             }
         }
-        CK(cudaEventRecord(g.stop, g.stream), "recording an event");
-        if ((rc = wait_reporting(pass, g.stop, g.cells_host, err))) return rc;
+        SW_PAIR_CK(cudaEventRecord(g.stop, g.stream), "recording an event");
+        if ((rc = sw_pair_band_wait(pass, g.stop, g.cells_host, err))) return rc;
     }
     float ms = 0;
-    CK(cudaEventElapsedTime(&ms, g.start, g.stop), "timing");
+    SW_PAIR_CK(cudaEventElapsedTime(&ms, g.start, g.stop), "timing");
     st.kernel_seconds = ms / 1000.0;
 
     unsigned long long stall = 0;
-    CK(cudaMemcpy(&stall, g.stall, sizeof stall, cudaMemcpyDeviceToHost), "copying results");
+    SW_PAIR_CK(cudaMemcpy(&stall, g.stall, sizeof stall, cudaMemcpyDeviceToHost), "copying results");
     if (stall)
         return sw_error_set(err, SW_EDEVICE,
                             "GPU pairwise engine: internal error: a %s wait stalled (band or link %llu, column %llu)",
                             (stall >> 60 & 7) == 1 ? "consumer" : "producer",
                             (unsigned long long)(stall >> 32 & 0xfffffff), (unsigned long long)(stall & 0xffffffff));
     unsigned long long cells = 0, pruned = 0;
-    CK(cudaMemcpy(&cells, g.cells, sizeof cells, cudaMemcpyDeviceToHost), "copying results");
-    CK(cudaMemcpy(&pruned, g.pruned, sizeof pruned, cudaMemcpyDeviceToHost), "copying results");
+    SW_PAIR_CK(cudaMemcpy(&cells, g.cells, sizeof cells, cudaMemcpyDeviceToHost), "copying results");
+    SW_PAIR_CK(cudaMemcpy(&pruned, g.pruned, sizeof pruned, cudaMemcpyDeviceToHost), "copying results");
     out->cells = cells;
     st.pruned = pruned;
     if (anchored) {
         unsigned long long f = NO_HIT;
-        CK(cudaMemcpy(&f, g.found, sizeof f, cudaMemcpyDeviceToHost), "copying results");
+        SW_PAIR_CK(cudaMemcpy(&f, g.found, sizeof f, cudaMemcpyDeviceToHost), "copying results");
         if (f != NO_HIT) {
             out->score = pass->target;
             out->b_end = (f >> 32) + 1;
@@ -247,20 +246,20 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         }
     } else {
         if (transposed)
-            reduce_kernel<true><<<1, 256, 0, g.stream>>>(links.records, record_count, g.reduced);
+            reduce_kernel<true><<<1, 256, 0, g.stream>>>(g.links.records, record_count, g.reduced);
         else
-            reduce_kernel<<<1, 256, 0, g.stream>>>(diagonal ? g.records : links.records, record_count, g.reduced);
-        CK(cudaGetLastError(), "launching the reduction");
+            reduce_kernel<<<1, 256, 0, g.stream>>>(diagonal ? g.records : g.links.records, record_count, g.reduced);
+        SW_PAIR_CK(cudaGetLastError(), "launching the reduction");
         best_record r;
-        CK(cudaMemcpyAsync(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost, g.stream), "copying results");
-        CK(cudaStreamSynchronize(g.stream), "copying results");
+        SW_PAIR_CK(cudaMemcpyAsync(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost, g.stream), "copying results");
+        SW_PAIR_CK(cudaStreamSynchronize(g.stream), "copying results");
         if (r.score > 0) {
             out->score = r.score;
             out->a_end = (uint64_t)(transposed ? r.col : r.row) + 1;
             out->b_end = (uint64_t)(transposed ? r.row : r.col) + 1;
         }
     }
-    if (pass->bottom && (rc = download_edge(g.bottom, n, p.oe, pass->bottom, err))) return rc;
+    if (pass->bottom && (rc = sw_pair_band_download_row(g.bottom, n, p.oe, pass->bottom, err))) return rc;
     if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)(cells + pruned), __ATOMIC_RELAXED);
     if (stats) *stats = st;
     return SW_OK;

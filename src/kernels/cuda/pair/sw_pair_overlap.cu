@@ -34,6 +34,8 @@
  * and breaks ties by row first (ROWMAJOR), which is the pass's order. */
 #include "sw_pair_overlap.h"
 
+#include <string.h>
+
 #include <vector>
 
 #include "sw_pair_band.cuh"
@@ -111,9 +113,11 @@ struct overlap_buffers {
     unsigned long long *cells_host = nullptr;
     cudaEvent_t start = nullptr, mid = nullptr, stop = nullptr;
     cudaStream_t stream = nullptr;
+    sw_pair_links links = {};
 
     ~overlap_buffers()
     {
+        sw_pair_links_free(&links);
         cudaFree(rows);
         cudaFree(cols);
         cudaFree(last);
@@ -172,13 +176,13 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     const void *fix_kernel =
         masked ? (const void *)persistent_kernel<false, ROWMAJOR, true> : (const void *)persistent_kernel<false, ROWMAJOR>;
     long long resident = 0, fix_resident = 0;
-    if ((rc = resident_warps(kernel, opt->device, &resident, err))) return rc;
-    if ((rc = resident_warps(fix_kernel, opt->device, &fix_resident, err))) return rc;
+    if ((rc = sw_pair_band_resident_warps(kernel, opt->device, &resident, err))) return rc;
+    if ((rc = sw_pair_band_resident_warps(fix_kernel, opt->device, &fix_resident, err))) return rc;
 
     /* Two rows a chunk stay in memory (its last row and its overlap row):
      * at most half of what is free goes to them. */
     size_t free_bytes = 0, total_bytes = 0;
-    CK(cudaMemGetInfo(&free_bytes, &total_bytes), "querying the GPU memory");
+    SW_PAIR_CK(cudaMemGetInfo(&free_bytes, &total_bytes), "querying the GPU memory");
     const long long max_chunks = (long long)(free_bytes / 2 / ((size_t)n * 2 * sizeof(int2)));
     if (max_chunks < 1)
         return sw_error_set(err, SW_ENOMEM, "overlap engine: a row of %lld columns does not fit the GPU memory", n);
@@ -194,39 +198,38 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     st->overlap_rows = overlap_bands * BAND_ROWS;
 
     overlap_buffers g;
-    persistent_links links;
-    CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
-    CK(cudaEventCreate(&g.start), "creating an event");
-    CK(cudaEventCreate(&g.mid), "creating an event");
-    CK(cudaEventCreate(&g.stop), "creating an event");
-    CK(cudaMalloc(&g.rows, m), "allocating the longer sequence");
-    CK(cudaMalloc(&g.cols, n), "allocating the shorter sequence");
-    CK(cudaMemcpy(g.rows, rows_seq, m, cudaMemcpyHostToDevice), "copying the longer sequence");
-    CK(cudaMemcpy(g.cols, cols_seq, n, cudaMemcpyHostToDevice), "copying the shorter sequence");
-    CK(cudaMalloc(&g.last, (size_t)chunks * n * sizeof(int2)), "allocating the chunks' last rows");
-    CK(cudaMalloc(&g.overlap, (size_t)chunks * n * sizeof(int2)), "allocating the chunks' overlap rows");
-    CK(cudaMalloc(&g.saved, (size_t)n * sizeof(int2)), "allocating");
-    CK(cudaMalloc(&g.records, (size_t)chunks * sizeof(best_record)), "allocating the results");
-    CK(cudaMalloc(&g.reduced, sizeof(best_record)), "allocating");
-    CK(cudaMalloc(&g.counters, 5 * sizeof(unsigned long long)), "allocating");
-    CK(cudaMemset(g.counters, 0, 5 * sizeof(unsigned long long)), "clearing");
-    CK(cudaMalloc(&g.flags, (size_t)chunks * sizeof(int)), "allocating");
-    CK(cudaMalloc(&g.best_score, sizeof(int)), "allocating");
-    CK(cudaMemset(g.best_score, 0, sizeof(int)), "clearing");
-    CK(cudaMalloc(&g.found, sizeof(unsigned long long)), "allocating");
+    SW_PAIR_CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
+    SW_PAIR_CK(cudaEventCreate(&g.start), "creating an event");
+    SW_PAIR_CK(cudaEventCreate(&g.mid), "creating an event");
+    SW_PAIR_CK(cudaEventCreate(&g.stop), "creating an event");
+    SW_PAIR_CK(cudaMalloc(&g.rows, m), "allocating the longer sequence");
+    SW_PAIR_CK(cudaMalloc(&g.cols, n), "allocating the shorter sequence");
+    SW_PAIR_CK(cudaMemcpy(g.rows, rows_seq, m, cudaMemcpyHostToDevice), "copying the longer sequence");
+    SW_PAIR_CK(cudaMemcpy(g.cols, cols_seq, n, cudaMemcpyHostToDevice), "copying the shorter sequence");
+    SW_PAIR_CK(cudaMalloc(&g.last, (size_t)chunks * n * sizeof(int2)), "allocating the chunks' last rows");
+    SW_PAIR_CK(cudaMalloc(&g.overlap, (size_t)chunks * n * sizeof(int2)), "allocating the chunks' overlap rows");
+    SW_PAIR_CK(cudaMalloc(&g.saved, (size_t)n * sizeof(int2)), "allocating");
+    SW_PAIR_CK(cudaMalloc(&g.records, (size_t)chunks * sizeof(best_record)), "allocating the results");
+    SW_PAIR_CK(cudaMalloc(&g.reduced, sizeof(best_record)), "allocating");
+    SW_PAIR_CK(cudaMalloc(&g.counters, 5 * sizeof(unsigned long long)), "allocating");
+    SW_PAIR_CK(cudaMemset(g.counters, 0, 5 * sizeof(unsigned long long)), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.flags, (size_t)chunks * sizeof(int)), "allocating");
+    SW_PAIR_CK(cudaMalloc(&g.best_score, sizeof(int)), "allocating");
+    SW_PAIR_CK(cudaMemset(g.best_score, 0, sizeof(int)), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.found, sizeof(unsigned long long)), "allocating");
     unsigned long long *cells_host_dev = nullptr;
-    if ((rc = map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
+    if ((rc = sw_pair_band_map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
     unsigned long long *cells = g.counters, *overlap_cells = g.counters + 1, *fix_cells = g.counters + 2,
                        *pruned = g.counters + 3, *stall = g.counters + 4;
 
-    pair_args p = pass_args(pass->scoring, g.rows, m, g.cols, n);
+    pair_args p = sw_pair_band_args(&pass->scoring, g.rows, m, g.cols, n);
     p.found = g.found;
     p.best_score = g.best_score;
     p.cells = cells;
     p.pruned = pruned;
     p.cells_host = cells_host_dev;
     p.stall = stall;
-    if ((rc = upload_pass_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
+    if ((rc = sw_pair_band_upload_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
 
     overlap_args o;
     o.chunks = chunks;
@@ -238,23 +241,24 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     o.overlap_cells = overlap_cells;
 
     std::vector<int> flags((size_t)chunks, 0);
-    CK(cudaMemsetAsync(g.flags, 0, (size_t)chunks * sizeof(int), g.stream), "clearing");
-    CK(cudaEventRecord(g.start, g.stream), "recording an event");
+    SW_PAIR_CK(cudaMemsetAsync(g.flags, 0, (size_t)chunks * sizeof(int), g.stream), "clearing");
+    SW_PAIR_CK(cudaEventRecord(g.start, g.stream), "recording an event");
     {
         const dim3 grid((unsigned)((chunks + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK)), block(WARPS_PER_BLOCK * LANES);
         if (masked) overlap_kernel<ROWMAJOR, true><<<grid, block, 0, g.stream>>>(p, o);
         else overlap_kernel<ROWMAJOR, false><<<grid, block, 0, g.stream>>>(p, o);
-        CK(cudaGetLastError(), "launching the kernel");
+        SW_PAIR_CK(cudaGetLastError(), "launching the kernel");
     }
     if (chunks > 1) {
         const long long pairs = chunks - 1;
         const dim3 grid((unsigned)min(32ll, (n + 255) / 256), (unsigned)min(pairs, 65535ll));
         compare_kernel<<<grid, 256, 0, g.stream>>>(g.overlap + n, g.last, n, n, pairs, p.oe, g.flags + 1);
-        CK(cudaGetLastError(), "launching the comparison");
+        SW_PAIR_CK(cudaGetLastError(), "launching the comparison");
     }
-    CK(cudaEventRecord(g.mid, g.stream), "recording an event");
-    if ((rc = wait_reporting(pass, g.mid, g.cells_host, err))) return rc;
-    CK(cudaMemcpy(flags.data(), g.flags, (size_t)chunks * sizeof(int), cudaMemcpyDeviceToHost), "copying results");
+    SW_PAIR_CK(cudaEventRecord(g.mid, g.stream), "recording an event");
+    if ((rc = sw_pair_band_wait(pass, g.mid, g.cells_host, err))) return rc;
+    SW_PAIR_CK(cudaMemcpy(flags.data(), g.flags, (size_t)chunks * sizeof(int), cudaMemcpyDeviceToHost),
+               "copying results");
     for (long long c = 0; c < chunks; ++c) st->inexact_first += flags[(size_t)c] != 0;
 
     /* Recomputation rounds. A run of b bands costs about one band's sweep
@@ -266,7 +270,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
      * difference (its largest score over ext rows, as a gap would sink
      * it), or to twice its own length where that is more. */
     int sms = 0;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, opt->device), "querying the GPU");
+    SW_PAIR_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, opt->device), "querying the GPU");
     const long long chunk_rows = chunk_bands * BAND_ROWS;
     const long long fill_bands = max(1ll, min((long long)sms, n / (4 * CHUNK)));
     const long long fill = (fill_bands + chunk_bands - 1) / chunk_bands;
@@ -277,7 +281,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     p.prune = 0;
     if (st->inexact_first) {
         const long long fix_max = min(fix_resident, min(bands, chunks * chunk_bands));
-        if ((rc = links.reserve(max(fix_max, 2ll), n, err))) return rc;
+        if ((rc = sw_pair_links_reserve(&g.links, max(fix_max, 2ll), n, err))) return rc;
     }
     for (;;) {
         run_start.clear();
@@ -295,7 +299,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
         }
         if (run_start.empty()) break;
         st->rounds++;
-        CK(cudaMemsetAsync(g.flags, 0, (size_t)chunks * sizeof(int), g.stream), "clearing");
+        SW_PAIR_CK(cudaMemsetAsync(g.flags, 0, (size_t)chunks * sizeof(int), g.stream), "clearing");
         for (size_t r = 0; r < run_start.size(); ++r) {
             const long long ca = run_start[r], cb = run_end[r];
             const long long row_a = ca * chunk_bands * BAND_ROWS, row_b = min(m, (cb + 1) * chunk_bands * BAND_ROWS);
@@ -306,25 +310,27 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
             q.top = g.last + (ca - 1) * n;
             q.bottom = g.last + cb * n;
             q.row_base = row_a;
-            const long long G = persistent_warps(links.warps, q.bands, n, 0);
-            CK(cudaMemcpyAsync(g.saved, q.bottom, (size_t)n * sizeof(int2), cudaMemcpyDeviceToDevice, g.stream),
-               "saving a row");
-            if ((rc = links.launch(fix_kernel, q, G, g.stream, err))) return rc;
-            reduce_kernel<ROWMAJOR><<<1, 256, 0, g.stream>>>(links.records, G, g.records + ca);
-            CK(cudaGetLastError(), "launching the reduction");
+            const long long G = sw_pair_band_warps(g.links.warps, q.bands, n, 0);
+            SW_PAIR_CK(
+                cudaMemcpyAsync(g.saved, q.bottom, (size_t)n * sizeof(int2), cudaMemcpyDeviceToDevice, g.stream),
+                "saving a row");
+            if ((rc = sw_pair_links_launch(&g.links, fix_kernel, &q, G, g.stream, err))) return rc;
+            reduce_kernel<ROWMAJOR><<<1, 256, 0, g.stream>>>(g.links.records, G, g.records + ca);
+            SW_PAIR_CK(cudaGetLastError(), "launching the reduction");
             if (cb > ca)
-                CK(cudaMemsetAsync(g.records + ca + 1, 0, (size_t)(cb - ca) * sizeof(best_record), g.stream),
-                   "clearing results");
+                SW_PAIR_CK(cudaMemsetAsync(g.records + ca + 1, 0, (size_t)(cb - ca) * sizeof(best_record), g.stream),
+                           "clearing results");
             if (cb + 1 < chunks) {
                 const dim3 grid((unsigned)min(32ll, (n + 255) / 256), 1);
                 compare_kernel<<<grid, 256, 0, g.stream>>>(g.saved, q.bottom, 0, n, 1, p.oe, g.flags + cb + 1);
-                CK(cudaGetLastError(), "launching the comparison");
+                SW_PAIR_CK(cudaGetLastError(), "launching the comparison");
             }
             st->recomputed += cb - ca + 1;
         }
-        CK(cudaMemcpyAsync(flags.data(), g.flags, (size_t)chunks * sizeof(int), cudaMemcpyDeviceToHost, g.stream),
-           "copying results");
-        CK(cudaStreamSynchronize(g.stream), "recomputing chunks");
+        SW_PAIR_CK(
+            cudaMemcpyAsync(flags.data(), g.flags, (size_t)chunks * sizeof(int), cudaMemcpyDeviceToHost, g.stream),
+            "copying results");
+        SW_PAIR_CK(cudaStreamSynchronize(g.stream), "recomputing chunks");
         for (size_t r = 0; r < run_start.size(); ++r) {
             const long long below = run_end[r] + 1;
             if (below >= chunks || !flags[(size_t)below]) continue;
@@ -333,19 +339,19 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
         }
     }
     reduce_kernel<ROWMAJOR><<<1, 256, 0, g.stream>>>(g.records, chunks, g.reduced);
-    CK(cudaGetLastError(), "launching the reduction");
-    CK(cudaEventRecord(g.stop, g.stream), "recording an event");
-    CK(cudaEventSynchronize(g.stop), "running the kernels");
+    SW_PAIR_CK(cudaGetLastError(), "launching the reduction");
+    SW_PAIR_CK(cudaEventRecord(g.stop, g.stream), "recording an event");
+    SW_PAIR_CK(cudaEventSynchronize(g.stop), "running the kernels");
     float ms = 0, ms_first = 0;
-    CK(cudaEventElapsedTime(&ms, g.start, g.stop), "timing");
-    CK(cudaEventElapsedTime(&ms_first, g.start, g.mid), "timing");
+    SW_PAIR_CK(cudaEventElapsedTime(&ms, g.start, g.stop), "timing");
+    SW_PAIR_CK(cudaEventElapsedTime(&ms_first, g.start, g.mid), "timing");
     st->kernel_seconds = ms / 1000.0;
     st->recompute_seconds = (ms - ms_first) / 1000.0;
 
     unsigned long long counts[5];
     best_record r;
-    CK(cudaMemcpy(counts, g.counters, sizeof counts, cudaMemcpyDeviceToHost), "copying results");
-    CK(cudaMemcpy(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost), "copying results");
+    SW_PAIR_CK(cudaMemcpy(counts, g.counters, sizeof counts, cudaMemcpyDeviceToHost), "copying results");
+    SW_PAIR_CK(cudaMemcpy(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost), "copying results");
     if (counts[4])
         return sw_error_set(err, SW_EDEVICE, "overlap engine: internal error: a recomputation's hand-over stalled");
     st->overlap_cells = counts[1];
@@ -356,7 +362,8 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
         out->a_end = (uint64_t)(transposed ? r.col : r.row) + 1;
         out->b_end = (uint64_t)(transposed ? r.row : r.col) + 1;
     }
-    if (pass->bottom && (rc = download_edge(g.last + (chunks - 1) * n, n, p.oe, pass->bottom, err))) return rc;
+    if (pass->bottom && (rc = sw_pair_band_download_row(g.last + (chunks - 1) * n, n, p.oe, pass->bottom, err)))
+        return rc;
     if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)counts[0], __ATOMIC_RELAXED);
     return SW_OK;
 }
@@ -384,7 +391,7 @@ extern "C" int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overl
         return SW_OK;
     }
     if (!sw_pair_gpu_usable(opt->device, err)) return SW_ENODEV;
-    CK(cudaSetDevice(opt->device), "selecting the GPU");
+    SW_PAIR_CK(cudaSetDevice(opt->device), "selecting the GPU");
     const bool transposed = pass->b_len > pass->a_len;
     if (transposed && (pass->top || pass->bottom))
         return sw_error_set(err, SW_EINVAL,

@@ -95,7 +95,9 @@ typedef struct sw_gpu_stats {
 
 /* Creates an engine on CUDA device `device` that keeps the `top_n` best hits
  * per query. `scoring` is copied; `opt` may be NULL. SW_ENODEV without a
- * usable GPU, SW_EDEVICE ("GPU: <message> (<where>)") when a CUDA call fails. */
+ * usable GPU. Here and below, a CUDA call that fails (out of GPU memory
+ * included) gives SW_EDEVICE with "GPU: <message> (<where>)"
+ * (sw_cuda_check.h). */
 int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_t top_n,
                          const sw_gpu_engine_options *opt, sw_gpu_engine **out, sw_error *err);
 

@@ -1,0 +1,194 @@
+/* The GPU engine's state, shared by the parts of its host side (private):
+ * the engine record, its buffers per query in flight, and the helpers they
+ * all use. sw_gpu_engine.h is the public interface. */
+#ifndef SW_GPU_ENGINE_STATE_CUH
+#define SW_GPU_ENGINE_STATE_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sw_cuda_check.h"
+#include "sw_gpu_engine.h"
+#include "sw_gpu_kernels.cuh"
+
+/* What the engine's CUDA errors say they come from. */
+#define SW_GPU_WHO "GPU"
+#define CK(call, where) SW_CUDA_CHECK(call, SW_GPU_WHO, where)
+
+namespace sw_gpu_detail {
+
+/* Queries in flight: query k + 1 scans while the top-N of query k is
+ * selected and downloaded. */
+constexpr int SLOTS = 2;
+constexpr int MAX_STREAMS = 8;
+
+/* The plan entry of the intra-task kernel has this instead of a config. */
+constexpr int INTRA_CONFIG = -2;
+
+/* Lengths up to max_length go to kernel `config`. */
+struct plan_entry {
+    uint32_t max_length;
+    int config;
+};
+
+struct bucket {
+    int plan;         /* index into the plan (and the statistics) */
+    uint32_t first;   /* sequences first .. first + count - 1 */
+    uint32_t count;
+    uint64_t residues;
+    uint64_t padded;
+};
+
+struct batch {
+    uint32_t first;
+    uint32_t count;
+    uint64_t res_begin;
+    uint64_t res_end;
+    size_t first_bucket;
+    size_t num_buckets;
+};
+
+/* How one kernel is launched in the current search. */
+struct launch_shape {
+    int threads;
+    int blocks;     /* at most this many, for a full device */
+    size_t smem;
+    int ready;
+};
+
+/* Everything one query in flight owns. */
+struct slot {
+    int32_t *scores;
+    uint32_t *overflow;
+    uint64_t *cand_keys;
+    uint32_t *cand_seqs;
+    uint32_t *ctl;      /* see ctl_* below; the histogram follows */
+    sw_gk_hit *out;
+    uint32_t *host_ctl; /* pinned copies of ctl's head and of out */
+    sw_gk_hit *host_out;
+    int32_t *host_scores; /* host selection: pinned copy of every score */
+    uint32_t *profile;    /* intra-task query profile, built on the GPU */
+    size_t profile_cap;
+    cudaEvent_t scan_start, scan_done, sel_done;
+    cudaEvent_t *copy_events;   /* 2 per batch, batched mode */
+    size_t num_copy_events;
+    int busy;
+    size_t query;
+};
+
+/* Per search. */
+struct search_ctx {
+    uint32_t query_rows;             /* table rows, padding row last */
+    int row_of_code[SW_CODE_LIMIT];
+    size_t *query_offset;            /* into d_query, first real row */
+    uint32_t table16_words, table32_words;
+    size_t smem16, smem32;
+    int limit;
+    uint32_t temp_rows;
+    double kernel_seconds, transfer_seconds;
+    uint64_t recomputed;
+    double bucket_seconds[SW_GPU_MAX_BUCKETS];
+};
+
+} /* namespace sw_gpu_detail */
+
+struct sw_gpu_engine {
+    int device;
+    int sms;
+    size_t smem_optin;
+    size_t budget;
+    int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    int gap_open, gap_extend;
+    int max_score, min_score;
+    size_t top_n;
+    uint32_t sort_capacity;
+    /* More hits than one block sorts: every score comes back and the host
+     * selects (slower, but any N works). */
+    int host_select;
+    uint32_t *h_tiebreak;
+    sw_gpu_engine_options opt;
+
+    /* Residue codes with equal rows and columns share a class. */
+    int class_of[SW_CODE_LIMIT];
+    int class_rep[SW_CODE_LIMIT];
+    int num_classes;
+
+    sw_gpu_detail::plan_entry plan[SW_GPU_MAX_BUCKETS];
+    size_t plan_size;
+    int wide_config;
+
+    cudaStream_t s_scan, s_sel, s_copy, s_bucket[sw_gpu_detail::MAX_STREAMS];
+    int num_streams;
+    cudaEvent_t ev_fork, ev_join[sw_gpu_detail::MAX_STREAMS];
+    cudaEvent_t ev_copied[2], ev_buf_free[2];
+    int buf_used[2];
+
+    /* Database. */
+    uint64_t num_seqs, num_residues;
+    uint32_t longest;
+    int resident;
+    uint8_t *d_res;           /* resident: the whole database; else two batch buffers */
+    uint8_t *d_batch[2];
+    uint64_t batch_capacity;
+    uint8_t *h_res;           /* batched: pinned copy */
+    uint64_t *d_offsets;
+    uint32_t *d_lengths, *d_tiebreak;
+    int subject_col[SW_CODE_LIMIT]; /* class -> table column, -1 if absent */
+    uint32_t subject_classes;       /* columns, padding included */
+    uint8_t *d_subject_class;
+    sw_gpu_detail::batch *batches;
+    size_t num_batches;
+    sw_gpu_detail::bucket *buckets;
+    size_t num_buckets;
+
+    sw_gpu_detail::slot slots[sw_gpu_detail::SLOTS];
+    size_t ctl_words;
+
+    /* Per search, grown as needed. */
+    uint4 *d_table16, *d_table32;
+    size_t table16_cap, table32_cap;
+    uint8_t *d_query;
+    size_t query_cap;
+    uint2 *d_temp, *d_temp_wide;
+    size_t temp_bytes, temp_wide_bytes;
+    int multipass_groups, wide_groups;
+    sw_gpu_detail::launch_shape shapes[64];
+
+    /* Intra-task kernel: sequences longer than intra_threshold. */
+    uint32_t intra_longest;           /* longest such sequence, 0 if none */
+    uint32_t profile_words;           /* per class, for the longest query */
+    uint2 *d_row_buffer;
+    size_t row_buffer_bytes;
+    uint32_t row_stride;
+    int intra_grid;                   /* blocks that the row buffer serves */
+    int intra_tile, intra_threads;    /* shape of the last launch, for the statistics */
+
+    /* Timeline of the last search (opt.timeline; opt.profile times its
+     * buckets with it): span i lies between
+     * span_events[2i] and [2i + 1], timed from span_origin. */
+    sw_gpu_span *spans;
+    size_t num_spans, spans_cap;
+    cudaEvent_t *span_events;
+    size_t span_events_made;
+    cudaEvent_t span_origin;
+};
+
+namespace sw_gpu_detail {
+
+/* ctl of a slot: the SW_GK_CTL_* words, then per batch its overflow count
+ * and the work counter of its 32-bit pass, then one work counter per bucket,
+ * then the histogram. One memset clears it per query. */
+inline size_t ctl_overflow(const sw_gpu_engine *e, size_t b) { (void)e; return SW_GK_CTL_WORDS + b; }
+inline size_t ctl_wide_work(const sw_gpu_engine *e, size_t b) { return SW_GK_CTL_WORDS + e->num_batches + b; }
+inline size_t ctl_bucket_work(const sw_gpu_engine *e, size_t k) { return SW_GK_CTL_WORDS + 2 * e->num_batches + k; }
+inline size_t ctl_hist(const sw_gpu_engine *e) { return (SW_GK_CTL_WORDS + 2 * e->num_batches + e->num_buckets + 3) & ~(size_t)3; }
+inline size_t ctl_head_words(const sw_gpu_engine *e) { return SW_GK_CTL_WORDS + e->num_batches; }
+
+/* Grows the device buffer *ptr of *cap bytes to at least `need` bytes (its
+ * contents are lost when it grows). */
+int ensure(void **ptr, size_t *cap, size_t need, const char *what, sw_error *err);
+
+} /* namespace sw_gpu_detail */
+
+#endif

@@ -1,0 +1,355 @@
+/* Launches of the GPU engine: the shape of every kernel (block size,
+ * blocks, shared memory, the buffers that bound the grid) and the
+ * descriptors of a query's launches, sent from the host over the bucket
+ * streams or from a parent kernel on the GPU. */
+#include "sw_gpu_launch.cuh"
+
+#include <string.h>
+
+#include "sw_gpu_timeline.cuh"
+
+namespace sw_gpu_detail {
+
+namespace {
+
+/* Shape of the intra-task kernel for a query of `qlen` residues.
+ * Tile height: 16 rows per thread halves the per-row costs that are paid
+ * per lane and step (shuffles, ring traffic, class loads) against 8, but a
+ * row block then covers 512 query rows; 16 is taken once the padding of
+ * the last row block stays under a quarter of the query.
+ * Warps per block: one per row block up to 2. More warps lengthen the
+ * wavefront's fill (WARP_LAG steps per warp) and the wait of a strip for
+ * the one above, while the multiprocessor is kept busy by several blocks at
+ * once anyway (H100, Swiss-Prot-like, intra-task above 768: 2 warps 2.41 s,
+ * 4 warps 2.47 s, 8 warps 2.71 s).
+ * Both fall back (fewer warps, then the smaller tile) until the occupancy
+ * API says that at least one block fits in a multiprocessor. */
+struct intra_shape {
+    int tile, threads, blocks_per_sm;
+    size_t smem;
+};
+
+int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw_error *err)
+{
+    const int tiles[2] = {16, 8};
+    for (int ti = 0; ti < 2; ++ti) {
+        const int tile = tiles[ti];
+        if (e->opt.intra_tile && tile != e->opt.intra_tile) continue;
+        const size_t rows = 32 * (size_t)tile;
+        const size_t row_blocks = (qlen + rows - 1) / rows;
+        if (tile == 16 && !e->opt.intra_tile && row_blocks * rows * 4 > qlen * 5) continue;
+        int warps = row_blocks < 2 ? (int)row_blocks : 2;
+        if (e->opt.intra_warps) warps = e->opt.intra_warps < 16 ? e->opt.intra_warps : 16;
+        if (warps < 1) warps = 1;
+        for (; warps >= 1; --warps) {
+            const size_t smem = sw_gk_intra_smem(tile, 32 * warps, e->subject_classes);
+            if (smem > e->smem_optin) continue;
+            int blocks = 0;
+            CK(sw_gk_intra_occupancy(tile, 32 * warps, smem, &blocks), "occupancy");
+            if (blocks > 0) {
+                *out = intra_shape{tile, 32 * warps, blocks, smem};
+                return SW_OK;
+            }
+        }
+    }
+    return sw_error_set(err, SW_ELIMIT, "GPU: the intra-task kernel does not fit in a multiprocessor");
+}
+
+/* The intra-task launch of bucket `bk` for one query. */
+int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
+                   const uint8_t *res, size_t qlen, sw_gk_child_launch *out, sw_error *err)
+{
+    intra_shape sh;
+    int rc = choose_intra_shape(e, qlen, &sh, err);
+    if (rc) return rc;
+    sw_gk_intra_params &p = out->p.intra;
+    p.residues = res;
+    p.residue_base = bt->res_begin;
+    p.offsets = e->d_offsets;
+    p.lengths = e->d_lengths;
+    p.first = bk->first;
+    p.count = bk->count;
+    p.profile = s->profile;
+    p.profile_words = e->profile_words;
+    p.query_len = (uint32_t)qlen;
+    p.subject_class = e->d_subject_class;
+    p.subject_classes = e->subject_classes;
+    p.gap_open = e->gap_open;
+    p.gap_extend = e->gap_extend;
+    p.limit = c->limit;
+    p.scores = s->scores;
+    p.work = s->ctl + ctl_bucket_work(e, kb);
+    p.overflow = s->overflow + bt->first;
+    p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
+    p.row_buffer = e->d_row_buffer;
+    p.row_stride = e->row_stride;
+    const uint32_t items = (bk->count + 1) / 2;
+    int blocks = sh.blocks_per_sm * e->sms;
+    if (blocks > e->intra_grid) blocks = e->intra_grid;
+    if ((uint32_t)blocks > items) blocks = (int)items;
+    if (blocks < 1) blocks = 1;
+    e->intra_tile = sh.tile;
+    e->intra_threads = sh.threads;
+    out->intra = 1;
+    out->id = sh.tile;
+    out->blocks = blocks;
+    out->threads = sh.threads;
+    out->smem = (uint32_t)sh.smem;
+    return SW_OK;
+}
+
+sw_gk_align_params base_params(const sw_gpu_engine *e, const search_ctx *c, size_t q_offset, size_t qlen,
+                               const slot *s)
+{
+    sw_gk_align_params p;
+    memset(&p, 0, sizeof p);
+    p.offsets = e->d_offsets;
+    p.lengths = e->d_lengths;
+    p.query = e->d_query + q_offset;
+    p.query_len = (uint32_t)qlen;
+    p.subject_class = e->d_subject_class;
+    p.subject_classes = e->subject_classes;
+    p.gap_open = e->gap_open;
+    p.gap_extend = e->gap_extend;
+    p.limit = c->limit;
+    p.scores = s->scores;
+    p.temp_rows = c->temp_rows;
+    p.unit = 1;
+    p.high_lane = 65536;
+    return p;
+}
+
+/* The launch of bucket `kb` of batch `bt` for one query. */
+int describe_bucket(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t kb, const batch *bt, const uint8_t *res,
+                    size_t q_offset, size_t qlen, sw_gk_child_launch *out, sw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const bucket *bk = &e->buckets[kb];
+    const int id = e->plan[bk->plan].config;
+    if (id == INTRA_CONFIG) return describe_intra(e, c, s, bk, kb, bt, res, qlen, out, err);
+    const sw_gk_config *cf = sw_gk_get_config(id);
+    const launch_shape *ls = &e->shapes[id];
+    sw_gk_align_params &p = out->p.align;
+    p = base_params(e, c, q_offset, qlen, s);
+    p.residues = res;
+    p.residue_base = bt->res_begin;
+    p.first = bk->first;
+    p.count = bk->count;
+    p.table = e->d_table16;
+    p.table_words = c->table16_words;
+    p.work = s->ctl + ctl_bucket_work(e, kb);
+    p.overflow = s->overflow + bt->first;
+    p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
+    p.temp = e->d_temp;
+    const uint32_t items = (bk->count + 1) / 2;
+    const int per_block = ls->threads / cf->group_size;
+    int blocks = (int)((items + per_block - 1) / per_block);
+    int limit = ls->blocks;
+    if (cf->multipass && limit * per_block > e->multipass_groups) limit = e->multipass_groups / per_block;
+    if (blocks > limit) blocks = limit;
+    if (blocks < 1) blocks = 1;
+    out->id = id;
+    out->blocks = blocks;
+    out->threads = ls->threads;
+    out->smem = (uint32_t)ls->smem;
+    return SW_OK;
+}
+
+/* Every bucket of batch `b` as children of one parent kernel on the scan
+ * stream; the parent completes when they all have. */
+int launch_buckets_on_device(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res,
+                             size_t q_offset, size_t qlen, sw_error *err)
+{
+    const batch *bt = &e->batches[b];
+    sw_gk_launch_list list;
+    memset(&list, 0, sizeof list);
+    list.error = s->ctl + SW_GK_CTL_LAUNCH_ERROR;
+    for (size_t k = bt->num_buckets; k-- > 0;) {
+        if (list.count == SW_GK_MAX_CHILDREN)
+            return sw_error_set(err, SW_ELIMIT, "GPU engine: more than %d buckets for the device-side launcher",
+                                SW_GK_MAX_CHILDREN);
+        int rc = describe_bucket(e, c, s, bt->first_bucket + k, bt, res, q_offset, qlen, &list.child[list.count++],
+                                 err);
+        if (rc) return rc;
+    }
+    size_t span;
+    int rc = span_begin(e, SW_GPU_SPAN_LAUNCHER, e->s_scan, s->query, -1, &span, err);
+    if (rc) return rc;
+    CK(sw_gk_launcher_launch(e->s_scan, &list), "device-side launcher");
+    return span_end(e, span, e->s_scan, err);
+}
+
+} /* namespace */
+
+/* The launch shape of kernel `id` for `smem` bytes of shared memory: the
+ * block size that keeps the most warps resident, the larger on a tie (fewer
+ * copies of the table per multiprocessor). */
+int prepare_kernel(sw_gpu_engine *e, int id, size_t smem, sw_error *err)
+{
+    launch_shape *ls = &e->shapes[id];
+    if (ls->ready && ls->smem == smem) return SW_OK;
+    if (smem > e->smem_optin)
+        return sw_error_set(err, SW_ELIMIT,
+                            "GPU: substitution table of %zu bytes exceeds the %zu bytes of shared memory of a block",
+                            smem, e->smem_optin);
+    CK(sw_gk_align_prepare(id, smem), "cudaFuncSetAttribute");
+    int best_warps = 0;
+    for (int threads = 128; threads <= 512; threads *= 2) {
+        int blocks = 0;
+        CK(sw_gk_align_occupancy(id, threads, smem, &blocks), "occupancy");
+        const int warps = blocks * threads / 32;
+        if (warps >= best_warps && blocks > 0) {
+            best_warps = warps;
+            ls->threads = threads;
+            ls->blocks = blocks * e->sms;
+        }
+    }
+    if (best_warps == 0)
+        return sw_error_set(err, SW_ELIMIT, "GPU: alignment kernel %d cannot run with %zu bytes of shared memory",
+                            id, smem);
+    ls->smem = smem;
+    ls->ready = 1;
+    return SW_OK;
+}
+
+/* Column buffers of the multipass kernels, one pair per resident group. The
+ * grid shrinks if a full one would not fit in the search's share of memory. */
+int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err)
+{
+    const size_t per_group = (size_t)2 * c->temp_rows * sizeof(uint2);
+    const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
+    int groups = 0;
+    for (size_t p = 0; p < e->plan_size; ++p) {
+        const int id = e->plan[p].config;
+        if (id == INTRA_CONFIG) continue;
+        const sw_gk_config *cf = sw_gk_get_config(id);
+        if (!cf->multipass) continue;
+        const launch_shape *ls = &e->shapes[id];
+        int g = ls->blocks * (ls->threads / cf->group_size);
+        const int per_block = ls->threads / cf->group_size;
+        if ((size_t)g * per_group > share) {
+            int blocks = (int)(share / (per_block * per_group));
+            if (blocks < 1) blocks = 1;
+            g = blocks * per_block;
+        }
+        if (g > groups) groups = g;
+    }
+    e->multipass_groups = groups;
+    int rc = ensure((void **)&e->d_temp, &e->temp_bytes, (size_t)groups * per_group + 16, "multipass buffers", err);
+    if (rc) return rc;
+    const launch_shape *ws = &e->shapes[e->wide_config];
+    const int per_block = ws->threads / 32;
+    int wblocks = e->sms;
+    if ((size_t)wblocks * per_block * per_group > share / 2) {
+        wblocks = (int)(share / 2 / (per_block * per_group));
+        if (wblocks < 1) wblocks = 1;
+    }
+    e->wide_groups = wblocks * per_block;
+    return ensure((void **)&e->d_temp_wide, &e->temp_wide_bytes, (size_t)e->wide_groups * per_group + 16,
+                  "multipass buffers", err);
+}
+
+/* Query profiles (one per slot, for the longest query) and the row buffers
+ * of the intra-task kernel, one per block of the largest grid that a query
+ * of this search launches. */
+int prepare_intra(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
+{
+    size_t longest = 1;
+    for (size_t q = 0; q < nq; ++q)
+        if (lens[q] > longest) longest = lens[q];
+    const size_t rows_per_unit = (size_t)SW_GK_PROFILE_WORD_ALIGN * SW_GK_PROFILE_ROWS_PER_WORD;
+    e->profile_words = (uint32_t)((longest + rows_per_unit - 1) / rows_per_unit * SW_GK_PROFILE_WORD_ALIGN);
+    const size_t profile_bytes = (size_t)e->subject_classes * e->profile_words * 4;
+    for (int i = 0; i < SLOTS; ++i) {
+        int rc = ensure((void **)&e->slots[i].profile, &e->slots[i].profile_cap, profile_bytes, "query profile", err);
+        if (rc) return rc;
+    }
+    CK(sw_gk_intra_prepare(16, e->smem_optin), "cudaFuncSetAttribute");
+    CK(sw_gk_intra_prepare(8, e->smem_optin), "cudaFuncSetAttribute");
+    int grid = 1;
+    for (size_t q = 0; q < nq; ++q) {
+        intra_shape sh;
+        int rc = choose_intra_shape(e, lens[q], &sh, err);
+        if (rc) return rc;
+        if (sh.blocks_per_sm * e->sms > grid) grid = sh.blocks_per_sm * e->sms;
+    }
+    e->row_stride = (e->intra_longest + 31) & ~31u;
+    const size_t per_block = (size_t)e->row_stride * sizeof(uint2);
+    const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
+    if ((size_t)grid * per_block > share) grid = (int)(share / per_block) > 0 ? (int)(share / per_block) : 1;
+    e->intra_grid = grid;
+    return ensure((void **)&e->d_row_buffer, &e->row_buffer_bytes, (size_t)grid * per_block + 16, "row buffers", err);
+}
+
+/* The 32-bit pass over the sequences of batch `b` that the 16-bit kernels
+ * flagged; the count stays on the GPU, so the launch is sized for the worst
+ * and idle groups leave at once. */
+int launch_wide(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res, size_t q_offset,
+                size_t qlen, cudaStream_t stream, sw_error *err)
+{
+    const batch *bt = &e->batches[b];
+    sw_gk_align_params p = base_params(e, c, q_offset, qlen, s);
+    p.residues = res;
+    p.residue_base = bt->res_begin;
+    p.list = s->overflow + bt->first;
+    p.list_count = s->ctl + ctl_overflow(e, b);
+    p.table = e->d_table32;
+    p.table_words = c->table32_words;
+    p.work = s->ctl + ctl_wide_work(e, b);
+    p.temp = e->d_temp_wide;
+    const launch_shape *ls = &e->shapes[e->wide_config];
+    size_t span;
+    int rc = span_begin(e, SW_GPU_SPAN_WIDE, stream, s->query, -1, &span, err);
+    if (rc) return rc;
+    CK(sw_gk_align_launch(e->wide_config, e->wide_groups / (ls->threads / 32), ls->threads, c->smem32, stream, &p),
+       "32-bit alignment kernel");
+    return span_end(e, span, stream, err);
+}
+
+/* Every bucket of batch `b` for one query. Buckets go out longest first over
+ * the bucket streams, so short ones fill the multiprocessors that the long
+ * ones leave idle at their end; multipass buckets share one stream, and so
+ * their column buffers; the intra-task kernel has a stream of its own. */
+int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res, size_t q_offset,
+                   size_t qlen, cudaStream_t join, sw_error *err)
+{
+    if (e->opt.device_launch) return launch_buckets_on_device(e, c, s, b, res, q_offset, qlen, err);
+    const batch *bt = &e->batches[b];
+    const int ns = e->num_streams;
+    if (ns > 1) {
+        CK(cudaEventRecord(e->ev_fork, e->s_scan), "cudaEventRecord");
+        for (int i = 0; i < ns; ++i) CK(cudaStreamWaitEvent(e->s_bucket[i], e->ev_fork, 0), "cudaStreamWaitEvent");
+    }
+    int next = 1 % ns;
+    for (size_t k = bt->num_buckets; k-- > 0;) {
+        const size_t kb = bt->first_bucket + k;
+        sw_gk_child_launch ch;
+        int rc = describe_bucket(e, c, s, kb, bt, res, q_offset, qlen, &ch, err);
+        if (rc) return rc;
+        cudaStream_t st = e->s_scan;
+        if (ns > 1) {
+            if (ch.intra) st = e->s_bucket[0];
+            else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
+            else {
+                st = e->s_bucket[next];
+                next = next + 1 < ns ? next + 1 : 1;
+            }
+        }
+        size_t span;
+        rc = span_begin(e, ch.intra ? SW_GPU_SPAN_INTRA : SW_GPU_SPAN_INTER, st, s->query, e->buckets[kb].plan, &span,
+                        err);
+        if (rc) return rc;
+        if (ch.intra) CK(sw_gk_intra_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.intra), "intra-task kernel");
+        else CK(sw_gk_align_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.align), "alignment kernel");
+        if ((rc = span_end(e, span, st, err))) return rc;
+    }
+    if (ns > 1) {
+        for (int i = 0; i < ns; ++i) {
+            CK(cudaEventRecord(e->ev_join[i], e->s_bucket[i]), "cudaEventRecord");
+            CK(cudaStreamWaitEvent(join, e->ev_join[i], 0), "cudaStreamWaitEvent");
+        }
+    }
+    return SW_OK;
+}
+
+} /* namespace sw_gpu_detail */

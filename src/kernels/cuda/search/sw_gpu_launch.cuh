@@ -1,0 +1,30 @@
+/* Launches of the GPU engine (private): kernel shapes for a search, and
+ * the launches of one query. */
+#ifndef SW_GPU_LAUNCH_CUH
+#define SW_GPU_LAUNCH_CUH
+
+#include "sw_gpu_engine_state.cuh"
+
+namespace sw_gpu_detail {
+
+/* The launch shape of kernel `id` for `smem` bytes of shared memory (e->shapes). */
+int prepare_kernel(sw_gpu_engine *e, int id, size_t smem, sw_error *err);
+
+/* Column buffers of the multipass kernels, sized for this search. */
+int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err);
+
+/* Query profiles and row buffers of the intra-task kernel, sized for the
+ * queries of this search. */
+int prepare_intra(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err);
+
+/* The 32-bit recomputation of batch `b` for the query in slot `s`, on `stream`. */
+int launch_wide(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res, size_t q_offset,
+                size_t qlen, cudaStream_t stream, sw_error *err);
+
+/* Every bucket of batch `b` for the query in slot `s`; `join` waits for them all. */
+int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res, size_t q_offset,
+                   size_t qlen, cudaStream_t join, sw_error *err);
+
+} /* namespace sw_gpu_detail */
+
+#endif

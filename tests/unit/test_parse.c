@@ -1,0 +1,66 @@
+/* The strict integer parser takes the whole text or nothing. */
+#include <criterion/criterion.h>
+#include <limits.h>
+
+#include "sw_error.h"
+#include "sw_parse.h"
+
+/* Succeeds with the value. */
+static void takes(const char *text, long min, long max, long want)
+{
+    long v = want + 1;
+    cr_assert_eq(sw_parse_long(text, min, max, &v), SW_OK, "'%s' was refused", text);
+    cr_assert_eq(v, want, "'%s' gave %ld", text, v);
+}
+
+Test(parse, takes_a_number_in_range)
+{
+    takes("42", 1, 100, 42);
+    takes("-7", -10, 0, -7);
+}
+
+Test(parse, takes_the_bounds_themselves)
+{
+    takes("1", 1, 22, 1);
+    takes("22", 1, 22, 22);
+}
+
+/* Fails and leaves the output alone. */
+static void refuses(const char *text, long min, long max)
+{
+    long v = 5;
+    cr_assert_eq(sw_parse_long(text, min, max, &v), SW_EINVAL, "'%s' was taken", text);
+    cr_assert_eq(v, 5, "'%s' changed the output", text);
+}
+
+Test(parse, rejects_a_number_out_of_range)
+{
+    refuses("0", 1, 22);
+    refuses("23", 1, 22);
+}
+
+Test(parse, rejects_empty_text_and_text_without_digits)
+{
+    refuses("", 0, 10);
+    refuses("-", 0, 10);
+    refuses(" ", 0, 10);
+    refuses("x", 0, 10);
+}
+
+Test(parse, rejects_anything_after_the_digits)
+{
+    refuses("4x", 0, 10);
+    refuses("4 ", 0, 10);
+    refuses("4.0", 0, 10);
+}
+
+Test(parse, rejects_overflow_even_with_the_widest_range)
+{
+    refuses("99999999999999999999999", LONG_MIN, LONG_MAX);
+}
+
+Test(parse, takes_leading_blanks_and_a_plus_sign_as_strtol_does)
+{
+    takes(" 8", 0, 10, 8);
+    takes("+9", 0, 10, 9);
+}
