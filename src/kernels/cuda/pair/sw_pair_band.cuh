@@ -234,10 +234,13 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
                 best_col = j;
                 best_row = first_row(h, mx);
                 if (p.prune) atomicMax(p.best_score, mx);
-            } else if (ROWMAJOR && mx == best && mx > 0) {
-                /* a later column wins a tie only from a smaller row */
+            } else if (mx == best && mx > 0) {
+                /* A later column wins a tie only from a smaller row; in
+                 * column-major order a smaller column wins it, which happens
+                 * when a warp sweeps a second band (columns start again at
+                 * 0, rows are larger). */
                 const long long r = first_row(h, mx);
-                if (r < best_row) {
+                if (ROWMAJOR ? r < best_row : j < best_col) {
                     best_col = j;
                     best_row = r;
                 }
