@@ -15,11 +15,13 @@ struct sw_matrix {
     const sw_alphabet *alphabet;
     int max;
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    char name[32]; /* upper case when loaded by name, else empty */
 };
 
 const sw_alphabet *sw_matrix_alphabet(const sw_matrix *m) { return m->alphabet; }
 const int8_t *sw_matrix_table(const sw_matrix *m) { return m->table; }
 int sw_matrix_max(const sw_matrix *m) { return m->max; }
+const char *sw_matrix_name(const sw_matrix *m) { return m->name[0] ? m->name : NULL; }
 
 void sw_matrix_free(sw_matrix *m) { free(m); }
 
@@ -54,6 +56,27 @@ static size_t first_non_text(const char *s, size_t n)
         if (c != '\t' && (c < 0x20 || c >= 0x7F)) return i;
     }
     return n;
+}
+
+/* The codes whose scores code `k` takes in a table: itself when the file
+ * has it; for a protein residue the file lacks, its stand-ins (see
+ * sw_matrix_parse); none when nothing stands in (the minimum applies).
+ * `have` says which codes the file has. */
+static int stand_ins(const sw_alphabet *alpha, const int *have, int k, int out[2])
+{
+    if (k >= alpha->size) return 0;
+    if (have[k]) {
+        out[0] = k;
+        return 1;
+    }
+    if (alpha->kind == SW_ALPHABET_PROTEIN) {
+        const int c = 4, i = 9, l = 10, kk = 11, j = 21, u = 25, o = 26;
+        if (k == u) return out[0] = c, 1;
+        if (k == o) return out[0] = kk, 1;
+        if (k == j) return out[0] = i, out[1] = l, 2;
+        if (have[SW_PROTEIN_X]) return out[0] = SW_PROTEIN_X, 1;
+    }
+    return 0;
 }
 
 int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix **out,
@@ -176,8 +199,12 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
         }
     }
 
-    /* Residues the file lacks score as X when X is present, else as the
-     * matrix minimum: an unknown residue should never look like a match. */
+    /* Residues the file lacks (NCBI's files have no U, O or J) score as
+     * ssearch36 scores them, its engine being our reference: U
+     * (selenocysteine) as C, O (pyrrolysine) as K, J (leucine or isoleucine)
+     * as the better of I and L; BLAST+ also scores U as C. Any other
+     * missing residue scores as X when X is present, else as the matrix
+     * minimum: an unknown residue should never look like a match. */
     int lo = INT_MAX, hi = INT_MIN;
     for (int i = 0; i < alpha->size; i++)
         for (int j = 0; j < alpha->size; j++)
@@ -186,18 +213,21 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
                 lo = v < lo ? v : lo;
                 hi = v > hi ? v : hi;
             }
-    int x = SW_PROTEIN_X;
     for (int i = 0; i < SW_CODE_LIMIT; i++) {
+        int rows[2], nrows = stand_ins(alpha, have_row, i, rows);
         for (int j = 0; j < SW_CODE_LIMIT; j++) {
             if (i < alpha->size && j < alpha->size && have_row[i] && have_col[j]) continue;
-            int ii = i < alpha->size && have_row[i] ? i : x;
-            int jj = j < alpha->size && have_col[j] ? j : x;
-            int v = lo;
-            if (i < alpha->size && j < alpha->size && have_row[ii] && have_col[jj])
-                v = m->table[ii * SW_CODE_LIMIT + jj];
-            m->table[i * SW_CODE_LIMIT + j] = (int8_t)v;
+            int cols[2], ncols_in = stand_ins(alpha, have_col, j, cols);
+            int v = INT_MIN;
+            for (int a = 0; a < nrows; a++)
+                for (int b = 0; b < ncols_in; b++) {
+                    int t = m->table[rows[a] * SW_CODE_LIMIT + cols[b]];
+                    v = t > v ? t : v;
+                }
+            m->table[i * SW_CODE_LIMIT + j] = (int8_t)(nrows && ncols_in ? v : lo);
         }
     }
+    /* Stand-ins copy existing entries, so they cannot raise the maximum. */
     m->max = hi;
     *out = m;
     return SW_OK;
@@ -299,6 +329,9 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
     if (rc) return rc;
     rc = sw_matrix_parse(text, len, found, out, err);
     free(text);
+    if (rc == SW_OK && found == path && strlen(path_or_name) < sizeof (*out)->name)
+        for (size_t i = 0; path_or_name[i]; i++)
+            (*out)->name[i] = (char)toupper((unsigned char)path_or_name[i]);
     return rc;
 }
 

@@ -23,8 +23,9 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err);
 
 /* Parses NCBI text format: '#' comment lines, a line of column letters, then
  * one row per letter: the row letter and one integer per column. Protein
- * residues that the file lacks (often U and O) score as X. `source` names
- * the text in error messages. */
+ * residues that the file lacks score as ssearch36 scores them: U as C, O as
+ * K, J as the better of I and L, any other as X. `source` names the text in
+ * error messages. */
 int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix **out,
                     sw_error *err);
 
@@ -42,6 +43,11 @@ static inline int sw_matrix_score(const int8_t *table, uint8_t a, uint8_t b)
 }
 
 int sw_matrix_max(const sw_matrix *m);
+
+/* The upper-case name ("BLOSUM62") of a matrix that sw_matrix_load() found
+ * by name among the shipped ones, whose published statistics then apply;
+ * NULL for one read from a path or parsed from text. */
+const char *sw_matrix_name(const sw_matrix *m);
 
 /* Everything an engine needs to score an alignment. */
 typedef struct sw_scoring {

@@ -702,6 +702,150 @@ static int by_seq(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* sw_db_read_sequences: each task is one residue chunk and the requested
+ * sequences in it (a run of the sorted request list). */
+typedef struct seq_task {
+    size_t chunk;
+    size_t first, end; /* into the sorted request list */
+} seq_task;
+
+typedef struct seq_read_ctx {
+    const sw_db *db;
+    const seq_slot *order;
+    uint8_t **out;
+    const seq_task *tasks;
+    size_t num_tasks;
+    atomic_size_t next;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    sw_error err;
+} seq_read_ctx;
+
+static size_t residue_chunk_of(const sw_db *db, uint64_t seq)
+{
+    const chunk *c = db->chunks[DATA_RESIDUES];
+    size_t lo = 0, hi = db->num_chunks[DATA_RESIDUES];
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c[mid].first_seq <= seq)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void seq_read_worker(void *arg, int index)
+{
+    (void)index;
+    seq_read_ctx *c = arg;
+    const sw_db *db = c->db;
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    uint8_t *buf = NULL;
+    size_t capacity = 0;
+    int rc = dctx ? SW_OK : SW_ENOMEM;
+    size_t failed_chunk = 0;
+    char reason[160] = "out of memory";
+    while (rc == SW_OK && !atomic_load(&c->failed)) {
+        size_t t = atomic_fetch_add(&c->next, 1);
+        if (t >= c->num_tasks) break;
+        const seq_task *task = &c->tasks[t];
+        const chunk *k = &db->chunks[DATA_RESIDUES][task->chunk];
+        failed_chunk = task->chunk;
+        if (k->size + 1 > capacity) {
+            uint8_t *b = realloc(buf, (size_t)k->size + 1);
+            if (!b) {
+                rc = SW_ENOMEM;
+                snprintf(reason, sizeof reason, "out of memory");
+                break;
+            }
+            buf = b;
+            capacity = (size_t)k->size + 1;
+        }
+        if ((rc = decode_chunk(db, DATA_RESIDUES, task->chunk, buf, dctx, reason, sizeof reason)))
+            break;
+        /* The requests are sorted, so one walk over the chunk's lengths
+         * finds every offset. */
+        uint64_t s = k->first_seq, at = 0;
+        for (size_t i = task->first; i < task->end && rc == SW_OK; i++) {
+            for (; s < c->order[i].seq; s++) at += db->lengths[s];
+            size_t len = db->lengths[s];
+            uint8_t *copy = malloc(len ? len : 1);
+            if (!copy) {
+                rc = SW_ENOMEM;
+                snprintf(reason, sizeof reason, "out of memory");
+                break;
+            }
+            memcpy(copy, buf + at, len);
+            c->out[c->order[i].slot] = copy;
+        }
+    }
+    if (rc != SW_OK) {
+        sw_error e;
+        chunk_error(db, DATA_RESIDUES, failed_chunk, rc, reason, &e);
+        pthread_mutex_lock(&c->lock);
+        if (!atomic_exchange(&c->failed, 1)) c->err = e;
+        pthread_mutex_unlock(&c->lock);
+    }
+    free(buf);
+    ZSTD_freeDCtx(dctx);
+}
+
+int sw_db_read_sequences(const sw_db *db, const uint64_t *seqs, size_t n, int threads,
+                         uint8_t **residues, sw_error *err)
+{
+    if (!db || (n > 0 && (!seqs || !residues)))
+        return sw_error_set(err, SW_EINVAL, "no sequences given");
+    for (size_t i = 0; i < n; i++) residues[i] = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (seqs[i] >= db->num_seqs) return sw_error_set(err, SW_EINVAL, "no such sequence");
+    seq_slot *order = malloc((n ? n : 1) * sizeof *order);
+    seq_task *tasks = malloc((n ? n : 1) * sizeof *tasks);
+    if (!order || !tasks) {
+        free(order);
+        free(tasks);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) order[i] = (seq_slot){seqs[i], i};
+    qsort(order, n, sizeof *order, by_seq);
+    size_t num_tasks = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = residue_chunk_of(db, order[i].seq);
+        if (num_tasks && tasks[num_tasks - 1].chunk == c) {
+            tasks[num_tasks - 1].end = i + 1;
+        } else {
+            tasks[num_tasks++] = (seq_task){c, i, i + 1};
+        }
+    }
+    seq_read_ctx c;
+    memset(&c, 0, sizeof c);
+    c.db = db;
+    c.order = order;
+    c.out = residues;
+    c.tasks = tasks;
+    c.num_tasks = num_tasks;
+    atomic_init(&c.next, 0);
+    atomic_init(&c.failed, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    if (threads <= 0) threads = sw_clock_online_cpus();
+    if ((size_t)threads > num_tasks) threads = num_tasks ? (int)num_tasks : 1;
+    int started = 0;
+    if (num_tasks) sw_pool_run(threads, seq_read_worker, &c, &started);
+    if (num_tasks && started == 0) seq_read_worker(&c, 0); /* no thread could start: read here */
+    pthread_mutex_destroy(&c.lock);
+    free(order);
+    free(tasks);
+    if (atomic_load(&c.failed)) {
+        for (size_t i = 0; i < n; i++) {
+            free(residues[i]);
+            residues[i] = NULL;
+        }
+        if (err) *err = c.err;
+        return c.err.code ? c.err.code : SW_ECORRUPT;
+    }
+    return SW_OK;
+}
+
 int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
                        sw_error *err)
 {

@@ -131,6 +131,14 @@ int sw_db_read_all_residues(const sw_db *db, int threads, uint8_t **out, sw_erro
 int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
                        sw_error *err);
 
+/* The residues (codes) of `n` sorted sequences (in any order, repeats
+ * allowed) into residues[0..n-1], each malloc'ed (sw_db_lengths() bytes, at
+ * least 1 allocated), decoding each residue chunk once, chunks in parallel
+ * on `threads` threads (<= 0: every online CPU): the subjects of the hits
+ * to align. On failure every residues[i] is NULL. */
+int sw_db_read_sequences(const sw_db *db, const uint64_t *seqs, size_t n, int threads,
+                         uint8_t **residues, sw_error *err);
+
 /* Checks every checksum and the consistency of every chunk; the error names
  * the first bad one. `progress` (may be NULL) gets done/total chunk counts. */
 int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, uint64_t total),

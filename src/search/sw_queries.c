@@ -9,7 +9,7 @@
 #include "sw_fasta.h"
 
 typedef struct query_entry {
-    size_t residue_offset, length, id_offset;
+    size_t residue_offset, length, id_offset, description_offset;
 } query_entry;
 
 struct sw_query_set {
@@ -95,7 +95,7 @@ static int add_query(sw_query_reader *r, sw_query_set *q, const sw_fasta_record 
     }
     if (reserve((void **)&q->entries, &q->cap, q->count + 1, sizeof *q->entries) ||
         reserve((void **)&q->residues, &q->residues_cap, q->residues_len + rec->length, 1) ||
-        reserve((void **)&q->ids, &q->ids_cap, q->ids_len + id_len + 1, 1))
+        reserve((void **)&q->ids, &q->ids_cap, q->ids_len + id_len + desc_len + 2, 1))
         return sw_error_set(err, SW_ENOMEM, "%s: out of memory reading queries", r->path);
     query_entry *e = &q->entries[q->count++];
     e->residue_offset = q->residues_len;
@@ -106,6 +106,11 @@ static int add_query(sw_query_reader *r, sw_query_set *q, const sw_fasta_record 
     memcpy(q->ids + q->ids_len, id, id_len);
     q->ids[q->ids_len + id_len] = '\0';
     q->ids_len += id_len + 1;
+    /* The description follows its identifier in the same arena. */
+    e->description_offset = q->ids_len;
+    if (desc_len) memcpy(q->ids + q->ids_len, desc, desc_len);
+    q->ids[q->ids_len + desc_len] = '\0';
+    q->ids_len += desc_len + 1;
     return SW_OK;
 }
 
@@ -175,5 +180,9 @@ const uint8_t *sw_queries_residues(const sw_query_set *q, size_t i, size_t *leng
 }
 
 const char *sw_queries_id(const sw_query_set *q, size_t i) { return q->ids + q->entries[i].id_offset; }
+const char *sw_queries_description(const sw_query_set *q, size_t i)
+{
+    return q->ids + q->entries[i].description_offset;
+}
 
 uint64_t sw_queries_total_residues(const sw_query_set *q) { return q->residues_len; }

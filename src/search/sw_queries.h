@@ -38,6 +38,9 @@ const uint8_t *sw_queries_residues(const sw_query_set *q, size_t i, size_t *leng
  * whose header is empty or blank is named "query<N>", N its 1-based number
  * among the queries of the file. */
 const char *sw_queries_id(const sw_query_set *q, size_t i);
+/* The rest of the header after the identifier and the blanks that follow
+ * it; "" when there is none. */
+const char *sw_queries_description(const sw_query_set *q, size_t i);
 uint64_t sw_queries_total_residues(const sw_query_set *q);
 
 #endif

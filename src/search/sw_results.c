@@ -11,6 +11,8 @@ struct sw_search_results {
     size_t *counts;
     sw_hit **hits;
     sw_search_stats stats;
+    int32_t *all_scores; /* num_queries x all_scores_per_query, or NULL */
+    uint64_t all_scores_per_query;
 };
 
 int sw_results_create(size_t num_queries, sw_search_results **out)
@@ -35,6 +37,7 @@ void sw_results_free(sw_search_results *r)
         for (size_t q = 0; q < r->num_queries; q++) free(r->hits[q]);
     free(r->hits);
     free(r->counts);
+    free(r->all_scores);
     free(r);
 }
 
@@ -54,3 +57,15 @@ void sw_results_set_stats(sw_search_results *r, const sw_search_stats *stats) { 
 size_t sw_results_count(const sw_search_results *r, size_t q) { return r->counts[q]; }
 const sw_hit *sw_results_hits(const sw_search_results *r, size_t q) { return r->hits[q]; }
 void sw_results_stats(const sw_search_results *r, sw_search_stats *stats) { *stats = r->stats; }
+
+void sw_results_adopt_all_scores(sw_search_results *r, int32_t *scores, uint64_t num_seqs)
+{
+    free(r->all_scores);
+    r->all_scores = scores;
+    r->all_scores_per_query = num_seqs;
+}
+
+const int32_t *sw_results_all_scores(const sw_search_results *r, size_t q)
+{
+    return r->all_scores ? r->all_scores + q * r->all_scores_per_query : NULL;
+}

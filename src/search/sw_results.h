@@ -30,6 +30,14 @@ void sw_results_free(sw_search_results *r);
 int sw_results_set_hits(sw_search_results *r, size_t q, const sw_hit *hits, size_t count);
 void sw_results_set_stats(sw_search_results *r, const sw_search_stats *stats);
 
+/* Every database sequence's score for every query, when the search was
+ * asked for them (sw_search_options.keep_all_scores): query q's scores are
+ * scores[q * num_seqs ..], by sorted database sequence number. Takes
+ * ownership of the malloc'ed `scores`. */
+void sw_results_adopt_all_scores(sw_search_results *r, int32_t *scores, uint64_t num_seqs);
+/* Query q's scores (sw_db_num_seqs() of them), or NULL when not kept. */
+const int32_t *sw_results_all_scores(const sw_search_results *r, size_t q);
+
 size_t sw_results_count(const sw_search_results *r, size_t q);
 const sw_hit *sw_results_hits(const sw_search_results *r, size_t q);
 void sw_results_stats(const sw_search_results *r, sw_search_stats *stats);

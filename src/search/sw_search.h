@@ -38,6 +38,10 @@ typedef struct sw_search_options {
     /* Receives notes such as "no usable GPU; searching on the CPU"; may be NULL. */
     void (*note)(void *user, const char *message);
     void *note_user;
+    /* Nonzero: the results keep every database sequence's score for every
+     * query (sw_results_all_scores), for statistics fitted to the search's
+     * own score distribution. Costs 4 bytes per query and sequence. */
+    int keep_all_scores;
 } sw_search_options;
 
 /* Runs the search on the device that `options` asks for (sw_search.c): the

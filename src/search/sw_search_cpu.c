@@ -37,6 +37,7 @@ typedef struct search_ctx {
     const sw_search_options *options;
     const uint32_t *lengths;
     sw_simd_profile **profiles;   /* one per query, SIMD engine only */
+    int32_t *all_scores;          /* keep_all_scores: query-major, else NULL */
     work_block *blocks;
     size_t num_blocks;
     chunk_state *chunks;
@@ -108,6 +109,9 @@ static int align_block(worker *w, const work_block *b, const uint8_t *residues, 
             if (score < 0)
                 return sw_error_set(e, score, "aligning query %s: %s",
                                     sw_queries_id(ctx->queries, q), sw_strerror(score));
+            /* Each sequence is in exactly one block, so threads never
+             * write the same entry. */
+            if (ctx->all_scores) ctx->all_scores[q * sw_db_num_seqs(ctx->db) + s] = score;
             if (score > 0 && score >= sw_topn_threshold(top)) {
                 sw_hit hit = {score, s, sw_db_original_index(ctx->db, s)};
                 sw_topn_offer(top, &hit);
@@ -268,6 +272,21 @@ int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         }
     }
 
+    if (options->keep_all_scores) {
+        uint64_t n = sw_db_num_seqs(db);
+        if (n && nq > SIZE_MAX / sizeof(int32_t) / n) {
+            rc = sw_error_set(err, SW_ENOMEM, "too many scores to keep: %zu queries x %llu sequences", nq,
+                              (unsigned long long)n);
+            goto done;
+        }
+        ctx.all_scores = malloc(nq * n * sizeof(int32_t) + 1);
+        if (!ctx.all_scores) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory keeping every score (%zu queries x %llu sequences)",
+                              nq, (unsigned long long)n);
+            goto done;
+        }
+    }
+
     workers = calloc((size_t)nthreads, sizeof *workers);
     if (!workers) {
         rc = sw_error_set(err, SW_ENOMEM, "out of memory starting the search");
@@ -342,6 +361,10 @@ int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         st.cells = cells_total;
         st.threads = nthreads;
         sw_results_set_stats(*out, &st);
+        if (ctx.all_scores) {
+            sw_results_adopt_all_scores(*out, ctx.all_scores, sw_db_num_seqs(db));
+            ctx.all_scores = NULL;
+        }
     }
 
 done:
@@ -366,6 +389,7 @@ done:
         free(ctx.chunks);
     }
     free(ctx.blocks);
+    free(ctx.all_scores);
     pthread_cond_destroy(&ctx.state_changed);
     pthread_mutex_destroy(&ctx.state_lock);
     return rc;

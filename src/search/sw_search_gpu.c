@@ -40,6 +40,8 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
 
     sw_gpu_engine_options eopt;
     memset(&eopt, 0, sizeof eopt);
+    eopt.keep_all_scores = options->keep_all_scores;
+    int32_t *all_scores = NULL;
     const char *threshold_source = "--threshold";
     eopt.intra_threshold = options->gpu_threshold;
     if (eopt.intra_threshold == 0) {
@@ -74,6 +76,20 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     residues = NULL;
     double loaded = sw_clock_seconds();
 
+    if (options->keep_all_scores) {
+        if (nseqs && nq > SIZE_MAX / sizeof(int32_t) / nseqs) {
+            rc = sw_error_set(err, SW_ENOMEM, "too many scores to keep: %zu queries x %llu sequences", nq,
+                              (unsigned long long)nseqs);
+            goto done;
+        }
+        all_scores = malloc(nq * nseqs * sizeof *all_scores + 1);
+        if (!all_scores) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory keeping every score (%zu queries x %llu sequences)",
+                              nq, (unsigned long long)nseqs);
+            goto done;
+        }
+        if ((rc = sw_gpu_engine_set_score_sink(engine, all_scores, err))) goto done;
+    }
     sw_gpu_stats gst;
     if ((rc = sw_gpu_engine_search(engine, qptr, qlen, nq, ghits, counts, &gst, err))) goto done;
 
@@ -105,6 +121,10 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     st.gpu_threshold_source = threshold_source;
     st.on_gpu = 1;
     sw_results_set_stats(r, &st);
+    if (all_scores) {
+        sw_results_adopt_all_scores(r, all_scores, nseqs);
+        all_scores = NULL;
+    }
     *out = r;
     r = NULL;
 
@@ -118,5 +138,6 @@ done:
     free(counts);
     free(ghits);
     free(hits);
+    free(all_scores);
     return rc;
 }

@@ -382,6 +382,42 @@ Test(db_roundtrip, returns_headers_in_a_batch_in_the_requested_order)
     free_input(&in);
 }
 
+Test(db_roundtrip, returns_the_residues_of_chosen_sequences_in_the_requested_order)
+{
+    input in = make_input(3000, 2000, 8);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    cr_assert_gt(sw_db_num_chunks(db), 1, "the test needs several chunks");
+    size_t n = 700;
+    uint64_t *seqs = malloc(n * sizeof *seqs);
+    uint8_t **got = malloc(n * sizeof *got);
+    test_rng rng = test_rng_seed(9);
+    /* Repeats and the last sequence included. */
+    for (size_t i = 0; i < n; i++) seqs[i] = test_rng_next(&rng) % sw_db_num_seqs(db);
+    seqs[n - 1] = sw_db_num_seqs(db) - 1;
+    seqs[n - 2] = seqs[0];
+    const int threads[] = {0, 1, 3};
+    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        sw_error err;
+        cr_assert_eq(sw_db_read_sequences(db, seqs, n, threads[t], got, &err), SW_OK, "%s",
+                     err.message);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t orig = sw_db_original_index(db, seqs[i]);
+            cr_assert_eq(sw_db_lengths(db)[seqs[i]], in.length[orig]);
+            cr_assert_arr_eq(got[i], in.residues[orig], in.length[orig], "sequence %zu", i);
+            free(got[i]);
+        }
+    }
+    sw_error err;
+    uint64_t bad = sw_db_num_seqs(db);
+    cr_assert_eq(sw_db_read_sequences(db, &bad, 1, 1, got, &err), SW_EINVAL);
+    cr_assert_null(got[0]);
+    free(seqs);
+    free(got);
+    sw_db_close(db);
+    free_input(&in);
+}
+
 Test(db_roundtrip, keeps_empty_headers_and_arbitrary_bytes)
 {
     const char *headers[] = {"", "x", "tab\there \x01\xff bytes", ""};

@@ -141,16 +141,29 @@ Test(matrix, blosum62_has_the_ncbi_values)
     sw_matrix_free(m);
 }
 
-Test(matrix, residues_missing_from_the_file_score_as_x)
+/* The figures are ssearch36's (FASTA 36.3.8, -s BL62), measured with a
+ * query WWWWWWWWxWWWWWWWW against WWWWWWWWyWWWWWWWW for every pair x, y. */
+Test(matrix, u_o_and_j_score_as_ssearch36_scores_them)
 {
     sw_matrix *m = NULL;
     sw_error err;
     cr_assert_eq(sw_matrix_load(SW_MATRIX_DIR "/BLOSUM62", &m, &err), SW_OK, "%s", err.message);
-    cr_assert_eq(score(m, 'U', 'A'), score(m, 'X', 'A'));
-    cr_assert_eq(score(m, 'O', 'W'), score(m, 'X', 'W'));
-    cr_assert_eq(score(m, 'J', 'L'), score(m, 'X', 'L'));
-    cr_assert_eq(score(m, 'U', 'U'), score(m, 'X', 'X'));
-    cr_assert_eq(score(m, 'U', '*'), score(m, 'X', '*'));
+    const char *letters = "ARNDCQEGHILKMFPSTWYVBZX";
+    for (const char *a = letters; *a; a++) {
+        cr_assert_eq(score(m, 'U', *a), score(m, 'C', *a), "U against %c", *a);
+        cr_assert_eq(score(m, *a, 'U'), score(m, *a, 'C'), "%c against U", *a);
+        cr_assert_eq(score(m, 'O', *a), score(m, 'K', *a), "O against %c", *a);
+        int i = score(m, 'I', *a), l = score(m, 'L', *a);
+        cr_assert_eq(score(m, 'J', *a), i > l ? i : l, "J against %c", *a);
+    }
+    cr_assert_eq(score(m, 'U', 'U'), 9);
+    cr_assert_eq(score(m, 'O', 'O'), 5);
+    cr_assert_eq(score(m, 'J', 'J'), 4);
+    cr_assert_eq(score(m, 'J', 'V'), 3);
+    cr_assert_eq(score(m, 'J', 'K'), -2);
+    cr_assert_eq(score(m, 'J', 'M'), 2);
+    /* Other residues the file lacks still score as X. */
+    cr_assert_eq(score(m, '*', 'A'), -4);
     sw_matrix_free(m);
 }
 
@@ -291,4 +304,17 @@ Test(matrix, a_directory_is_named_as_such)
     cr_assert_eq(rc2, SW_EIO);
     cr_assert_str_eq(err2.message, "blosum: is a directory");
     cr_assert_null(m);
+}
+
+Test(matrix, a_matrix_found_by_name_keeps_its_name_and_a_file_has_none)
+{
+    sw_matrix *m = NULL;
+    sw_error err;
+    setenv("SWSEARCH_MATRIX_DIR", SW_MATRIX_DIR, 1);
+    cr_assert_eq(sw_matrix_load("blosum62", &m, &err), SW_OK, "%s", err.message);
+    cr_assert_str_eq(sw_matrix_name(m), "BLOSUM62");
+    sw_matrix_free(m);
+    cr_assert_eq(sw_matrix_load(SW_MATRIX_DIR "/BLOSUM62", &m, &err), SW_OK, "%s", err.message);
+    cr_assert_null(sw_matrix_name(m));
+    sw_matrix_free(m);
 }

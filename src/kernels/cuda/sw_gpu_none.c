@@ -72,6 +72,13 @@ const char *sw_gpu_span_name(int kind)
     return "?";
 }
 
+int sw_gpu_engine_set_score_sink(sw_gpu_engine *e, int32_t *scores, sw_error *err)
+{
+    (void)e;
+    (void)scores;
+    return no_cuda(err);
+}
+
 int sw_gpu_engine_device_launch_available(void) { return 0; }
 
 void sw_gpu_engine_free(sw_gpu_engine *e) { (void)e; }

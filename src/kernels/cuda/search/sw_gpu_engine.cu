@@ -163,7 +163,12 @@ int finish_slot(sw_gpu_engine *e, search_ctx *c, slot *s, sw_gpu_hit *hits, size
         return sw_cuda_fail(err, (cudaError_t)s->host_ctl[SW_GK_CTL_LAUNCH_ERROR], SW_GPU_WHO, "device-side launch");
     for (size_t b = 0; b < e->num_batches; ++b) c->recomputed += s->host_ctl[ctl_overflow(e, b)];
     sw_gpu_hit *h = hits + s->query * e->top_n;
-    if (e->host_select) return select_on_host(e, s->host_scores, h, &counts[s->query], err);
+    if (e->host_select) {
+        if (e->score_sink)
+            memcpy(e->score_sink + s->query * (size_t)e->num_seqs, s->host_scores,
+                   (size_t)e->num_seqs * sizeof *s->host_scores);
+        return select_on_host(e, s->host_scores, h, &counts[s->query], err);
+    }
     const size_t n = s->host_ctl[SW_GK_CTL_OUT_COUNT];
     for (size_t i = 0; i < n; ++i) {
         h[i].score = s->host_out[i].score;
@@ -359,7 +364,7 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
             uint32_t cap = 1024;
             while (cap < 2 * top_n && cap < (1u << 24)) cap <<= 1;
             while (cap >= 2 * 1024 && cap / 2 >= top_n && sw_gk_select_smem(cap) > e->smem_optin) cap >>= 1;
-            e->host_select = cap < top_n || sw_gk_select_smem(cap) > e->smem_optin;
+            e->host_select = cap < top_n || sw_gk_select_smem(cap) > e->smem_optin || e->opt.keep_all_scores;
             e->sort_capacity = cap;
             if (!e->host_select && (ce = sw_gk_select_prepare(sw_gk_select_smem(cap))) != cudaSuccess) {
                 rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "cudaFuncSetAttribute");
@@ -396,6 +401,14 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
 }
 
 extern "C" int sw_gpu_engine_device_launch_available(void) { return sw_gk_device_launch_compiled(); }
+
+extern "C" int sw_gpu_engine_set_score_sink(sw_gpu_engine *e, int32_t *scores, sw_error *err)
+{
+    if (!e || (scores && !e->opt.keep_all_scores))
+        return sw_error_set(err, SW_EINVAL, "GPU engine: a score sink needs keep_all_scores");
+    e->score_sink = scores;
+    return SW_OK;
+}
 
 extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
 {

@@ -51,6 +51,10 @@ typedef struct sw_gpu_engine_options {
      * the GPU (dynamic parallelism) instead of from the host over the bucket
      * streams. Needs a build with SW_ENABLE_DEVICE_LAUNCH; for benchmarks. */
     int device_launch;
+    /* Nonzero: every score of every query comes back to the host (for
+     * statistics fitted to the whole score distribution), and the top N are
+     * selected there; see sw_gpu_engine_set_score_sink(). */
+    int keep_all_scores;
 } sw_gpu_engine_options;
 
 #define SW_GPU_DEFAULT_THRESHOLD 3000u
@@ -115,6 +119,12 @@ int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32
 int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
                          const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
                          size_t *counts, sw_gpu_stats *stats, sw_error *err);
+
+/* Where the following sw_gpu_engine_search() calls put every score: query
+ * q's score against database sequence s at scores[q * num_seqs + s]
+ * (num_seqs of the database set). NULL: nowhere. The engine must have been
+ * created with keep_all_scores (else SW_EINVAL). */
+int sw_gpu_engine_set_score_sink(sw_gpu_engine *e, int32_t *scores, sw_error *err);
 
 /* What one span of the timeline was. */
 enum {

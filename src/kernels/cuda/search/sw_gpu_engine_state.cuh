@@ -106,6 +106,7 @@ struct sw_gpu_engine {
     /* More hits than one block sorts: every score comes back and the host
      * selects (slower, but any N works). */
     int host_select;
+    int32_t *score_sink;      /* keep_all_scores: where finished queries' scores go */
     uint32_t *h_tiebreak;
     sw_gpu_engine_options opt;
 
