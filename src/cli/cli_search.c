@@ -1,5 +1,7 @@
 /* swsearch search: options, loading, the search and its report. */
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,16 +20,33 @@ static void search_usage(FILE *out)
           "\n"
           "Scores every query of the FASTA file QUERIES against every sequence of the\n"
           "database DB (built by makedb) by exact Smith-Waterman local alignment with\n"
-          "affine gaps, and writes the best hits of each query as a TSV table.\n"
+          "affine gaps, gives each hit a bit score, an E-value and its alignment, and\n"
+          "writes the hits with E-values up to -e as BLAST's tabular output.\n"
           "\n"
           "  -q, --query FILE      query sequences, FASTA (plain or zstd-compressed)\n"
           "  -d, --db PREFIX       database prefix given to makedb\n"
-          "  -o, --out FILE        write the table to FILE instead of standard output;\n"
+          "  -o, --out FILE        write the results to FILE instead of standard output;\n"
           "                        a file appears or is replaced only when the search\n"
           "                        has succeeded (a symlink's target is replaced, its\n"
           "                        mode kept); a device, pipe or /dev/fd/N is written\n"
           "                        in place; an input or a database file is refused\n"
-          "  -n, --top N           hits reported per query (default 10)\n"
+          "      --outfmt F        6 (default): BLAST's tabular output, 12 columns:\n"
+          "                        qseqid sseqid pident length mismatch gapopen qstart\n"
+          "                        qend sstart send evalue bitscore; \"6 FIELD...\": your\n"
+          "                        columns (BLAST's names, or MMseqs2's); 7: the same\n"
+          "                        with BLAST's comment lines; 0: BLAST's pairwise\n"
+          "                        report with the alignments; json: one JSON object\n"
+          "                        per hit and line; tsv: the table of scores of\n"
+          "                        swsearch 0.x (no E-values, no -e). docs/OUTPUT.md\n"
+          "                        lists every field\n"
+          "  -e, --evalue X        report hits with an E-value up to X (default 10)\n"
+          "  -n, --top N           at most N hits per query, the best by score\n"
+          "                        (default 500, as BLAST's max_target_seqs)\n"
+          "      --stats S         how E-values are computed: table (NCBI's published\n"
+          "                        parameters for the matrix and gap costs), fit (fitted\n"
+          "                        to this search's scores, as ssearch36 does), or auto\n"
+          "                        (default: table where NCBI lists the matrix and gap\n"
+          "                        costs, else fit); see docs/STATISTICS.md\n"
           "  -m, --matrix M        substitution matrix: a name (BLOSUM45, BLOSUM50,\n"
           "                        BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70, PAM250)\n"
           "                        or a file in NCBI format (default BLOSUM62)\n"
@@ -46,22 +65,48 @@ static void search_usage(FILE *out)
           "  -h, --help            this help\n"
           "Each option may be given once.\n"
           "\n"
-          "Output columns: query_id, query_length, rank, score, subject_id,\n"
-          "subject_length, subject_description. Hits are ordered by score, ties by\n"
-          "position in the database FASTA; only positive scores are reported.\n",
+          "Hits are ordered by E-value, then score, then position in the database\n"
+          "FASTA (tsv: by score); only positive scores are reported. Residues U, O and\n"
+          "J score as C, K and the better of I and L, as in ssearch36.\n",
           out);
 }
 
 typedef struct search_args {
-    const char *query_path, *db_path, *out_path, *matrix;
+    const char *query_path, *db_path, *out_path, *matrix, *outfmt;
     long top, gap_open, gap_extend, threads, gpu_id;
+    double evalue;
+    int stats;
     uint32_t threshold;
     int cpu_engine, device, verbose;
 } search_args;
 
+/* An E-value bound: a positive number (1e-5, 0.01, 10) or "inf". */
+static int cli_parse_evalue(const char *text, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (!strcmp(text, "inf")) v = HUGE_VAL;
+    else if (end == text || *end || errno == ERANGE || !(v > 0) || isnan(v)) {
+        cli_error("-e/--evalue takes a positive number such as 10 or 1e-5 (or inf), not '%s'", text);
+        return CLI_EXIT_USAGE;
+    }
+    *out = v;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, search_args *a)
 {
-    enum { OPT_GAP_OPEN = 256, OPT_GAP_EXTEND, OPT_CPU_ENGINE, OPT_DEVICE, OPT_GPU, OPT_THRESHOLD };
+    enum {
+        OPT_GAP_OPEN = 256,
+        OPT_GAP_EXTEND,
+        OPT_CPU_ENGINE,
+        OPT_DEVICE,
+        OPT_GPU,
+        OPT_THRESHOLD,
+        OPT_OUTFMT,
+        OPT_STATS
+    };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
         {"out", required_argument, NULL, 'o'},       {"top", required_argument, NULL, 'n'},
@@ -72,18 +117,24 @@ static int parse_args(int argc, char **argv, search_args *a)
         {"device", required_argument, NULL, OPT_DEVICE},
         {"gpu", required_argument, NULL, OPT_GPU},
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"outfmt", required_argument, NULL, OPT_OUTFMT},
+        {"evalue", required_argument, NULL, 'e'},
+        {"stats", required_argument, NULL, OPT_STATS},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->matrix = "BLOSUM62";
-    a->top = 10;
+    a->top = 500;
+    a->outfmt = "6";
+    a->evalue = 10.0;
+    a->stats = SW_STATS_AUTO;
     a->gap_open = 11;
     a->gap_extend = 1;
     opterr = 0;
     optind = 1;
     int c;
     cli_options_seen seen = {{0}};
-    while ((c = getopt_long(argc, argv, ":q:d:o:n:m:t:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":q:d:o:n:m:t:e:vh", longopts, NULL)) != -1) {
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'q': a->query_path = optarg; break;
@@ -118,6 +169,19 @@ static int parse_args(int argc, char **argv, search_args *a)
             else if (!strcmp(optarg, "gpu")) a->device = SW_DEVICE_GPU;
             else {
                 cli_error("--device is 'auto', 'gpu' or 'cpu', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_OUTFMT: a->outfmt = optarg; break;
+        case 'e':
+            if (cli_parse_evalue(optarg, &a->evalue)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_STATS:
+            if (!strcmp(optarg, "auto")) a->stats = SW_STATS_AUTO;
+            else if (!strcmp(optarg, "table")) a->stats = SW_STATS_TABLE;
+            else if (!strcmp(optarg, "fit")) a->stats = SW_STATS_FIT;
+            else {
+                cli_error("--stats is 'auto', 'table' or 'fit', not '%s'", optarg);
                 return CLI_EXIT_USAGE;
             }
             break;
@@ -177,9 +241,15 @@ int cli_search(int argc, char **argv)
     sw_query_reader *queries = NULL;
     sw_db *db = NULL;
     cli_output out = {0};
+    sw_outfmt *format = NULL;
     sw_scoring scoring;
     int rc;
 
+    /* A bad --outfmt is a usage error, found before anything is read. */
+    if (sw_outfmt_parse(a.outfmt, &format, &err)) {
+        cli_error("%s", err.message);
+        return CLI_EXIT_USAGE;
+    }
     if ((rc = sw_matrix_load(a.matrix, &matrix, &err)) ||
         (rc = sw_scoring_init(&scoring, matrix, (int)a.gap_open, (int)a.gap_extend, &err)) ||
         (rc = sw_queries_open(a.query_path, sw_alphabet_protein(), cli_warn, NULL, &queries,
@@ -217,8 +287,26 @@ int cli_search(int argc, char **argv)
     };
     /* Queries are read, searched and written a batch at a time, so memory
      * does not grow with the query file. */
+    sw_report_options report = {
+        .format = format,
+        .stats = (sw_stats_method)a.stats,
+        .matrix_name = sw_matrix_name(matrix),
+        .max_evalue = a.evalue,
+        .run =
+            {
+                .version = SW_VERSION,
+                .db_path = a.db_path,
+                .db_seqs = sw_db_num_seqs(db),
+                .db_residues = sw_db_num_residues(db),
+                .matrix = a.matrix,
+                .gap_open = (int)a.gap_open,
+                .gap_extend = (int)a.gap_extend,
+                .evalue_cutoff = a.evalue,
+                .table = sw_matrix_table(matrix),
+            },
+    };
     sw_report_summary summary;
-    rc = sw_report_search_tsv(out.file, db, queries, &scoring, &opt, NULL, &summary, &err);
+    rc = sw_report_search(out.file, db, queries, &scoring, &opt, &report, NULL, &summary, &err);
     cli_progress_end(&progress);
     if (rc || (rc = cli_output_commit(&out, &err))) goto done;
 
@@ -235,6 +323,10 @@ int cli_search(int argc, char **argv)
         if (st.load_seconds > 0)
             fprintf(stderr, ", database load %.3f s, transfers %.3f s, %llu scores recomputed",
                     st.load_seconds, st.transfer_seconds, (unsigned long long)st.recomputed);
+        if (summary.alignments)
+            fprintf(stderr, ", %llu alignments in %.3f s", (unsigned long long)summary.alignments,
+                    summary.align_seconds);
+        if (summary.statistics[0]) fprintf(stderr, "; E-values: %s", summary.statistics);
         if (st.gpu_threshold_source) {
             if (st.gpu_threshold == UINT32_MAX)
                 fprintf(stderr, ", no intra-task kernel (%s)", st.gpu_threshold_source);
@@ -253,5 +345,6 @@ done:
     sw_db_close(db);
     sw_queries_close(queries);
     sw_matrix_free(matrix);
+    sw_outfmt_free(format);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

@@ -1,110 +1,297 @@
-/* TSV output and the batched search that produces it. Subject headers are
- * fetched together per batch, so each header chunk is decompressed once a
- * batch. */
+/* The batched search and its report. A batch of queries is searched; then
+ * its queries are taken in groups small enough that their hits' headers,
+ * subjects and alignments fit in memory, and each group's hits get
+ * statistics, are filtered by E-value, aligned on all cores and written. */
 #include "sw_report.h"
 
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sw_fasta.h"
+#include "sw_clock.h"
+#include "sw_pool.h"
+#include "sw_traceback.h"
 
-typedef struct header_entry {
-    uint64_t seq;
-    char *text;
-} header_entry;
+/* A group ends once it holds this many hits (a query is never split). */
+#define GROUP_HITS 65536
 
-static int cmp_u64(const void *a, const void *b)
+typedef struct kept_hit {
+    size_t query; /* in the batch */
+    sw_hit hit;
+    double evalue, bits;
+    char *header;
+    uint8_t *residues; /* the subject, when alignments are needed */
+    sw_alignment alignment;
+} kept_hit;
+
+/* BLAST's order: E-value, then score, then the database's input order. */
+static int by_evalue(const void *pa, const void *pb)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    const kept_hit *a = pa, *b = pb;
+    if (a->query != b->query) return a->query < b->query ? -1 : 1;
+    if (a->evalue != b->evalue) return a->evalue < b->evalue ? -1 : 1;
+    if (a->hit.score != b->hit.score) return a->hit.score > b->hit.score ? -1 : 1;
+    return a->hit.original < b->hit.original ? -1 : a->hit.original > b->hit.original;
 }
 
-static const char *find_header(const header_entry *h, size_t n, uint64_t seq)
+typedef struct align_ctx {
+    kept_hit *hits;
+    size_t n;
+    const sw_query_set *queries;
+    const uint32_t *lengths;
+    const sw_scoring *scoring;
+    atomic_size_t next;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    sw_error err;
+} align_ctx;
+
+static void align_fail(align_ctx *c, const sw_error *e)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (h[mid].seq < seq) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < n && h[lo].seq == seq ? h[lo].text : "";
+    pthread_mutex_lock(&c->lock);
+    if (!atomic_exchange(&c->failed, 1)) c->err = *e;
+    pthread_mutex_unlock(&c->lock);
 }
 
-/* Tabs and line ends inside a header would break the table. */
-static void put_field(FILE *out, const char *s, size_t n)
+/* Aligns hits taken in turn; each alignment must re-score, column by
+ * column, to the score that the search found. */
+static void align_worker(void *arg, int index)
 {
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        putc(c == '\t' || c == '\n' || c == '\r' ? ' ' : c, out);
+    (void)index;
+    align_ctx *c = arg;
+    sw_error e;
+    sw_error_clear(&e);
+    sw_traceback_workspace *w = NULL;
+    if (sw_traceback_workspace_create(&w) != SW_OK) {
+        sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits");
+        align_fail(c, &e);
+        return;
     }
-}
-
-void sw_report_write_tsv_header(FILE *out)
-{
-    fputs("query_id\tquery_length\trank\tscore\tsubject_id\tsubject_length\tsubject_description\n",
-          out);
-}
-
-int sw_report_write_tsv(FILE *out, const sw_db *db, const sw_query_set *queries,
-                        const sw_search_results *results, sw_error *err)
-{
-    size_t nq = sw_queries_count(queries), total = 0;
-    for (size_t q = 0; q < nq; q++) total += sw_results_count(results, q);
-    uint64_t *seqs = malloc((total ? total : 1) * sizeof *seqs);
-    header_entry *headers = calloc(total ? total : 1, sizeof *headers);
-    int rc = SW_OK;
-    size_t nh = 0;
-    if (!seqs || !headers) {
-        rc = sw_error_set(err, SW_ENOMEM, "out of memory writing results");
-        goto done;
-    }
-    size_t k = 0;
-    for (size_t q = 0; q < nq; q++) {
-        const sw_hit *hits = sw_results_hits(results, q);
-        for (size_t i = 0; i < sw_results_count(results, q); i++) seqs[k++] = hits[i].seq;
-    }
-    qsort(seqs, total, sizeof *seqs, cmp_u64);
-    for (size_t i = 0; i < total; i++)
-        if (!nh || seqs[nh - 1] != seqs[i]) seqs[nh++] = seqs[i];
-    char **texts = calloc(nh ? nh : 1, sizeof *texts);
-    if (!texts) {
-        nh = 0;
-        rc = sw_error_set(err, SW_ENOMEM, "out of memory writing results");
-        goto done;
-    }
-    rc = sw_db_read_headers(db, seqs, nh, texts, err);
-    for (size_t i = 0; i < nh; i++) {
-        headers[i].seq = seqs[i];
-        headers[i].text = texts[i];
-    }
-    free(texts);
-    if (rc != SW_OK) goto done;
-
-    const uint32_t *lengths = sw_db_lengths(db);
-    for (size_t q = 0; q < nq; q++) {
+    while (!atomic_load(&c->failed)) {
+        size_t i = atomic_fetch_add(&c->next, 1);
+        if (i >= c->n) break;
+        kept_hit *k = &c->hits[i];
         size_t qlen;
-        sw_queries_residues(queries, q, &qlen);
-        const char *qid = sw_queries_id(queries, q);
-        const sw_hit *hits = sw_results_hits(results, q);
-        for (size_t i = 0; i < sw_results_count(results, q); i++) {
-            const char *h = find_header(headers, nh, hits[i].seq);
-            size_t id_len, desc_len;
-            const char *desc;
-            sw_fasta_split_header(h, strlen(h), &id_len, &desc, &desc_len);
-            put_field(out, qid, strlen(qid));
-            fprintf(out, "\t%zu\t%zu\t%d\t", qlen, i + 1, hits[i].score);
-            put_field(out, h, id_len);
-            fprintf(out, "\t%u\t", lengths[hits[i].seq]);
-            put_field(out, desc, desc_len);
-            putc('\n', out);
+        const uint8_t *query = sw_queries_residues(c->queries, k->query, &qlen);
+        size_t slen = c->lengths[k->hit.seq];
+        int rc = sw_traceback_align(w, query, qlen, k->residues, slen, c->scoring, &k->alignment, &e);
+        int rescored = 0;
+        if (rc == SW_OK)
+            rc = sw_alignment_rescore(&k->alignment, query, qlen, k->residues, slen, c->scoring,
+                                      &rescored);
+        if (rc == SW_OK && (k->alignment.score != k->hit.score || rescored != k->hit.score))
+            rc = sw_error_set(&e, SW_ECORRUPT,
+                              "query %s, database sequence %llu: the search scored %d, the "
+                              "alignment %d, its columns %d",
+                              sw_queries_id(c->queries, k->query), (unsigned long long)k->hit.seq,
+                              k->hit.score, k->alignment.score, rescored);
+        else if (rc != SW_OK && !e.message[0])
+            sw_error_set(&e, rc, "aligning query %s: %s", sw_queries_id(c->queries, k->query),
+                         sw_strerror(rc));
+        if (rc != SW_OK) {
+            align_fail(c, &e);
+            break;
         }
     }
-    if (ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
-done:
-    for (size_t i = 0; i < nh; i++) free(headers[i].text);
-    free(headers);
-    free(seqs);
+    sw_traceback_workspace_free(w);
+}
+
+static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, const sw_db *db,
+                      const sw_scoring *scoring, int threads, sw_error *err)
+{
+    align_ctx c;
+    memset(&c, 0, sizeof c);
+    c.hits = hits;
+    c.n = n;
+    c.queries = queries;
+    c.lengths = sw_db_lengths(db);
+    c.scoring = scoring;
+    atomic_init(&c.next, 0);
+    atomic_init(&c.failed, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    if (threads <= 0) threads = sw_clock_online_cpus();
+    if ((size_t)threads > n) threads = n ? (int)n : 1;
+    int started = 0;
+    sw_pool_run(threads, align_worker, &c, &started);
+    if (started == 0) align_worker(&c, 0); /* no thread could start: align here */
+    pthread_mutex_destroy(&c.lock);
+    if (atomic_load(&c.failed)) {
+        if (err) *err = c.err;
+        return c.err.code ? c.err.code : SW_EINVAL;
+    }
+    return SW_OK;
+}
+
+/* Everything one batch's report needs besides its queries and results. */
+typedef struct report_ctx {
+    FILE *out;
+    const sw_db *db;
+    const sw_scoring *scoring;
+    const sw_search_options *options;
+    const sw_report_options *report;
+    int with_stats, with_alignment, with_sequences;
+    const sw_stats_params *params; /* published parameters, or NULL: fit */
+    sw_report_summary *summary;
+} report_ctx;
+
+static int query_stats(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
+                       size_t q, sw_stats **out, sw_error *err)
+{
+    size_t qlen;
+    sw_queries_residues(batch, q, &qlen);
+    int rc;
+    if (r->params) {
+        rc = sw_stats_from_params(r->params, qlen, sw_db_num_residues(r->db), sw_db_num_seqs(r->db),
+                                  out, err);
+    } else {
+        const int32_t *scores = sw_results_all_scores(res, q);
+        if (!scores) return sw_error_set(err, SW_EINVAL, "fitted statistics need every score");
+        rc = sw_stats_fit(scores, sw_db_lengths(r->db), sw_db_num_seqs(r->db), qlen,
+                          sw_db_num_residues(r->db), out, err);
+    }
+    if (rc == SW_OK && !r->summary->statistics[0])
+        snprintf(r->summary->statistics, sizeof r->summary->statistics, "%s", sw_stats_describe(*out));
     return rc;
+}
+
+/* Reports queries [first, end) of a batch. */
+static int report_group(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
+                        size_t first, size_t end, sw_error *err)
+{
+    size_t total = 0;
+    for (size_t q = first; q < end; q++) total += sw_results_count(res, q);
+    size_t nq = end - first;
+    kept_hit *kept = calloc(total ? total : 1, sizeof *kept);
+    sw_stats **stats = calloc(nq, sizeof *stats);
+    size_t *begin = calloc(nq + 1, sizeof *begin);
+    uint64_t *seqs = NULL;
+    char **headers = NULL;
+    uint8_t **subjects = NULL;
+    sw_outfmt_hit *lines = NULL;
+    size_t n = 0;
+    int rc = SW_OK;
+    if (!kept || !stats || !begin) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
+        goto done;
+    }
+    const uint32_t *lengths = sw_db_lengths(r->db);
+    for (size_t q = first; q < end; q++) {
+        begin[q - first] = n;
+        const sw_hit *hits = sw_results_hits(res, q);
+        size_t count = sw_results_count(res, q);
+        if (r->with_stats && (rc = query_stats(r, batch, res, q, &stats[q - first], err))) goto done;
+        for (size_t i = 0; i < count; i++) {
+            kept_hit *k = &kept[n];
+            k->query = q;
+            k->hit = hits[i];
+            if (r->with_stats) {
+                sw_stats *s = stats[q - first];
+                k->evalue = sw_stats_evalue(s, hits[i].score, lengths[hits[i].seq]);
+                k->bits = sw_stats_bit_score(s, hits[i].score);
+                if (!(k->evalue <= r->report->max_evalue)) continue;
+            }
+            n++;
+        }
+        if (r->with_stats) qsort(kept + begin[q - first], n - begin[q - first], sizeof *kept, by_evalue);
+    }
+    begin[nq] = n;
+
+    seqs = malloc((n ? n : 1) * sizeof *seqs);
+    headers = calloc(n ? n : 1, sizeof *headers);
+    lines = calloc(n ? n : 1, sizeof *lines);
+    if (!seqs || !headers || !lines) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) seqs[i] = kept[i].hit.seq;
+    if ((rc = sw_db_read_headers(r->db, seqs, n, headers, err))) goto done;
+    for (size_t i = 0; i < n; i++) kept[i].header = headers[i];
+
+    if (r->with_alignment) {
+        double t0 = sw_clock_seconds();
+        subjects = calloc(n ? n : 1, sizeof *subjects);
+        if (!subjects) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory reading subjects");
+            goto done;
+        }
+        if ((rc = sw_db_read_sequences(r->db, seqs, n, r->options->threads, subjects, err))) goto done;
+        for (size_t i = 0; i < n; i++) kept[i].residues = subjects[i];
+        if ((rc = align_hits(kept, n, batch, r->db, r->scoring, r->options->threads, err))) goto done;
+        r->summary->align_seconds += sw_clock_seconds() - t0;
+        r->summary->alignments += n;
+    }
+
+    for (size_t q = first; q < end; q++) {
+        size_t from = begin[q - first], to = begin[q - first + 1];
+        for (size_t i = from; i < to; i++) {
+            const kept_hit *k = &kept[i];
+            lines[i] = (sw_outfmt_hit){
+                .score = k->hit.score,
+                .bits = k->bits,
+                .evalue = k->evalue,
+                .header = k->header,
+                .length = lengths[k->hit.seq],
+                .residues = r->with_sequences ? k->residues : NULL,
+                .alignment = r->with_alignment ? &k->alignment : NULL,
+            };
+        }
+        size_t qlen;
+        const uint8_t *residues = sw_queries_residues(batch, q, &qlen);
+        const char *id = sw_queries_id(batch, q), *desc = sw_queries_description(batch, q);
+        size_t hl = strlen(id) + strlen(desc) + 2;
+        char *header = malloc(hl);
+        if (!header) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
+            goto done;
+        }
+        snprintf(header, hl, desc[0] ? "%s %s" : "%s%s", id, desc);
+        sw_outfmt_query query = {
+            .header = header,
+            .length = qlen,
+            .residues = residues,
+            .stats = r->with_stats ? sw_stats_describe(stats[q - first]) : "",
+        };
+        rc = sw_outfmt_write_query(r->out, r->report->format, &r->report->run, &query, lines + from,
+                                   to - from, err);
+        free(header);
+        if (rc) goto done;
+    }
+    r->summary->hits += n;
+    if (ferror(r->out)) rc = sw_error_set(err, SW_EIO, "error writing results");
+
+done:
+    for (size_t i = 0; i < n; i++) {
+        free(kept[i].header);
+        free(kept[i].residues);
+        sw_alignment_clear(&kept[i].alignment);
+    }
+    if (stats)
+        for (size_t i = 0; i < nq; i++) sw_stats_free(stats[i]);
+    free(stats);
+    free(kept);
+    free(begin);
+    free(seqs);
+    free(headers);
+    free(subjects);
+    free(lines);
+    return rc;
+}
+
+static int report_batch(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
+                        sw_error *err)
+{
+    size_t nq = sw_queries_count(batch);
+    for (size_t first = 0; first < nq;) {
+        size_t end = first, hits = 0;
+        while (end < nq && (end == first || hits + sw_results_count(res, end) <= GROUP_HITS))
+            hits += sw_results_count(res, end++);
+        int rc = report_group(r, batch, res, first, end, err);
+        if (rc) return rc;
+        first = end;
+    }
+    return SW_OK;
 }
 
 /* Progress over the whole query file: a batch covers the part of the file
@@ -139,11 +326,60 @@ static void add_stats(sw_search_stats *sum, const sw_search_stats *batch, int fi
     sum->recomputed += batch->recomputed;
 }
 
-int sw_report_search_tsv(FILE *out, const sw_db *db, sw_query_reader *queries,
-                         const sw_scoring *scoring, const sw_search_options *options,
-                         const sw_report_batching *batching, sw_report_summary *summary,
-                         sw_error *err)
+/* Which statistics apply: published parameters (*params filled, *use_table
+ * set) or a fit; an error where the user asked for a table that NCBI does
+ * not publish. */
+static int choose_stats(const sw_report_options *report, const sw_scoring *scoring,
+                        sw_stats_params *params, int *use_table, sw_error *err)
 {
+    *use_table = 0;
+    if (report->stats == SW_STATS_FIT) return SW_OK;
+    int found = report->matrix_name &&
+                sw_stats_lookup(report->matrix_name, scoring->gap_open, scoring->gap_extend, params) ==
+                    SW_OK;
+    if (found) {
+        *use_table = 1;
+        return SW_OK;
+    }
+    if (report->stats == SW_STATS_TABLE) {
+        if (!report->matrix_name)
+            return sw_error_set(err, SW_ENOTFOUND,
+                                "--stats table: published statistics exist only for a shipped "
+                                "matrix given by name (for example BLOSUM62), not for the file %s; "
+                                "use --stats fit",
+                                report->run.matrix ? report->run.matrix : "given");
+        return sw_error_set(err, SW_ENOTFOUND,
+                            "--stats table: NCBI publishes no statistics for %s with gap open %d "
+                            "and extend %d; use --stats fit",
+                            report->matrix_name, scoring->gap_open, scoring->gap_extend);
+    }
+    return SW_OK;
+}
+
+int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
+                     const sw_scoring *scoring, const sw_search_options *options,
+                     const sw_report_options *report, const sw_report_batching *batching,
+                     sw_report_summary *summary, sw_error *err)
+{
+    report_ctx r;
+    memset(&r, 0, sizeof r);
+    r.out = out;
+    r.db = db;
+    r.scoring = scoring;
+    r.options = options;
+    r.report = report;
+    r.with_stats = sw_outfmt_needs_statistics(report->format);
+    r.with_alignment = sw_outfmt_needs_alignment(report->format);
+    r.with_sequences = sw_outfmt_needs_sequences(report->format);
+    sw_stats_params params;
+    int use_table = 0;
+    if (r.with_stats) {
+        int rc = choose_stats(report, scoring, &params, &use_table, err);
+        if (rc) return rc;
+        r.params = use_table ? &params : NULL;
+    }
+    const int keep_all_scores = r.with_stats && !use_table;
+
     uint64_t max_residues = batching && batching->max_residues ? batching->max_residues
                                                                : SW_REPORT_BATCH_RESIDUES;
     size_t max_queries = batching && batching->max_queries ? batching->max_queries : 0;
@@ -153,14 +389,22 @@ int sw_report_search_tsv(FILE *out, const sw_db *db, sw_query_reader *queries,
                       : by_hits > SW_REPORT_BATCH_QUERIES ? SW_REPORT_BATCH_QUERIES
                                                           : by_hits;
     }
+    if (keep_all_scores) {
+        uint64_t per_query = 4 * (sw_db_num_seqs(db) ? sw_db_num_seqs(db) : 1);
+        uint64_t by_scores = SW_REPORT_BATCH_SCORE_BYTES / per_query;
+        if (by_scores < 1) by_scores = 1;
+        if (max_queries > by_scores) max_queries = (size_t)by_scores;
+    }
     sw_report_summary sum;
     memset(&sum, 0, sizeof sum);
+    r.summary = &sum;
     /* Each batch is one sw_search_run call, and the GPU engine loads the
      * database for each. The GPU's larger batches keep that a small share:
      * on an H100, 2^21 query residues against 1.5 M database residues took
      * 8 s to scan and 0.3 s to load. Keeping the database resident on the
      * GPU across batches is separate work. */
     sw_search_options opt = *options;
+    opt.keep_all_scores = keep_all_scores;
     batch_progress progress = {options, -1.0, -1.0};
     if (options->progress) {
         opt.progress = draw_batch_progress;
@@ -186,17 +430,19 @@ int sw_report_search_tsv(FILE *out, const sw_db *db, sw_query_reader *queries,
                 if (st.on_gpu && !(batching && batching->max_residues))
                     max_residues = SW_REPORT_BATCH_RESIDUES_GPU;
                 if (!st.on_gpu) opt.device = SW_DEVICE_CPU;
-                sw_report_write_tsv_header(out);
+                rc = sw_outfmt_begin(out, report->format, &report->run, err);
             }
             sum.batches++;
             sum.queries += sw_queries_count(batch);
             sum.query_residues += sw_queries_total_residues(batch);
-            rc = sw_report_write_tsv(out, db, batch, results, err);
+            if (rc == SW_OK) rc = report_batch(&r, batch, results, err);
         }
         sw_results_free(results);
         sw_queries_free(batch);
         if (rc) break;
     }
+    if (rc == SW_OK) rc = sw_outfmt_end(out, report->format, &report->run, sum.queries, err);
+    if (rc == SW_OK && ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
     if (summary) *summary = sum;
     return rc;
 }

@@ -45,15 +45,58 @@ expect 2 "option without value" -- "$swsearch" search -q "$tmp/q.fa" -d
 err_has "needs a value"
 
 # Ranking: the exact copies first, ties in database order, then the half copy.
-expect 0 "search" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -o "$tmp/hits.tsv"
+expect 0 "search" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt tsv -o "$tmp/hits.tsv"
 self=$(awk -F'\t' 'NR == 2 { print $4 }' "$tmp/hits.tsv")
 order=$(awk -F'\t' 'NR > 1 { printf "%s,", $5 }' "$tmp/hits.tsv")
 [ "$order" = "s1,s3,s4,s2," ] && pass || fail "hit order $order, expected s1,s3,s4,s2,"
 [ "$(awk -F'\t' 'NR == 3 { print $4 }' "$tmp/hits.tsv")" = "$self" ] && pass || fail "tie scores differ"
 head -1 "$tmp/hits.tsv" | grep -q "^query_id	query_length	rank	score	subject_id	subject_length	subject_description$" && pass || fail "header line"
 awk -F'\t' 'NR == 2 && $1 == "q1" && $2 == 70 && $3 == 1 && $6 == 70 && $7 == "first copy" { ok = 1 } END { exit !ok }' "$tmp/hits.tsv" && pass || fail "first line fields"
-expect 0 "--top 1" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --top 1
+expect 0 "--top 1" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt tsv --top 1
 [ "$(wc -l < "$tmp/out")" -eq 2 ] && pass || fail "--top 1 gives one hit"
+
+# BLAST's tabular output is the default: 12 columns, the exact copies first
+# with 100% identity over the whole query, E-values and bit scores as BLAST
+# prints them.
+expect 0 "default output" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -o "$tmp/hits6.tsv"
+awk -F'\t' 'NF != 12 { bad = 1 } END { exit bad || NR == 0 }' "$tmp/hits6.tsv" && pass || fail "outfmt 6 has not 12 columns"
+awk -F'\t' 'NR == 1 && $1 == "q1" && $2 == "s1" && $3 == "100.000" && $4 == 70 && $5 == 0 && $6 == 0 && $7 == 1 && $8 == 70 && $9 == 1 && $10 == 70 { ok = 1 } END { exit !ok }' "$tmp/hits6.tsv" && pass || fail "first outfmt 6 line: $(head -1 "$tmp/hits6.tsv")"
+expect 0 "field list" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt "6 qseqid sseqid score evalue qlen slen nident positive gaps qcovhsp stitle"
+awk -F'\t' 'NR == 1 && $2 == "s1" && $5 == 70 && $6 == 70 && $7 == 70 && $8 == 70 && $9 == 0 && $10 == 100 && $11 == "s1 first copy" { ok = 1 } END { exit !ok }' "$tmp/out" && pass || fail "field list line: $(head -1 "$tmp/out")"
+expect 0 "outfmt 7" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 7
+out_has "^# Query: q1 query one"
+out_has "^# Fields: query acc.ver, subject acc.ver, % identity"
+out_has "hits found"
+expect 0 "outfmt 0" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 0
+out_has "^Query= q1 query one"
+out_has "^Sbjct  1 "
+expect 0 "json" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt json
+if command -v python3 > /dev/null; then
+  python3 -c 'import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    json.loads(line); n += 1
+sys.exit(n == 0)' "$tmp/out" && pass || fail "json output is not one JSON object per line"
+fi
+expect 0 "-e limits the hits" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -e 1e-5
+[ "$(wc -l < "$tmp/out")" -eq 3 ] && pass || fail "-e 1e-5 kept $(wc -l < "$tmp/out") hits, expected the 3 related ones"
+expect 2 "unknown field" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt "6 nosuchfield" -o "$tmp/nofield.tsv"
+err_has "nosuchfield"
+absent "$tmp/nofield.tsv"
+expect 2 "unknown format" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 17
+expect 2 "negative -e" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" -e -1 -o "$tmp/neg.tsv"
+err_has "-e/--evalue takes a positive number"
+absent "$tmp/neg.tsv"
+expect 2 "bad --stats" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --stats guess
+expect 1 "--stats fit on 4 sequences" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --stats fit -o "$tmp/fit.tsv"
+err_has "fit"
+absent "$tmp/fit.tsv"
+cp "$(dirname "$0")/../../matrices/BLOSUM62" "$tmp/my62"
+expect 1 "--stats table with a matrix file" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --matrix "$tmp/my62" --stats table -o "$tmp/tab.tsv"
+err_has "published statistics"
+absent "$tmp/tab.tsv"
+expect 1 "--stats table for untabulated gaps" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --gap-open 3 --gap-extend 3 --stats table
+err_has "no statistics for BLOSUM62"
 
 # Bad input: a clear message naming file and line, and no output file.
 printf '>q1\nMKTAY\n>q2\nMK#AY\n' > "$tmp/bad.fa"
@@ -81,25 +124,25 @@ else
   "$makedb" -q "$data/swissprot_like_2500.fa.zst" "$tmp/sp"
 fi
 awk '/^>/ { n++ } n <= 3' "$data/queries20.fasta" > "$tmp/q3.fa"
-expect 0 "simd 2 threads" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --threads 2 -o "$tmp/simd2.tsv"
-expect 0 "simd 1 thread" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --threads 1 -o "$tmp/simd1.tsv"
-expect 0 "reference engine" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --cpu-engine reference -o "$tmp/ref.tsv"
+expect 0 "simd 2 threads" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --threads 2 -o "$tmp/simd2.tsv"
+expect 0 "simd 1 thread" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --threads 1 -o "$tmp/simd1.tsv"
+expect 0 "reference engine" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --cpu-engine reference -o "$tmp/ref.tsv"
 cmp -s "$tmp/simd1.tsv" "$tmp/simd2.tsv" && pass || fail "1 and 2 threads differ"
 cmp -s "$tmp/simd2.tsv" "$tmp/ref.tsv" && pass || fail "simd and reference engines differ"
 [ "$(wc -l < "$tmp/ref.tsv")" -gt 1000 ] && pass || fail "too few hits to compare"
-expect 0 "other matrix" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --matrix PAM30 --gap-open 9 --gap-extend 1 --top 200 -o "$tmp/pam.tsv"
-expect 0 "other matrix, reference" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --matrix PAM30 --gap-open 9 --gap-extend 1 --top 200 --cpu-engine reference -o "$tmp/pamref.tsv"
+expect 0 "other matrix" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --matrix PAM30 --gap-open 9 --gap-extend 1 --top 200 -e 1e9 -o "$tmp/pam.tsv"
+expect 0 "other matrix, reference" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --matrix PAM30 --gap-open 9 --gap-extend 1 --top 200 -e 1e9 --cpu-engine reference -o "$tmp/pamref.tsv"
 cmp -s "$tmp/pam.tsv" "$tmp/pamref.tsv" && pass || fail "PAM30 simd and reference differ"
 
 # The GPU, where there is one, gives the CPU's results; where there is none,
 # --device gpu says so and auto falls back to the CPU.
 expect 2 "bad --device" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --device tpu
 err_has "--device is 'auto', 'gpu' or 'cpu'"
-"$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --device gpu -o "$tmp/gpu.tsv" 2> "$tmp/err"
+"$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device gpu -o "$tmp/gpu.tsv" 2> "$tmp/err"
 case $? in
   0) cmp -s "$tmp/gpu.tsv" "$tmp/simd2.tsv" && pass || fail "GPU and CPU results differ" ;;
   1) err_has "GPU\|CUDA"; absent "$tmp/gpu.tsv"
-     expect 0 "auto without GPU" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -o "$tmp/auto.tsv"
+     expect 0 "auto without GPU" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 -o "$tmp/auto.tsv"
      cmp -s "$tmp/auto.tsv" "$tmp/simd2.tsv" && pass || fail "auto fallback differs from CPU" ;;
   *) fail "--device gpu crashed or misbehaved"; cat "$tmp/err" ;;
 esac
@@ -110,7 +153,7 @@ expect 2 "bad --threshold" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --
 err_has "--threshold needs a whole number"
 expect 2 "bad --threshold word" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --threshold some
 for t in 1 300 none; do
-  "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 --device gpu --threshold $t -o "$tmp/gpu_t.tsv" 2> "$tmp/err"
+  "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device gpu --threshold $t -o "$tmp/gpu_t.tsv" 2> "$tmp/err"
   case $? in
     0) cmp -s "$tmp/gpu_t.tsv" "$tmp/simd2.tsv" && pass || fail "GPU with --threshold $t differs from the CPU" ;;
     1) err_has "GPU\|CUDA"; absent "$tmp/gpu_t.tsv" ;;
@@ -153,13 +196,13 @@ awk -v dir="$tmp" 'BEGIN {
   }
 }'
 cat "$tmp/half1.fa" "$tmp/half2.fa" > "$tmp/big.fa"
-expect 0 "search half 1" -- "$swsearch" search -q "$tmp/half1.fa" -d "$tmp/db" --device cpu -o "$tmp/half1.tsv"
-expect 0 "search half 2" -- "$swsearch" search -q "$tmp/half2.fa" -d "$tmp/db" --device cpu -o "$tmp/half2.tsv"
+expect 0 "search half 1" -- "$swsearch" search -q "$tmp/half1.fa" -d "$tmp/db" --device cpu --outfmt tsv -o "$tmp/half1.tsv"
+expect 0 "search half 2" -- "$swsearch" search -q "$tmp/half2.fa" -d "$tmp/db" --device cpu --outfmt tsv -o "$tmp/half2.tsv"
 { cat "$tmp/half1.tsv"; tail -n +2 "$tmp/half2.tsv"; } > "$tmp/halves.tsv"
-expect 0 "search in batches" -- "$swsearch" search -q "$tmp/big.fa" -d "$tmp/db" --device cpu -v -o "$tmp/big.tsv"
+expect 0 "search in batches" -- "$swsearch" search -q "$tmp/big.fa" -d "$tmp/db" --device cpu --outfmt tsv -v -o "$tmp/big.tsv"
 err_has "queries in 2 batches"
 cmp -s "$tmp/big.tsv" "$tmp/halves.tsv" && pass || fail "batched table differs from the halves' tables"
-"$swsearch" search -q - -d "$tmp/db" --device cpu < "$tmp/big.fa" > "$tmp/big_stdin.tsv" 2> "$tmp/err" &&
+"$swsearch" search -q - -d "$tmp/db" --device cpu --outfmt tsv < "$tmp/big.fa" > "$tmp/big_stdin.tsv" 2> "$tmp/err" &&
   cmp -s "$tmp/big_stdin.tsv" "$tmp/halves.tsv" && pass || fail "batched table from stdin differs"
 # A bad residue in the second batch: the usual message, exit 1, no -o file.
 { cat "$tmp/big.fa"; printf '>late\nMK#AY\n'; } > "$tmp/big_bad.fa"
@@ -169,7 +212,7 @@ absent "$tmp/big_bad.tsv"
 
 # A bare '>' names the query by its number in the file, as align does.
 printf '>\nMKTAYIAKQRQISFVKSHF\n>named\nMKTAYIAKQRQISFVKSHF\n>  \nMKTAYIAKQRQISFVKSHF\n' > "$tmp/bare.fa"
-expect 0 "bare headers" -- "$swsearch" search -q "$tmp/bare.fa" -d "$tmp/db" --top 1
+expect 0 "bare headers" -- "$swsearch" search -q "$tmp/bare.fa" -d "$tmp/db" --outfmt tsv --top 1
 [ "$(awk -F'\t' 'NR > 1 { printf "%s,", $1 }' "$tmp/out")" = "query1,named,query3," ] && pass ||
   fail "bare headers named $(awk -F'\t' 'NR > 1 { printf "%s,", $1 }' "$tmp/out")"
 

@@ -172,71 +172,69 @@ static void setup(search_setup *s)
     s->options.device = SW_DEVICE_CPU;
 }
 
-/* The table of one search over the whole file, without batches. */
-static char *whole_file_table(const search_setup *s, const char *path, size_t *len)
-{
-    sw_query_set *q;
-    sw_search_results *res;
-    sw_error err;
-    cr_assert_eq(sw_queries_load(path, sw_alphabet_protein(), NULL, NULL, &q, &err), SW_OK);
-    cr_assert_eq(sw_search_run(s->db, q, &s->scoring, &s->options, &res, &err), SW_OK, "%s",
-                 err.message);
-    char *text = NULL;
-    FILE *out = open_memstream(&text, len);
-    sw_report_write_tsv_header(out);
-    cr_assert_eq(sw_report_write_tsv(out, s->db, q, res, &err), SW_OK);
-    fclose(out);
-    sw_results_free(res);
-    sw_queries_free(q);
-    return text;
-}
-
-static char *batched_table(const search_setup *s, const char *path, uint64_t max_residues,
-                           size_t max_queries, size_t *len, sw_report_summary *sum)
+static char *batched_report(const search_setup *s, const char *path, const char *format,
+                            uint64_t max_residues, size_t max_queries, size_t *len,
+                            sw_report_summary *sum)
 {
     sw_query_reader *r = open_queries(path);
     sw_report_batching batching = {max_residues, max_queries};
     sw_error err;
+    sw_outfmt *f = NULL;
+    cr_assert_eq(sw_outfmt_parse(format, &f, &err), SW_OK, "%s", err.message);
+    sw_report_options report = {
+        .format = f,
+        .stats = SW_STATS_AUTO,
+        .matrix_name = "BLOSUM62",
+        .max_evalue = 1e9,
+        .run = {.version = "test", .db_path = "db", .matrix = "BLOSUM62", .gap_open = 11,
+                .gap_extend = 1, .evalue_cutoff = 1e9},
+    };
     char *text = NULL;
     FILE *out = open_memstream(&text, len);
-    int rc = sw_report_search_tsv(out, s->db, r, &s->scoring, &s->options, &batching, sum, &err);
+    int rc = sw_report_search(out, s->db, r, &s->scoring, &s->options, &report, &batching, sum, &err);
     cr_assert_eq(rc, SW_OK, "%s", err.message);
     fclose(out);
+    sw_outfmt_free(f);
     sw_queries_close(r);
     return text;
 }
 
-Test(report, the_table_does_not_depend_on_the_batching)
+Test(report, the_output_does_not_depend_on_the_batching)
 {
     search_setup s;
     setup(&s);
     const char *path = SW_TEST_DATA "/queries20.fasta";
-    size_t whole_len;
-    char *whole = whole_file_table(&s, path, &whole_len);
-    cr_assert_gt(whole_len, 1000);
-    /* 41,752 residues in 20 queries: by residues, by count, one query a
-     * batch, and the default bounds (one batch). */
-    const struct {
-        uint64_t residues;
-        size_t queries, batches;
-    } cases[] = {{5000, 0, 9}, {0, 3, 7}, {1, 0, 20}, {0, 0, 1}};
-    /* 5,000 residues hold at most a few queries of these lengths: 9 batches
-     * or more. */
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        size_t len;
-        sw_report_summary sum;
-        char *batched = batched_table(&s, path, cases[c].residues, cases[c].queries, &len, &sum);
-        cr_assert_eq(sum.queries, 20);
-        cr_assert_eq(sum.query_residues, 41752);
-        if (cases[c].residues == 5000)
-            cr_assert_geq(sum.batches, cases[c].batches, "case %zu: %zu batches", c, sum.batches);
-        else
-            cr_assert_eq(sum.batches, cases[c].batches, "case %zu: %zu batches", c, sum.batches);
-        cr_assert_eq(len, whole_len, "case %zu", c);
-        cr_assert(memcmp(batched, whole, len) == 0, "case %zu: tables differ", c);
-        free(batched);
+    const char *formats[] = {"tsv", "6", "0"};
+    for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
+        size_t whole_len;
+        sw_report_summary whole_sum;
+        char *whole = batched_report(&s, path, formats[f], (uint64_t)1 << 40, 1000, &whole_len, &whole_sum);
+        cr_assert_eq(whole_sum.batches, 1);
+        cr_assert_gt(whole_len, 1000);
+        /* 41,752 residues in 20 queries: by residues, by count, one query a
+         * batch, and the default bounds (one batch). 5,000 residues hold at
+         * most a few queries of these lengths: 9 batches or more. */
+        const struct {
+            uint64_t residues;
+            size_t queries, batches;
+        } cases[] = {{5000, 0, 9}, {0, 3, 7}, {1, 0, 20}, {0, 0, 1}};
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            size_t len;
+            sw_report_summary sum;
+            char *batched = batched_report(&s, path, formats[f], cases[c].residues, cases[c].queries,
+                                           &len, &sum);
+            cr_assert_eq(sum.queries, 20);
+            cr_assert_eq(sum.query_residues, 41752);
+            if (cases[c].residues == 5000)
+                cr_assert_geq(sum.batches, cases[c].batches, "case %zu: %zu batches", c, sum.batches);
+            else
+                cr_assert_eq(sum.batches, cases[c].batches, "case %zu: %zu batches", c, sum.batches);
+            cr_assert_eq(len, whole_len, "format %s, case %zu", formats[f], c);
+            cr_assert(memcmp(batched, whole, len) == 0, "format %s, case %zu: outputs differ", formats[f], c);
+            free(batched);
+        }
+        free(whole);
     }
-    free(whole);
     sw_matrix_free(s.matrix);
     sw_db_close(s.db);
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# What E-values and alignments cost: the whole `swsearch search` command with
+# the 20 benchmark queries against the Swiss-Prot-like database and --top 100,
+# scores alone (--outfmt tsv) against BLAST's tabular output (--outfmt 6:
+# E-values, bit scores and an alignment for every hit reported), with the
+# default -e 10 and with every one of the 100 hits aligned (-e 1e9), rounds
+# alternating. Prints the median wall time of each and its ratio to scores
+# alone. With --device cpu (the second argument) it runs on the CPU; a
+# database of N sequences (third argument, default: the whole
+# Swiss-Prot-like set) keeps CPU runs short.
+# Usage: bench/alignment_cost.sh BUILD [gpu|cpu] [SHARED_DIR] [ROUNDS]
+set -euo pipefail
+build=$1
+device=${2:-gpu}
+shared=${3:-../shared}
+rounds=${4:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+queries="$shared/data/queries20.fasta"
+swsearch="$build/src/cli/swsearch"
+cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
+"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
+"$build/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
+rm "$work/sp.fa"
+
+run() { # NAME ARGS...: one timed run, wall seconds appended to $work/NAME
+  local name=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$swsearch" search -q "$queries" -d "$work/sp" --device "$device" --top 100 "$@" -o "$work/$name.out"
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >> "$work/$name.times"
+}
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+run warmup --outfmt tsv
+for r in $(seq "$rounds"); do
+  run scores --outfmt tsv
+  run blast6 --outfmt 6
+  run blast6_all --outfmt 6 -e 1e9
+done
+"$swsearch" search -q "$queries" -d "$work/sp" --device "$device" --top 100 --outfmt 6 -e 1e9 -v \
+  -o "$work/verbose.out" 2> "$work/verbose.err"
+base=$(median "$work/scores.times")
+echo "== swsearch search, 20 queries, --top 100, --device $device, median of $rounds rounds"
+printf '%-44s %8s %8s %7s\n' "output" "wall s" "ratio" "hits"
+for name in scores blast6 blast6_all; do
+  case $name in
+    scores) label="--outfmt tsv (scores alone)" ;;
+    blast6) label="--outfmt 6 (E-values, alignments), -e 10" ;;
+    blast6_all) label="--outfmt 6, -e 1e9 (all 100 hits aligned)" ;;
+  esac
+  m=$(median "$work/$name.times")
+  hits=$(grep -vc '^query_id' "$work/$name.out" || true)
+  printf '%-44s %8.3f %8.3f %7d\n' "$label" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN { print a / b }')" "$hits"
+done
+tail -3 "$work/verbose.err"

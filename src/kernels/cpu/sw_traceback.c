@@ -1,0 +1,360 @@
+/* Exact local alignments with a traceback in checkpointed memory.
+ *
+ * Recurrences (Gotoh), query residue i in rows, subject residue j in
+ * columns, a gap of k residues costing open + k * extend:
+ *   E(i,j) = max(H(i,j-1) - open - extend, E(i,j-1) - extend)   (D: subject residue, query gap)
+ *   F(i,j) = max(H(i-1,j) - open - extend, F(i-1,j) - extend)   (I: query residue, subject gap)
+ *   H(i,j) = max(0, H(i-1,j-1) + s(q_i, s_j), E(i,j), F(i,j))
+ *
+ * Tie rule, the one rule behind every alignment swsearch prints:
+ * 1. The end is the first cell holding the best score in row-major order:
+ *    the smallest query end, then the smallest subject end (as
+ *    sw_ref_align()).
+ * 2. Walking back, a cell whose H is 0 ends the walk: the alignment starts
+ *    with the pair after it, so it never has a prefix that scores 0.
+ *    Otherwise H comes from the diagonal when that gives its value, else
+ *    from E, else from F; a gap is opened (from H) rather than extended
+ *    when both give its value, so each gap is as short as the walk allows.
+ *
+ * Memory: the forward pass over the whole matrix keeps H and F of every
+ * c-th row (the checkpoints). The walk back then recomputes c rows at a
+ * time from the checkpoint above them, keeping one byte of directions per
+ * cell and only the columns left of where the walk stands, so a pair of
+ * m x n residues needs about 8 n m / c + c n bytes; c is chosen near
+ * sqrt(8 m) for large pairs and is m (one block) when m n is small.
+ * Recomputed values equal the first pass's exactly (integer arithmetic
+ * from equal inputs), so the blocks never change the result. */
+#include "sw_traceback.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Up to this many cells, one block holds the whole matrix's directions. */
+#define ONE_BLOCK_CELLS ((size_t)16 << 20)
+
+/* A direction byte: bits 0-1 the source of H, bit 2 E opened (else
+ * extended), bit 3 F opened (else extended). */
+enum { FROM_ZERO = 0, FROM_DIAG = 1, FROM_E = 2, FROM_F = 3 };
+#define E_OPENED 4u
+#define F_OPENED 8u
+
+struct sw_traceback_workspace {
+    int32_t *h, *f;         /* one row, n + 1 entries */
+    size_t h_cap, f_cap;
+    int32_t *checkpoints;   /* H then F of checkpoint rows, 2 (n + 1) each */
+    size_t checkpoint_cap;  /* in int32 */
+    uint8_t *dirs;          /* one block: rows x (n + 1) */
+    size_t dirs_cap;
+    uint32_t *runs;         /* runs, built back to front */
+    size_t runs_cap;
+    size_t peak_bytes;
+};
+
+int sw_traceback_workspace_create(sw_traceback_workspace **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? SW_OK : SW_ENOMEM;
+}
+
+void sw_traceback_workspace_free(sw_traceback_workspace *w)
+{
+    if (!w) return;
+    free(w->h);
+    free(w->f);
+    free(w->checkpoints);
+    free(w->dirs);
+    free(w->runs);
+    free(w);
+}
+
+size_t sw_traceback_workspace_bytes(const sw_traceback_workspace *w) { return w->peak_bytes; }
+
+void sw_alignment_clear(sw_alignment *a)
+{
+    free(a->runs);
+    memset(a, 0, sizeof *a);
+}
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return SW_OK;
+    size_t n = *cap ? *cap : 64;
+    while (n < need) n *= 2;
+    void *p = realloc(*buf, n * elem);
+    if (!p) return SW_ENOMEM;
+    *buf = p;
+    *cap = n;
+    return SW_OK;
+}
+
+static void note_peak(sw_traceback_workspace *w)
+{
+    size_t bytes = (w->h_cap + w->f_cap + w->checkpoint_cap) * sizeof(int32_t) + w->dirs_cap +
+                   w->runs_cap * sizeof(uint32_t);
+    if (bytes > w->peak_bytes) w->peak_bytes = bytes;
+}
+
+/* "Minus infinity" for E and F: no path through it can win, and taking gap
+ * costs from it cannot wrap. */
+#define NEG_INF (INT32_MIN / 2)
+
+/* Rows first+1 .. last of the matrix over columns 1..cols from H and F of
+ * row `first` (h, f: cols + 1 entries, overwritten with row `last`). With
+ * `dirs`, each row's directions are stored (row-major, cols + 1 bytes a
+ * row, row first+1 first). With `best`, the first best cell is tracked
+ * and every c-th row (counted from row 0) is saved to `checkpoints`. */
+static void fill_rows(const uint8_t *query, const uint8_t *subject, size_t cols, size_t first,
+                      size_t last, const sw_scoring *sc, int32_t *h, int32_t *f, uint8_t *dirs,
+                      int32_t *checkpoints, size_t c, int *best, size_t *best_i, size_t *best_j)
+{
+    const int32_t open_ext = sc->gap_open + sc->gap_extend, ext = sc->gap_extend;
+    for (size_t i = first + 1; i <= last; i++) {
+        const int8_t *row = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
+        uint8_t *d = dirs ? dirs + (i - first - 1) * (cols + 1) : NULL;
+        int32_t diag = h[0], e = NEG_INF;
+        h[0] = 0;
+        for (size_t j = 1; j <= cols; j++) {
+            int32_t up = h[j];
+            int32_t e_open = h[j - 1] - open_ext, e_ext = e - ext;
+            int32_t f_open = up - open_ext, f_ext = f[j] - ext;
+            unsigned bits = 0;
+            if (e_open >= e_ext) {
+                e = e_open;
+                bits |= E_OPENED;
+            } else {
+                e = e_ext;
+            }
+            if (f_open >= f_ext) {
+                f[j] = f_open;
+                bits |= F_OPENED;
+            } else {
+                f[j] = f_ext;
+            }
+            int32_t v = diag + row[subject[j - 1]];
+            unsigned from = FROM_DIAG;
+            if (e > v) {
+                v = e;
+                from = FROM_E;
+            }
+            if (f[j] > v) {
+                v = f[j];
+                from = FROM_F;
+            }
+            if (v <= 0) {
+                v = 0;
+                from = FROM_ZERO;
+            }
+            diag = up;
+            h[j] = v;
+            if (d) d[j] = (uint8_t)(bits | from);
+            if (best && v > *best) {
+                *best = v;
+                *best_i = i;
+                *best_j = j;
+            }
+        }
+        if (checkpoints && i % c == 0) {
+            int32_t *cp = checkpoints + (i / c) * 2 * (cols + 1);
+            memcpy(cp, h, (cols + 1) * sizeof *h);
+            memcpy(cp + cols + 1, f, (cols + 1) * sizeof *f);
+        }
+    }
+}
+
+static int push_run(sw_traceback_workspace *w, size_t *n, int op)
+{
+    if (*n && SW_OP_KIND(w->runs[*n - 1]) == (uint32_t)op) {
+        w->runs[*n - 1] += 1u << 2;
+        return SW_OK;
+    }
+    if (grow((void **)&w->runs, &w->runs_cap, *n + 1, sizeof *w->runs)) return SW_ENOMEM;
+    w->runs[(*n)++] = SW_OP_RUN(op, 1);
+    return SW_OK;
+}
+
+static int check_args(const uint8_t *query, size_t query_len, const uint8_t *subject,
+                      size_t subject_len, const sw_scoring *sc, sw_error *err)
+{
+    if (!sc || !sc->table || (query_len && !query) || (subject_len && !subject))
+        return sw_error_set(err, SW_EINVAL, "alignment: missing sequence or scoring");
+    if (query_len > UINT32_MAX / 4 || subject_len > UINT32_MAX / 4)
+        return sw_error_set(err, SW_ELIMIT, "alignment: sequences longer than %u residues",
+                            UINT32_MAX / 4);
+    /* The best score must fit int32 with room for gap costs. */
+    size_t shorter = query_len < subject_len ? query_len : subject_len;
+    if (sc->max_score > 0 && shorter > (size_t)(INT32_MAX / 4) / (size_t)sc->max_score)
+        return sw_error_set(err, SW_ELIMIT, "alignment: scores could exceed 32 bits");
+    for (size_t i = 0; i < query_len; i++)
+        if (query[i] >= SW_CODE_LIMIT) return sw_error_set(err, SW_EINVAL, "alignment: bad residue code");
+    for (size_t j = 0; j < subject_len; j++)
+        if (subject[j] >= SW_CODE_LIMIT) return sw_error_set(err, SW_EINVAL, "alignment: bad residue code");
+    return SW_OK;
+}
+
+int sw_traceback_align_blocked(sw_traceback_workspace *w, const uint8_t *query, size_t query_len,
+                               const uint8_t *subject, size_t subject_len, const sw_scoring *sc,
+                               size_t block_rows, sw_alignment *result, sw_error *err)
+{
+    memset(result, 0, sizeof *result);
+    int rc = check_args(query, query_len, subject, subject_len, sc, err);
+    if (rc) return rc;
+    if (!query_len || !subject_len) return SW_OK;
+    const size_t m = query_len, n = subject_len, cols = n + 1;
+    size_t c = block_rows;
+    if (!c) {
+        if (m <= ONE_BLOCK_CELLS / cols) {
+            c = m;
+        } else {
+            c = (size_t)sqrt(8.0 * (double)m);
+            if (c < 16) c = 16;
+        }
+    }
+    if (c > m) c = m;
+    const size_t num_checkpoints = m / c + 1;
+    if (grow((void **)&w->h, &w->h_cap, cols, sizeof *w->h) ||
+        grow((void **)&w->f, &w->f_cap, cols, sizeof *w->f) ||
+        grow((void **)&w->checkpoints, &w->checkpoint_cap, num_checkpoints * 2 * cols,
+             sizeof *w->checkpoints) ||
+        grow((void **)&w->dirs, &w->dirs_cap, c * cols, 1))
+        return sw_error_set(err, SW_ENOMEM, "out of memory aligning %zu x %zu residues", m, n);
+    note_peak(w);
+
+    /* Forward: the best score, its first cell, and the checkpoints. */
+    for (size_t j = 0; j < cols; j++) {
+        w->h[j] = 0;
+        w->f[j] = NEG_INF;
+        w->checkpoints[j] = 0;
+        w->checkpoints[cols + j] = NEG_INF;
+    }
+    int best = 0;
+    size_t bi = 0, bj = 0;
+    fill_rows(query, subject, n, 0, m, sc, w->h, w->f, NULL, w->checkpoints, c, &best, &bi, &bj);
+    if (best == 0) return SW_OK;
+
+    /* Back from the end, a block of rows at a time. */
+    size_t i = bi, j = bj, nruns = 0;
+    int state = FROM_DIAG; /* in H */
+    int done = 0;
+    while (!done) {
+        size_t top = (i - 1) / c * c; /* the checkpoint row above row i */
+        const int32_t *cp = w->checkpoints + (top / c) * 2 * cols;
+        size_t width = j; /* the walk never moves right */
+        memcpy(w->h, cp, (width + 1) * sizeof *w->h);
+        memcpy(w->f, cp + cols, (width + 1) * sizeof *w->f);
+        fill_rows(query, subject, width, top, i, sc, w->h, w->f, w->dirs, NULL, c, NULL, NULL, NULL);
+        while (!done && i > top) {
+            uint8_t d = w->dirs[(i - top - 1) * (width + 1) + j];
+            int op;
+            if (state == FROM_E) {
+                op = SW_OP_D;
+                if (d & E_OPENED) state = FROM_DIAG;
+                j--;
+            } else if (state == FROM_F) {
+                op = SW_OP_I;
+                if (d & F_OPENED) state = FROM_DIAG;
+                i--;
+            } else {
+                unsigned from = d & 3u;
+                if (from == FROM_ZERO) {
+                    done = 1;
+                    break;
+                }
+                if (from != FROM_DIAG) {
+                    state = (int)from;
+                    continue; /* the same cell, now in E or F */
+                }
+                op = SW_OP_M;
+                i--;
+                j--;
+            }
+            if (push_run(w, &nruns, op)) {
+                note_peak(w);
+                return sw_error_set(err, SW_ENOMEM, "out of memory aligning %zu x %zu residues", m, n);
+            }
+            if (i == 0 || j == 0) done = 1;
+        }
+    }
+    note_peak(w);
+
+    result->runs = malloc(nruns * sizeof *result->runs);
+    if (!result->runs) return sw_error_set(err, SW_ENOMEM, "out of memory aligning");
+    size_t qi = i, sj = j; /* the cell before the first column */
+    result->score = best;
+    result->query_start = qi + 1;
+    result->subject_start = sj + 1;
+    result->query_end = bi;
+    result->subject_end = bj;
+    result->num_runs = nruns;
+    for (size_t k = 0; k < nruns; k++) {
+        uint32_t run = w->runs[nruns - 1 - k];
+        size_t len = SW_OP_LEN(run);
+        result->runs[k] = run;
+        result->length += len;
+        if (SW_OP_KIND(run) == SW_OP_M) {
+            for (size_t t = 0; t < len; t++) {
+                uint8_t a = query[qi + t], b = subject[sj + t];
+                if (a == b) result->identities++;
+                if (sw_matrix_score(sc->table, a, b) > 0) result->positives++;
+            }
+            qi += len;
+            sj += len;
+        } else {
+            result->gap_opens++;
+            result->gaps += len;
+            if (SW_OP_KIND(run) == SW_OP_I) qi += len;
+            else sj += len;
+        }
+    }
+    result->mismatches = result->length - result->gaps - result->identities;
+    return SW_OK;
+}
+
+int sw_traceback_align(sw_traceback_workspace *w, const uint8_t *query, size_t query_len,
+                       const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
+                       sw_alignment *result, sw_error *err)
+{
+    return sw_traceback_align_blocked(w, query, query_len, subject, subject_len, scoring, 0, result,
+                                      err);
+}
+
+int sw_alignment_rescore(const sw_alignment *a, const uint8_t *query, size_t query_len,
+                         const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
+                         int *score)
+{
+    if (a->num_runs == 0) {
+        *score = 0;
+        return a->score == 0 ? SW_OK : SW_EINVAL;
+    }
+    if (!a->runs || a->query_start < 1 || a->subject_start < 1 || a->query_end > query_len ||
+        a->subject_end > subject_len)
+        return SW_EINVAL;
+    size_t qi = a->query_start - 1, sj = a->subject_start - 1;
+    int64_t total = 0;
+    uint32_t prev_kind = 3;
+    for (size_t k = 0; k < a->num_runs; k++) {
+        uint32_t kind = SW_OP_KIND(a->runs[k]);
+        size_t len = SW_OP_LEN(a->runs[k]);
+        if (len == 0 || kind > SW_OP_D) return SW_EINVAL;
+        /* Adjacent runs of one kind would hide a gap opening. */
+        if (kind == prev_kind) return SW_EINVAL;
+        /* A local alignment starts and ends with a pair. */
+        if ((k == 0 || k + 1 == a->num_runs) && kind != SW_OP_M) return SW_EINVAL;
+        if (kind == SW_OP_M) {
+            if (qi + len > query_len || sj + len > subject_len) return SW_EINVAL;
+            for (size_t t = 0; t < len; t++) total += sw_matrix_score(scoring->table, query[qi + t], subject[sj + t]);
+            qi += len;
+            sj += len;
+        } else {
+            total -= scoring->gap_open + (int64_t)len * scoring->gap_extend;
+            if (kind == SW_OP_I) qi += len;
+            else sj += len;
+        }
+        prev_kind = kind;
+    }
+    if (qi != a->query_end || sj != a->subject_end) return SW_EINVAL;
+    if (total > INT32_MAX || total < INT32_MIN) return SW_EINVAL;
+    *score = (int)total;
+    return SW_OK;
+}
