@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds on the GPU machine and runs what is asked: `test` (GPU tests),
-# `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh),
+# `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh), `alncost` (bench/alignment_cost.sh),
 # `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
@@ -63,6 +63,9 @@ for step in "$@"; do
     pairtune)
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_tune.sh $build .deps/shared > "$out/pair-tune.log" 2>&1
       echo "pair tune rc=$?"; cat "$out/pair-tune.log" ;;
+    alncost)
+      bash bench/alignment_cost.sh $build gpu .deps/shared ${ROUNDS:-5} > "$out/alncost.log" 2>&1
+      echo "alignment cost rc=$?"; cat "$out/alncost.log" ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;

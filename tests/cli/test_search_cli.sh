@@ -138,9 +138,18 @@ cmp -s "$tmp/pam.tsv" "$tmp/pamref.tsv" && pass || fail "PAM30 simd and referenc
 # --device gpu says so and auto falls back to the CPU.
 expect 2 "bad --device" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --device tpu
 err_has "--device is 'auto', 'gpu' or 'cpu'"
+# Fitted statistics (on 1,433 SCOPe domains): the GPU sends every score
+# back, and the fit is the CPU's.
+"$makedb" -q "$data/scope40_every10th.fa.zst" "$tmp/scope" > /dev/null
+zstd -dcq "$data/scope40_every10th.fa.zst" 2> /dev/null | awk '/^>/ { n++ } n % 400 == 1' > "$tmp/qs.fa"
+[ -s "$tmp/qs.fa" ] || printf '>d1dlwa_\nSLFEQLGGQAAVQAVTAQFYANIQADATVATFFNGIDMPNQTNKTAAFLCAALGGPNAWT\n' > "$tmp/qs.fa"
+expect 0 "fit on the CPU" -- "$swsearch" search -q "$tmp/qs.fa" -d "$tmp/scope" --stats fit --device cpu --outfmt 7 -o "$tmp/fitcpu.tsv"
+grep -q "^# Statistics: fitted" "$tmp/fitcpu.tsv" && pass || fail "format 7 does not name the fitted statistics"
 "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device gpu -o "$tmp/gpu.tsv" 2> "$tmp/err"
 case $? in
-  0) cmp -s "$tmp/gpu.tsv" "$tmp/simd2.tsv" && pass || fail "GPU and CPU results differ" ;;
+  0) cmp -s "$tmp/gpu.tsv" "$tmp/simd2.tsv" && pass || fail "GPU and CPU results differ"
+     expect 0 "fit on the GPU" -- "$swsearch" search -q "$tmp/qs.fa" -d "$tmp/scope" --stats fit --device gpu --outfmt 7 -o "$tmp/fitgpu.tsv"
+     cmp -s "$tmp/fitgpu.tsv" "$tmp/fitcpu.tsv" && pass || fail "GPU and CPU fitted statistics differ" ;;
   1) err_has "GPU\|CUDA"; absent "$tmp/gpu.tsv"
      expect 0 "auto without GPU" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 -o "$tmp/auto.tsv"
      cmp -s "$tmp/auto.tsv" "$tmp/simd2.tsv" && pass || fail "auto fallback differs from CPU" ;;
