@@ -101,66 +101,102 @@ static void note_peak(sw_traceback_workspace *w)
 #define NEG_INF (INT32_MIN / 2)
 
 /* Rows first+1 .. last of the matrix over columns 1..cols from H and F of
- * row `first` (h, f: cols + 1 entries, overwritten with row `last`). With
- * `dirs`, each row's directions are stored (row-major, cols + 1 bytes a
- * row, row first+1 first). With `best`, the first best cell is tracked
- * and every c-th row (counted from row 0) is saved to `checkpoints`. */
-static void fill_rows(const uint8_t *query, const uint8_t *subject, size_t cols, size_t first,
-                      size_t last, const sw_scoring *sc, int32_t *h, int32_t *f, uint8_t *dirs,
-                      int32_t *checkpoints, size_t c, int *best, size_t *best_i, size_t *best_j)
+ * row `first` (h, f: cols + 1 entries, overwritten with row `last`),
+ * storing each row's directions in `dirs` (row-major, cols + 1 bytes a
+ * row, row first+1 first). Tracks the first best cell (row-major) in
+ * *best, *best_i, *best_j. The loop keeps every value in a local and picks
+ * each maximum without a branch the compiler cannot turn into a select. */
+static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t cols, size_t first,
+                           size_t last, const sw_scoring *sc, int32_t *restrict h, int32_t *restrict f,
+                           uint8_t *restrict dirs, int *best_out, size_t *best_i, size_t *best_j)
 {
     const int32_t open_ext = sc->gap_open + sc->gap_extend, ext = sc->gap_extend;
+    int32_t best = *best_out;
+    size_t bi = *best_i, bj = *best_j;
     for (size_t i = first + 1; i <= last; i++) {
         const int8_t *row = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
-        uint8_t *d = dirs ? dirs + (i - first - 1) * (cols + 1) : NULL;
-        int32_t diag = h[0], e = NEG_INF;
+        uint8_t *restrict d = dirs + (i - first - 1) * (cols + 1);
+        int32_t diag = h[0], e = NEG_INF, left = 0;
         h[0] = 0;
         for (size_t j = 1; j <= cols; j++) {
-            int32_t up = h[j];
-            int32_t e_open = h[j - 1] - open_ext, e_ext = e - ext;
-            int32_t f_open = up - open_ext, f_ext = f[j] - ext;
-            unsigned bits = 0;
-            if (e_open >= e_ext) {
-                e = e_open;
-                bits |= E_OPENED;
-            } else {
-                e = e_ext;
-            }
-            if (f_open >= f_ext) {
-                f[j] = f_open;
-                bits |= F_OPENED;
-            } else {
-                f[j] = f_ext;
-            }
+            const int32_t up = h[j];
+            const int32_t e_open = left - open_ext, e_ext = e - ext;
+            const int32_t f_open = up - open_ext, f_ext = f[j] - ext;
+            const unsigned e_bit = e_open >= e_ext, f_bit = f_open >= f_ext;
+            e = e_bit ? e_open : e_ext;
+            const int32_t fv = f_bit ? f_open : f_ext;
+            f[j] = fv;
             int32_t v = diag + row[subject[j - 1]];
             unsigned from = FROM_DIAG;
-            if (e > v) {
-                v = e;
-                from = FROM_E;
-            }
-            if (f[j] > v) {
-                v = f[j];
-                from = FROM_F;
-            }
-            if (v <= 0) {
-                v = 0;
-                from = FROM_ZERO;
-            }
+            from = e > v ? FROM_E : from;
+            v = e > v ? e : v;
+            from = fv > v ? FROM_F : from;
+            v = fv > v ? fv : v;
+            from = v <= 0 ? FROM_ZERO : from;
+            v = v <= 0 ? 0 : v;
             diag = up;
             h[j] = v;
-            if (d) d[j] = (uint8_t)(bits | from);
-            if (best && v > *best) {
-                *best = v;
-                *best_i = i;
-                *best_j = j;
+            left = v;
+            d[j] = (uint8_t)(from | (e_bit ? E_OPENED : 0u) | (f_bit ? F_OPENED : 0u));
+            if (v > best) {
+                best = v;
+                bi = i;
+                bj = j;
             }
         }
-        if (checkpoints && i % c == 0) {
+    }
+    *best_out = best;
+    *best_i = bi;
+    *best_j = bj;
+}
+
+/* Rows 1..last without directions: the best cell (row-major first) and H
+ * and F of every c-th row into `checkpoints` (2 (cols + 1) entries each,
+ * row 0's filled by the caller). */
+static void fill_rows_scan(const uint8_t *query, const uint8_t *subject, size_t cols, size_t last,
+                           const sw_scoring *sc, int32_t *restrict h, int32_t *restrict f,
+                           int32_t *restrict checkpoints, size_t c, int *best_out, size_t *best_i,
+                           size_t *best_j)
+{
+    const int32_t open_ext = sc->gap_open + sc->gap_extend, ext = sc->gap_extend;
+    int32_t best = *best_out;
+    size_t bi = *best_i, bj = *best_j;
+    for (size_t i = 1; i <= last; i++) {
+        const int8_t *row = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
+        int32_t diag = h[0], e = NEG_INF, left = 0, row_best = 0;
+        size_t row_bj = 0;
+        h[0] = 0;
+        for (size_t j = 1; j <= cols; j++) {
+            const int32_t up = h[j];
+            const int32_t e_open = left - open_ext, e_ext = e - ext;
+            const int32_t f_open = up - open_ext, f_ext = f[j] - ext;
+            e = e_open >= e_ext ? e_open : e_ext;
+            const int32_t fv = f_open >= f_ext ? f_open : f_ext;
+            f[j] = fv;
+            int32_t v = diag + row[subject[j - 1]];
+            v = e > v ? e : v;
+            v = fv > v ? fv : v;
+            v = v < 0 ? 0 : v;
+            diag = up;
+            h[j] = v;
+            left = v;
+            row_bj = v > row_best ? j : row_bj;
+            row_best = v > row_best ? v : row_best;
+        }
+        if (row_best > best) {
+            best = row_best;
+            bi = i;
+            bj = row_bj;
+        }
+        if (i % c == 0) {
             int32_t *cp = checkpoints + (i / c) * 2 * (cols + 1);
             memcpy(cp, h, (cols + 1) * sizeof *h);
             memcpy(cp + cols + 1, f, (cols + 1) * sizeof *f);
         }
     }
+    *best_out = best;
+    *best_i = bi;
+    *best_j = bj;
 }
 
 static int push_run(sw_traceback_workspace *w, size_t *n, int op)
@@ -221,7 +257,8 @@ int sw_traceback_align_blocked(sw_traceback_workspace *w, const uint8_t *query, 
         return sw_error_set(err, SW_ENOMEM, "out of memory aligning %zu x %zu residues", m, n);
     note_peak(w);
 
-    /* Forward: the best score, its first cell, and the checkpoints. */
+    /* Forward: the best score and its first cell; with one block, the
+     * directions of every cell at once, else the checkpoints. */
     for (size_t j = 0; j < cols; j++) {
         w->h[j] = 0;
         w->f[j] = NEG_INF;
@@ -230,7 +267,11 @@ int sw_traceback_align_blocked(sw_traceback_workspace *w, const uint8_t *query, 
     }
     int best = 0;
     size_t bi = 0, bj = 0;
-    fill_rows(query, subject, n, 0, m, sc, w->h, w->f, NULL, w->checkpoints, c, &best, &bi, &bj);
+    const int one_block = c == m;
+    if (one_block)
+        fill_rows_dirs(query, subject, n, 0, m, sc, w->h, w->f, w->dirs, &best, &bi, &bj);
+    else
+        fill_rows_scan(query, subject, n, m, sc, w->h, w->f, w->checkpoints, c, &best, &bi, &bj);
     if (best == 0) return SW_OK;
 
     /* Back from the end, a block of rows at a time. */
@@ -239,11 +280,18 @@ int sw_traceback_align_blocked(sw_traceback_workspace *w, const uint8_t *query, 
     int done = 0;
     while (!done) {
         size_t top = (i - 1) / c * c; /* the checkpoint row above row i */
-        const int32_t *cp = w->checkpoints + (top / c) * 2 * cols;
-        size_t width = j; /* the walk never moves right */
-        memcpy(w->h, cp, (width + 1) * sizeof *w->h);
-        memcpy(w->f, cp + cols, (width + 1) * sizeof *w->f);
-        fill_rows(query, subject, width, top, i, sc, w->h, w->f, w->dirs, NULL, c, NULL, NULL, NULL);
+        size_t width = n;
+        if (!one_block) {
+            /* Recompute rows top+1..i; the walk never moves right, so
+             * columns 1..j suffice. */
+            const int32_t *cp = w->checkpoints + (top / c) * 2 * cols;
+            width = j;
+            memcpy(w->h, cp, (width + 1) * sizeof *w->h);
+            memcpy(w->f, cp + cols, (width + 1) * sizeof *w->f);
+            int unused = INT_MAX;
+            size_t ui = 0, uj = 0;
+            fill_rows_dirs(query, subject, width, top, i, sc, w->h, w->f, w->dirs, &unused, &ui, &uj);
+        }
         while (!done && i > top) {
             uint8_t d = w->dirs[(i - top - 1) * (width + 1) + j];
             int op;
