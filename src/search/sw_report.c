@@ -38,6 +38,7 @@ static int by_evalue(const void *pa, const void *pb)
 
 typedef struct align_ctx {
     kept_hit *hits;
+    const size_t *order; /* largest matrices first, so no thread is left with a big one at the end */
     size_t n;
     const sw_query_set *queries;
     const uint32_t *lengths;
@@ -72,7 +73,7 @@ static void align_worker(void *arg, int index)
     while (!atomic_load(&c->failed)) {
         size_t i = atomic_fetch_add(&c->next, 1);
         if (i >= c->n) break;
-        kept_hit *k = &c->hits[i];
+        kept_hit *k = &c->hits[c->order[i]];
         size_t qlen;
         const uint8_t *query = sw_queries_residues(c->queries, k->query, &qlen);
         size_t slen = c->lengths[k->hit.seq];
@@ -98,12 +99,40 @@ static void align_worker(void *arg, int index)
     sw_traceback_workspace_free(w);
 }
 
+typedef struct area_index {
+    uint64_t area;
+    size_t index;
+} area_index;
+
+static int by_area_desc(const void *pa, const void *pb)
+{
+    const area_index *a = pa, *b = pb;
+    if (a->area != b->area) return a->area > b->area ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
 static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, const sw_db *db,
                       const sw_scoring *scoring, int threads, sw_error *err)
 {
+    area_index *areas = malloc((n ? n : 1) * sizeof *areas);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!areas || !order) {
+        free(areas);
+        free(order);
+        return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t qlen;
+        sw_queries_residues(queries, hits[i].query, &qlen);
+        areas[i] = (area_index){(uint64_t)qlen * sw_db_lengths(db)[hits[i].hit.seq], i};
+    }
+    qsort(areas, n, sizeof *areas, by_area_desc);
+    for (size_t i = 0; i < n; i++) order[i] = areas[i].index;
+    free(areas);
     align_ctx c;
     memset(&c, 0, sizeof c);
     c.hits = hits;
+    c.order = order;
     c.n = n;
     c.queries = queries;
     c.lengths = sw_db_lengths(db);
@@ -117,6 +146,7 @@ static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, con
     sw_pool_run(threads, align_worker, &c, &started);
     if (started == 0) align_worker(&c, 0); /* no thread could start: align here */
     pthread_mutex_destroy(&c.lock);
+    free(order);
     if (atomic_load(&c.failed)) {
         if (err) *err = c.err;
         return c.err.code ? c.err.code : SW_EINVAL;
