@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sw_clock.h"
+#include "sw_cpu_simd.h"
 #include "sw_pool.h"
 #include "sw_traceback.h"
 
@@ -41,6 +42,8 @@ typedef struct align_ctx {
     const size_t *order; /* largest matrices first, so no thread is left with a big one at the end */
     size_t n;
     const sw_query_set *queries;
+    sw_simd_profile **profiles; /* of queries first_query.. of the batch */
+    size_t first_query;
     const uint32_t *lengths;
     const sw_scoring *scoring;
     atomic_size_t next;
@@ -56,8 +59,10 @@ static void align_fail(align_ctx *c, const sw_error *e)
     pthread_mutex_unlock(&c->lock);
 }
 
-/* Aligns hits taken in turn; each alignment must re-score, column by
- * column, to the score that the search found. */
+/* Aligns hits taken in turn. The striped SIMD engine finds the score and
+ * the column where the alignment ends at full speed; the traceback then
+ * needs only a window of the subject. Each alignment must re-score, column
+ * by column, to the score that the search found. */
 static void align_worker(void *arg, int index)
 {
     (void)index;
@@ -65,9 +70,11 @@ static void align_worker(void *arg, int index)
     sw_error e;
     sw_error_clear(&e);
     sw_traceback_workspace *w = NULL;
-    if (sw_traceback_workspace_create(&w) != SW_OK) {
+    sw_simd_workspace *sw = NULL;
+    if (sw_traceback_workspace_create(&w) != SW_OK || sw_simd_workspace_create(&sw) != SW_OK) {
         sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits");
         align_fail(c, &e);
+        sw_traceback_workspace_free(w);
         return;
     }
     while (!atomic_load(&c->failed)) {
@@ -77,7 +84,24 @@ static void align_worker(void *arg, int index)
         size_t qlen;
         const uint8_t *query = sw_queries_residues(c->queries, k->query, &qlen);
         size_t slen = c->lengths[k->hit.seq];
-        int rc = sw_traceback_align(w, query, qlen, k->residues, slen, c->scoring, &k->alignment, &e);
+        size_t end_column = 0;
+        int score = sw_simd_align_end(c->profiles[k->query - c->first_query], sw, k->residues, slen,
+                                      &end_column);
+        int rc;
+        if (score == SW_EINVAL) /* a build without the SIMD engine: the whole matrix */
+            rc = sw_traceback_align(w, query, qlen, k->residues, slen, c->scoring, &k->alignment, &e);
+        else if (score < 0)
+            rc = sw_error_set(&e, score, "aligning query %s: %s", sw_queries_id(c->queries, k->query),
+                              sw_strerror(score));
+        else if (score != k->hit.score)
+            rc = sw_error_set(&e, SW_ECORRUPT,
+                              "query %s, database sequence %llu: the search scored %d, the alignment "
+                              "engine %d",
+                              sw_queries_id(c->queries, k->query), (unsigned long long)k->hit.seq,
+                              k->hit.score, score);
+        else
+            rc = sw_traceback_align_window(w, query, qlen, k->residues, slen, c->scoring, score,
+                                           end_column, &k->alignment, &e);
         int rescored = 0;
         if (rc == SW_OK)
             rc = sw_alignment_rescore(&k->alignment, query, qlen, k->residues, slen, c->scoring,
@@ -97,6 +121,7 @@ static void align_worker(void *arg, int index)
         }
     }
     sw_traceback_workspace_free(w);
+    sw_simd_workspace_free(sw);
 }
 
 typedef struct area_index {
@@ -111,14 +136,31 @@ static int by_area_desc(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, const sw_db *db,
-                      const sw_scoring *scoring, int threads, sw_error *err)
+static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, size_t first_query,
+                      size_t end_query, const sw_db *db, const sw_scoring *scoring, int threads,
+                      sw_error *err)
 {
+    size_t nq = end_query - first_query;
+    sw_simd_profile **profiles = calloc(nq ? nq : 1, sizeof *profiles);
+    if (!profiles) return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
+    for (size_t q = 0; q < nq; q++) {
+        size_t qlen;
+        const uint8_t *query = sw_queries_residues(queries, first_query + q, &qlen);
+        int rc = sw_simd_profile_create(query, qlen, scoring, &profiles[q]);
+        if (rc) {
+            for (size_t k = 0; k < q; k++) sw_simd_profile_free(profiles[k]);
+            free(profiles);
+            return sw_error_set(err, rc, "query %s: %s", sw_queries_id(queries, first_query + q),
+                                sw_strerror(rc));
+        }
+    }
     area_index *areas = malloc((n ? n : 1) * sizeof *areas);
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     if (!areas || !order) {
         free(areas);
         free(order);
+        for (size_t q = 0; q < nq; q++) sw_simd_profile_free(profiles[q]);
+        free(profiles);
         return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
     }
     for (size_t i = 0; i < n; i++) {
@@ -133,6 +175,8 @@ static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, con
     memset(&c, 0, sizeof c);
     c.hits = hits;
     c.order = order;
+    c.profiles = profiles;
+    c.first_query = first_query;
     c.n = n;
     c.queries = queries;
     c.lengths = sw_db_lengths(db);
@@ -147,6 +191,8 @@ static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, con
     if (started == 0) align_worker(&c, 0); /* no thread could start: align here */
     pthread_mutex_destroy(&c.lock);
     free(order);
+    for (size_t q = 0; q < nq; q++) sw_simd_profile_free(profiles[q]);
+    free(profiles);
     if (atomic_load(&c.failed)) {
         if (err) *err = c.err;
         return c.err.code ? c.err.code : SW_EINVAL;
@@ -248,7 +294,8 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
         }
         if ((rc = sw_db_read_sequences(r->db, seqs, n, r->options->threads, subjects, err))) goto done;
         for (size_t i = 0; i < n; i++) kept[i].residues = subjects[i];
-        if ((rc = align_hits(kept, n, batch, r->db, r->scoring, r->options->threads, err))) goto done;
+        if ((rc = align_hits(kept, n, batch, first, end, r->db, r->scoring, r->options->threads, err)))
+            goto done;
         r->summary->align_seconds += sw_clock_seconds() - t0;
         r->summary->alignments += n;
     }

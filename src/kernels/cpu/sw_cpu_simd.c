@@ -232,16 +232,18 @@ static int workspace_reserve(sw_simd_workspace *w, size_t bytes)
     return SW_OK;
 }
 
-int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
-                  size_t subject_len)
+static int align_pass(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
+                      size_t subject_len, size_t *end_column)
 {
     if (!p || !w || (subject_len && !subject)) return SW_EINVAL;
+    if (end_column) *end_column = 0;
     for (size_t j = 0; j < subject_len; j++)
         if (subject[j] >= SW_CODE_LIMIT) return SW_EINVAL;
     if (exceeds_int32(p->query_len, subject_len, p->scoring.max_score)) return SW_ELIMIT;
     if (p->query_len == 0 || subject_len == 0) return 0;
 
     if (!p->kernels) {
+        if (end_column) return SW_EINVAL; /* the reference engine's end is row-major */
         sw_ref_result r;
         int rc = sw_ref_align(p->query, p->query_len, subject, subject_len, &p->scoring, &r);
         return rc ? rc : r.score;
@@ -267,6 +269,7 @@ int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t 
             .h_a = w->mem,
             .h_b = (char *)w->mem + seg_bytes,
             .e = (char *)w->mem + 2 * seg_bytes,
+            .end_column = end_column,
         };
         int score = p->kernels->striped[width](&pass);
         if (score != SW_SIMD_SATURATED) return score;
@@ -274,4 +277,17 @@ int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t 
     /* Unreachable: the 32-bit ceiling is INT32_MAX and exceeds_int32 holds
      * every score below it. */
     return SW_ELIMIT;
+}
+
+int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
+                  size_t subject_len)
+{
+    return align_pass(p, w, subject, subject_len, NULL);
+}
+
+int sw_simd_align_end(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
+                      size_t subject_len, size_t *end_column)
+{
+    if (!end_column) return SW_EINVAL;
+    return align_pass(p, w, subject, subject_len, end_column);
 }

@@ -58,6 +58,13 @@ void sw_simd_workspace_free(sw_simd_workspace *w);
 int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
                   size_t subject_len);
 
+/* sw_simd_align(), and the first subject position (1-based) at which the
+ * best score is reached (0 for a score of 0): the column of the end of the
+ * alignment that sw_traceback reports. SW_EINVAL for the reference
+ * variant, which does not track it. */
+int sw_simd_align_end(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
+                      size_t subject_len, size_t *end_column);
+
 /* The instruction set of the default variant ("avx2", "sse2", "scalar"), for --version. */
 const char *sw_simd_isa(void);
 

@@ -35,6 +35,9 @@ typedef struct sw_simd_pass {
     int bias;            /* 8-bit only: added to every score to make it unsigned */
     int ceiling;         /* a best score above this may have saturated */
     void *h_a, *h_b, *e; /* seg_len vectors each, aligned to the vector size */
+    /* Not NULL: receives the first subject position (1-based) at which the
+     * best score is reached, 0 for a score of 0. */
+    size_t *end_column;
 } sw_simd_pass;
 
 /* Best score of the pass (>= 0), or SW_SIMD_SATURATED. */

@@ -75,6 +75,12 @@ static int SW_KERNEL(const sw_simd_pass *pass)
 
     SW_V v_best = v_zero();
     SW_V v_c = v_zero(); /* the previous column's carry into each lane */
+    /* The end column: where the best score over all lanes last rose. A
+     * cell raised only by the carry is never the best (see above), so the
+     * column in which the best cell is computed is its own. */
+    const int track_end = pass->end_column != NULL;
+    SW_V v_track = v_zero();
+    size_t end_column = 0;
     for (size_t i = 0; i < seg_len; i++) {
         v_store(h_store + i, v_zero());
         v_store(e_col + i, v_zero());
@@ -117,7 +123,17 @@ static int SW_KERNEL(const sw_simd_pass *pass)
 
         /* A saturated lane makes every later value suspect; stop early. */
         if (v_any_gt(v_best, v_ceiling)) return SW_SIMD_SATURATED;
+        if (track_end && v_any_gt(v_best, v_track)) {
+            SW_ELEM lanes[SW_LANES];
+            memcpy(lanes, &v_best, sizeof lanes);
+            int top = 0;
+            for (int l = 0; l < SW_LANES; l++)
+                if (lanes[l] > top) top = lanes[l];
+            v_track = v_set1(top);
+            end_column = j + 1;
+        }
     }
+    if (track_end) *pass->end_column = end_column;
 
     SW_ELEM lanes[SW_LANES];
     memcpy(lanes, &v_best, sizeof lanes);

@@ -7,9 +7,10 @@
  *   H(i,j) = max(0, H(i-1,j-1) + s(q_i, s_j), E(i,j), F(i,j))
  *
  * Tie rule, the one rule behind every alignment swsearch prints:
- * 1. The end is the first cell holding the best score in row-major order:
- *    the smallest query end, then the smallest subject end (as
- *    sw_ref_align()).
+ * 1. The end is the first cell holding the best score in column-major
+ *    order: the smallest subject end, then the smallest query end (the
+ *    striped SIMD engine finds that column at full speed:
+ *    sw_simd_align_end()).
  * 2. Walking back, a cell whose H is 0 ends the walk: the alignment starts
  *    with the pair after it, so it never has a prefix that scores 0.
  *    Otherwise H comes from the diagonal when that gives its value, else
@@ -103,7 +104,7 @@ static void note_peak(sw_traceback_workspace *w)
 /* Rows first+1 .. last of the matrix over columns 1..cols from H and F of
  * row `first` (h, f: cols + 1 entries, overwritten with row `last`),
  * storing each row's directions in `dirs` (row-major, cols + 1 bytes a
- * row, row first+1 first). Tracks the first best cell (row-major) in
+ * row, row first+1 first). Tracks the first best cell (column-major) in
  * *best, *best_i, *best_j. The loop keeps every value in a local and picks
  * each maximum without a branch the compiler cannot turn into a select. */
 static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t cols, size_t first,
@@ -138,7 +139,9 @@ static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t 
             h[j] = v;
             left = v;
             d[j] = (uint8_t)(from | (e_bit ? E_OPENED : 0u) | (f_bit ? F_OPENED : 0u));
-            if (v > best) {
+            /* The first best cell in column-major order: rows come in
+             * order, so an equal score counts only in an earlier column. */
+            if (v > best || (v == best && v > 0 && j < bj)) {
                 best = v;
                 bi = i;
                 bj = j;
@@ -150,7 +153,7 @@ static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t 
     *best_j = bj;
 }
 
-/* Rows 1..last without directions: the best cell (row-major first) and H
+/* Rows 1..last without directions: the best cell (column-major first) and H
  * and F of every c-th row into `checkpoints` (2 (cols + 1) entries each,
  * row 0's filled by the caller). */
 static void fill_rows_scan(const uint8_t *query, const uint8_t *subject, size_t cols, size_t last,
@@ -183,7 +186,7 @@ static void fill_rows_scan(const uint8_t *query, const uint8_t *subject, size_t 
             row_bj = v > row_best ? j : row_bj;
             row_best = v > row_best ? v : row_best;
         }
-        if (row_best > best) {
+        if (row_best > best || (row_best == best && row_best > 0 && row_bj < bj)) {
             best = row_best;
             bi = i;
             bj = row_bj;
@@ -404,5 +407,47 @@ int sw_alignment_rescore(const sw_alignment *a, const uint8_t *query, size_t que
     if (qi != a->query_end || sj != a->subject_end) return SW_EINVAL;
     if (total > INT32_MAX || total < INT32_MIN) return SW_EINVAL;
     *score = (int)total;
+    return SW_OK;
+}
+
+int sw_traceback_align_window(sw_traceback_workspace *w, const uint8_t *query, size_t query_len,
+                              const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
+                              int score, size_t end_column, sw_alignment *result, sw_error *err)
+{
+    memset(result, 0, sizeof *result);
+    if (score <= 0) return SW_OK;
+    if (end_column < 1 || end_column > subject_len || !scoring || (query_len && !query))
+        return sw_error_set(err, SW_EINVAL, "alignment: end column %zu outside the subject", end_column);
+    /* An alignment of score S over a query residues and b subject residues
+     * has at least b - a gap columns, each costing at least extend, and its
+     * pairs score at most R, the sum of the query residues' best scores:
+     * b <= a + (R - S) / extend <= m + (R - S) / extend. Every alignment of
+     * score S ending at the end cell lies within that many columns. */
+    int64_t best_sum = 0;
+    for (size_t i = 0; i < query_len; i++) {
+        const int8_t *row = scoring->table + (size_t)query[i] * SW_CODE_LIMIT;
+        int top = 0;
+        for (int c = 0; c < SW_CODE_LIMIT; c++) top = row[c] > top ? row[c] : top;
+        best_sum += top;
+    }
+    uint64_t span = (uint64_t)query_len + 1 +
+                    (best_sum > score ? (uint64_t)(best_sum - score) / (uint64_t)scoring->gap_extend : 0);
+    size_t first = end_column > span ? end_column - (size_t)span : 0;
+    int rc = sw_traceback_align_blocked(w, query, query_len, subject + first, end_column - first, scoring,
+                                        0, result, err);
+    if (rc) return rc;
+    /* The window holds every optimal alignment ending there, so the end and
+     * every tie decision are those of the whole matrix; anything else means
+     * the score or the column given were not this pair's. */
+    if (result->score != score || result->subject_end != end_column - first) {
+        int got = result->score;
+        sw_alignment_clear(result);
+        return sw_error_set(err, SW_ECORRUPT,
+                            "alignment: score %d ending at subject position %zu was expected, the window "
+                            "gives %d",
+                            score, end_column, got);
+    }
+    result->subject_start += first;
+    result->subject_end += first;
     return SW_OK;
 }

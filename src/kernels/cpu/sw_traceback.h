@@ -57,6 +57,15 @@ int sw_traceback_align_blocked(sw_traceback_workspace *w, const uint8_t *query, 
                                const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
                                size_t block_rows, sw_alignment *result, sw_error *err);
 
+/* sw_traceback_align() when the score and the end column are known (from
+ * sw_simd_align_end()): the same alignment, from a window of the subject
+ * that every optimal alignment ending there fits in (about the query's
+ * length plus what its best possible score exceeds `score` by), instead of
+ * the whole matrix. SW_ECORRUPT when score and column do not fit the pair. */
+int sw_traceback_align_window(sw_traceback_workspace *w, const uint8_t *query, size_t query_len,
+                              const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
+                              int score, size_t end_column, sw_alignment *result, sw_error *err);
+
 /* The most memory the workspace has held, in bytes. */
 size_t sw_traceback_workspace_bytes(const sw_traceback_workspace *w);
 
