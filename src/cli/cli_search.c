@@ -324,8 +324,8 @@ int cli_search(int argc, char **argv)
             fprintf(stderr, ", database load %.3f s, transfers %.3f s, %llu scores recomputed",
                     st.load_seconds, st.transfer_seconds, (unsigned long long)st.recomputed);
         if (summary.alignments)
-            fprintf(stderr, ", %llu alignments in %.3f s", (unsigned long long)summary.alignments,
-                    summary.align_seconds);
+            fprintf(stderr, ", %llu alignments in %.3f s (subjects read in %.3f s)",
+                    (unsigned long long)summary.alignments, summary.align_seconds, summary.read_seconds);
         if (summary.statistics[0]) fprintf(stderr, "; E-values: %s", summary.statistics);
         if (st.gpu_threshold_source) {
             if (st.gpu_threshold == UINT32_MAX)

@@ -293,6 +293,7 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
             goto done;
         }
         if ((rc = sw_db_read_sequences(r->db, seqs, n, r->options->threads, subjects, err))) goto done;
+        r->summary->read_seconds += sw_clock_seconds() - t0;
         for (size_t i = 0; i < n; i++) kept[i].residues = subjects[i];
         if ((rc = align_hits(kept, n, batch, first, end, r->db, r->scoring, r->options->threads, err)))
             goto done;

@@ -53,6 +53,7 @@ typedef struct sw_report_summary {
     uint64_t hits;            /* reported */
     uint64_t alignments;      /* computed (and re-scored) */
     double align_seconds;     /* reading subjects and aligning them */
+    double read_seconds;      /* of which reading the subjects */
     char statistics[256];     /* how the E-values came about (first query's) */
 } sw_report_summary;
 
