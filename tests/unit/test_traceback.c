@@ -127,7 +127,7 @@ static void check_pair(sw_traceback_workspace *w, const uint8_t *q, size_t m, co
         cr_assert_eq(b.query_start, a.query_start, "%s, blocks of %zu", what, blocks[t]);
         cr_assert_eq(b.subject_start, a.subject_start, "%s, blocks of %zu", what, blocks[t]);
         cr_assert_eq(b.num_runs, a.num_runs, "%s, blocks of %zu", what, blocks[t]);
-        cr_assert_arr_eq(b.runs, a.runs, a.num_runs * sizeof *a.runs);
+        if (a.num_runs) cr_assert_arr_eq(b.runs, a.runs, a.num_runs * sizeof *a.runs);
         sw_alignment_clear(&b);
     }
     sw_alignment_clear(&a);

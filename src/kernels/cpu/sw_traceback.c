@@ -107,6 +107,49 @@ static void note_peak(sw_traceback_workspace *w)
  * row, row first+1 first). Tracks the first best cell (column-major) in
  * *best, *best_i, *best_j. The loop keeps every value in a local and picks
  * each maximum without a branch the compiler cannot turn into a select. */
+/* One cell of the recurrences: H from its diagonal, up and left
+ * neighbours, E and F updated in place, the direction byte returned. Ties
+ * prefer the diagonal, then E, then F; a gap is opened rather than
+ * extended when both give its value; H <= 0 starts anew. */
+#define SW_TB_CELL(diag, up, left, e, f_cell, score, v, dir)                                   \
+    do {                                                                                     \
+        const int32_t e_open_ = (left)-open_ext, e_ext_ = (e)-ext;                          \
+        const int32_t f_open_ = (up)-open_ext, f_ext_ = (f_cell)-ext;                       \
+        const unsigned e_bit_ = e_open_ >= e_ext_, f_bit_ = f_open_ >= f_ext_;              \
+        (e) = e_bit_ ? e_open_ : e_ext_;                                                     \
+        const int32_t fv_ = f_bit_ ? f_open_ : f_ext_;                                       \
+        (f_cell) = fv_;                                                                      \
+        int32_t v_ = (diag) + (score);                                                       \
+        unsigned from_ = FROM_DIAG;                                                          \
+        from_ = (e) > v_ ? FROM_E : from_;                                                   \
+        v_ = (e) > v_ ? (e) : v_;                                                            \
+        from_ = fv_ > v_ ? FROM_F : from_;                                                   \
+        v_ = fv_ > v_ ? fv_ : v_;                                                            \
+        from_ = v_ <= 0 ? FROM_ZERO : from_;                                                 \
+        (v) = v_ <= 0 ? 0 : v_;                                                              \
+        (dir) = (uint8_t)(from_ | (e_bit_ ? E_OPENED : 0u) | (f_bit_ ? F_OPENED : 0u));      \
+    } while (0)
+
+/* The first best cell in column-major order. Cells come row by row, or two
+ * rows at once with the lower one a column behind; either way a cell comes
+ * before every cell below it in its column, so an equal score replaces the
+ * best only from an earlier column. */
+#define SW_TB_BEST(v, i, j)                                                                  \
+    do {                                                                                     \
+        if ((v) > best || ((v) == best && (v) > 0 && (j) < bj)) {                            \
+            best = (v);                                                                      \
+            bi = (i);                                                                        \
+            bj = (j);                                                                        \
+        }                                                                                    \
+    } while (0)
+
+/* Rows first+1 .. last of the matrix over columns 1..cols from H and F of
+ * row `first` (h, f: cols + 1 entries, overwritten with row `last`),
+ * storing each row's directions in `dirs` (row-major, cols + 1 bytes a
+ * row, row first+1 first). Tracks the first best cell (column-major) in
+ * *best, *best_i, *best_j. Each row's cells form one chain of dependent
+ * steps (left to right through E), so rows go two at a time, the second a
+ * column behind the first: two independent chains keep the core busy. */
 static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t cols, size_t first,
                            size_t last, const sw_scoring *sc, int32_t *restrict h, int32_t *restrict f,
                            uint8_t *restrict dirs, int *best_out, size_t *best_i, size_t *best_j)
@@ -114,38 +157,77 @@ static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t 
     const int32_t open_ext = sc->gap_open + sc->gap_extend, ext = sc->gap_extend;
     int32_t best = *best_out;
     size_t bi = *best_i, bj = *best_j;
-    for (size_t i = first + 1; i <= last; i++) {
+    size_t i = first + 1;
+    for (; i + 1 <= last && cols >= 1; i += 2) {
+        /* Row a = i, row b = i + 1. */
+        const int8_t *row_a = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
+        const int8_t *row_b = sc->table + (size_t)query[i] * SW_CODE_LIMIT;
+        uint8_t *restrict da = dirs + (i - first - 1) * (cols + 1);
+        uint8_t *restrict db = da + (cols + 1);
+        int32_t diag_a = h[0], e_a = NEG_INF, left_a = 0;
+        int32_t diag_b = 0, e_b = NEG_INF, left_b = 0; /* H(i, 0) = 0 is b's first diagonal */
+        h[0] = 0;
+        /* Column 1 of row a alone. */
+        {
+            const int32_t up = h[1];
+            int32_t v;
+            uint8_t dir;
+            SW_TB_CELL(diag_a, up, left_a, e_a, f[1], row_a[subject[0]], v, dir);
+            diag_a = up;
+            h[1] = v;
+            left_a = v;
+            da[1] = dir;
+            SW_TB_BEST(v, i, (size_t)1);
+        }
+        for (size_t j = 2; j <= cols; j++) {
+            /* Row a, column j: reads H(i-1, j) and F(i-1, j). */
+            const int32_t up_a = h[j];
+            int32_t va;
+            uint8_t dir_a;
+            SW_TB_CELL(diag_a, up_a, left_a, e_a, f[j], row_a[subject[j - 1]], va, dir_a);
+            /* Row b, column j-1: reads H(i, j-1) and F(i, j-1), which row a
+             * wrote one step ago. */
+            const int32_t up_b = h[j - 1];
+            int32_t vb;
+            uint8_t dir_b;
+            SW_TB_CELL(diag_b, up_b, left_b, e_b, f[j - 1], row_b[subject[j - 2]], vb, dir_b);
+            diag_a = up_a;
+            h[j] = va;
+            left_a = va;
+            da[j] = dir_a;
+            SW_TB_BEST(va, i, j);
+            diag_b = up_b;
+            h[j - 1] = vb;
+            left_b = vb;
+            db[j - 1] = dir_b;
+            SW_TB_BEST(vb, i + 1, j - 1);
+        }
+        /* Column cols of row b alone. */
+        {
+            const int32_t up = h[cols];
+            int32_t v;
+            uint8_t dir;
+            SW_TB_CELL(diag_b, up, left_b, e_b, f[cols], row_b[subject[cols - 1]], v, dir);
+            h[cols] = v;
+            db[cols] = dir;
+            SW_TB_BEST(v, i + 1, cols);
+        }
+    }
+    for (; i <= last; i++) {
         const int8_t *row = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
         uint8_t *restrict d = dirs + (i - first - 1) * (cols + 1);
         int32_t diag = h[0], e = NEG_INF, left = 0;
         h[0] = 0;
         for (size_t j = 1; j <= cols; j++) {
             const int32_t up = h[j];
-            const int32_t e_open = left - open_ext, e_ext = e - ext;
-            const int32_t f_open = up - open_ext, f_ext = f[j] - ext;
-            const unsigned e_bit = e_open >= e_ext, f_bit = f_open >= f_ext;
-            e = e_bit ? e_open : e_ext;
-            const int32_t fv = f_bit ? f_open : f_ext;
-            f[j] = fv;
-            int32_t v = diag + row[subject[j - 1]];
-            unsigned from = FROM_DIAG;
-            from = e > v ? FROM_E : from;
-            v = e > v ? e : v;
-            from = fv > v ? FROM_F : from;
-            v = fv > v ? fv : v;
-            from = v <= 0 ? FROM_ZERO : from;
-            v = v <= 0 ? 0 : v;
+            int32_t v;
+            uint8_t dir;
+            SW_TB_CELL(diag, up, left, e, f[j], row[subject[j - 1]], v, dir);
             diag = up;
             h[j] = v;
             left = v;
-            d[j] = (uint8_t)(from | (e_bit ? E_OPENED : 0u) | (f_bit ? F_OPENED : 0u));
-            /* The first best cell in column-major order: rows come in
-             * order, so an equal score counts only in an earlier column. */
-            if (v > best || (v == best && v > 0 && j < bj)) {
-                best = v;
-                bi = i;
-                bj = j;
-            }
+            d[j] = dir;
+            SW_TB_BEST(v, i, j);
         }
     }
     *best_out = best;
