@@ -664,10 +664,11 @@ int sw_db_read_all_residues(const sw_db *db, int threads, uint8_t **out, sw_erro
     return SW_OK;
 }
 
-static size_t header_chunk_of(const sw_db *db, uint64_t seq)
+/* The chunk of data file `which` that holds sorted sequence `seq`. */
+static size_t chunk_of(const sw_db *db, int which, uint64_t seq)
 {
-    const chunk *c = db->chunks[DATA_HEADERS];
-    size_t lo = 0, hi = db->num_chunks[DATA_HEADERS];
+    const chunk *c = db->chunks[which];
+    size_t lo = 0, hi = db->num_chunks[which];
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (c[mid].first_seq <= seq)
@@ -720,20 +721,6 @@ typedef struct seq_read_ctx {
     pthread_mutex_t lock;
     sw_error err;
 } seq_read_ctx;
-
-static size_t residue_chunk_of(const sw_db *db, uint64_t seq)
-{
-    const chunk *c = db->chunks[DATA_RESIDUES];
-    size_t lo = 0, hi = db->num_chunks[DATA_RESIDUES];
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c[mid].first_seq <= seq)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 static void seq_read_worker(void *arg, int index)
 {
@@ -810,7 +797,7 @@ int sw_db_read_sequences(const sw_db *db, const uint64_t *seqs, size_t n, int th
     qsort(order, n, sizeof *order, by_seq);
     size_t num_tasks = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t c = residue_chunk_of(db, order[i].seq);
+        size_t c = chunk_of(db, DATA_RESIDUES, order[i].seq);
         if (num_tasks && tasks[num_tasks - 1].chunk == c) {
             tasks[num_tasks - 1].end = i + 1;
         } else {
@@ -868,7 +855,7 @@ int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **h
     int rc = SW_OK;
     char reason[160];
     for (size_t i = 0; i < n && rc == SW_OK; i++) {
-        c = header_chunk_of(db, order[i].seq);
+        c = chunk_of(db, DATA_HEADERS, order[i].seq);
         const chunk *k = &db->chunks[DATA_HEADERS][c];
         if (c != have) {
             if (k->size + 1 > capacity) {
