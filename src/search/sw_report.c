@@ -43,6 +43,7 @@ typedef struct align_ctx {
     size_t n;
     const sw_query_set *queries;
     sw_simd_profile **profiles; /* of queries first_query.. of the batch */
+    sw_simd_profile **reversed; /* of the same queries reversed */
     size_t first_query;
     const uint32_t *lengths;
     const sw_scoring *scoring;
@@ -59,10 +60,12 @@ static void align_fail(align_ctx *c, const sw_error *e)
     pthread_mutex_unlock(&c->lock);
 }
 
-/* Aligns hits taken in turn. The striped SIMD engine finds the score and
- * the column where the alignment ends at full speed; the traceback then
- * needs only a window of the subject. Each alignment must re-score, column
- * by column, to the score that the search found. */
+/* Aligns hits taken in turn. The striped SIMD engine finds, at full speed,
+ * the score and the column where the alignment ends, then, on the reversed
+ * query and subject, the leftmost column where a best alignment ending
+ * there starts; the traceback fills only the columns between. Each
+ * alignment must re-score, column by column, to the score that the search
+ * found. */
 static void align_worker(void *arg, int index)
 {
     (void)index;
@@ -71,6 +74,8 @@ static void align_worker(void *arg, int index)
     sw_error_clear(&e);
     sw_traceback_workspace *w = NULL;
     sw_simd_workspace *sw = NULL;
+    uint8_t *reversed = NULL; /* the subject up to the end, reversed */
+    size_t reversed_cap = 0;
     if (sw_traceback_workspace_create(&w) != SW_OK || sw_simd_workspace_create(&sw) != SW_OK) {
         sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits");
         align_fail(c, &e);
@@ -99,9 +104,34 @@ static void align_worker(void *arg, int index)
                               "engine %d",
                               sw_queries_id(c->queries, k->query), (unsigned long long)k->hit.seq,
                               k->hit.score, score);
-        else
-            rc = sw_traceback_align_window(w, query, qlen, k->residues, slen, c->scoring, score,
-                                           end_column, &k->alignment, &e);
+        else {
+            size_t first_column = 1, last = 0;
+            if (end_column > reversed_cap) {
+                uint8_t *bigger = realloc(reversed, end_column);
+                if (!bigger) {
+                    rc = sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits");
+                    align_fail(c, &e);
+                    break;
+                }
+                reversed = bigger;
+                reversed_cap = end_column;
+            }
+            for (size_t j = 0; j < end_column; j++) reversed[j] = k->residues[end_column - 1 - j];
+            rc = sw_simd_align_last(c->reversed[k->query - c->first_query], sw, reversed, end_column, score,
+                                    &last);
+            if (rc == score && last >= 1 && last <= end_column) {
+                first_column = end_column - last + 1;
+                rc = SW_OK;
+            } else {
+                rc = sw_error_set(&e, SW_ECORRUPT,
+                                  "query %s, database sequence %llu: the reversed pass scored %d, not %d",
+                                  sw_queries_id(c->queries, k->query), (unsigned long long)k->hit.seq, rc,
+                                  score);
+            }
+            if (rc == SW_OK)
+                rc = sw_traceback_align_span(w, query, qlen, k->residues, slen, c->scoring, score,
+                                             first_column, end_column, &k->alignment, &e);
+        }
         int rescored = 0;
         if (rc == SW_OK)
             rc = sw_alignment_rescore(&k->alignment, query, qlen, k->residues, slen, c->scoring,
@@ -122,6 +152,7 @@ static void align_worker(void *arg, int index)
     }
     sw_traceback_workspace_free(w);
     sw_simd_workspace_free(sw);
+    free(reversed);
 }
 
 typedef struct area_index {
@@ -141,14 +172,23 @@ static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, siz
                       sw_error *err)
 {
     size_t nq = end_query - first_query;
-    sw_simd_profile **profiles = calloc(nq ? nq : 1, sizeof *profiles);
+    sw_simd_profile **profiles = calloc(2 * (nq ? nq : 1), sizeof *profiles);
     if (!profiles) return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
+    sw_simd_profile **reversed = profiles + (nq ? nq : 1);
     for (size_t q = 0; q < nq; q++) {
         size_t qlen;
         const uint8_t *query = sw_queries_residues(queries, first_query + q, &qlen);
-        int rc = sw_simd_profile_create(query, qlen, scoring, &profiles[q]);
+        uint8_t *backwards = malloc(qlen ? qlen : 1);
+        int rc = backwards ? SW_OK : SW_ENOMEM;
+        for (size_t i = 0; rc == SW_OK && i < qlen; i++) backwards[i] = query[qlen - 1 - i];
+        if (rc == SW_OK) rc = sw_simd_profile_create(query, qlen, scoring, &profiles[q]);
+        if (rc == SW_OK) rc = sw_simd_profile_create(backwards, qlen, scoring, &reversed[q]);
+        free(backwards);
         if (rc) {
-            for (size_t k = 0; k < q; k++) sw_simd_profile_free(profiles[k]);
+            for (size_t k = 0; k <= q; k++) {
+                sw_simd_profile_free(profiles[k]);
+                sw_simd_profile_free(reversed[k]);
+            }
             free(profiles);
             return sw_error_set(err, rc, "query %s: %s", sw_queries_id(queries, first_query + q),
                                 sw_strerror(rc));
@@ -159,7 +199,10 @@ static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, siz
     if (!areas || !order) {
         free(areas);
         free(order);
-        for (size_t q = 0; q < nq; q++) sw_simd_profile_free(profiles[q]);
+        for (size_t q = 0; q < nq; q++) {
+            sw_simd_profile_free(profiles[q]);
+            sw_simd_profile_free(reversed[q]);
+        }
         free(profiles);
         return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
     }
@@ -176,6 +219,7 @@ static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, siz
     c.hits = hits;
     c.order = order;
     c.profiles = profiles;
+    c.reversed = reversed;
     c.first_query = first_query;
     c.n = n;
     c.queries = queries;
@@ -191,7 +235,10 @@ static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, siz
     if (started == 0) align_worker(&c, 0); /* no thread could start: align here */
     pthread_mutex_destroy(&c.lock);
     free(order);
-    for (size_t q = 0; q < nq; q++) sw_simd_profile_free(profiles[q]);
+    for (size_t q = 0; q < nq; q++) {
+        sw_simd_profile_free(profiles[q]);
+        sw_simd_profile_free(reversed[q]);
+    }
     free(profiles);
     if (atomic_load(&c.failed)) {
         if (err) *err = c.err;

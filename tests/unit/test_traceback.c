@@ -105,6 +105,30 @@ static void check_pair(sw_traceback_workspace *w, const uint8_t *q, size_t m, co
         cr_assert_eq(b.num_runs, a.num_runs, "%s: window", what);
         if (a.num_runs) cr_assert_arr_eq(b.runs, a.runs, a.num_runs * sizeof *a.runs);
         sw_alignment_clear(&b);
+        if (a.score > 0) {
+            /* The leftmost start, from the reversed sequences, bounds a
+             * tighter window with the same alignment. */
+            uint8_t *qr = malloc(m), *sr = malloc(end_column);
+            for (size_t i = 0; i < m; i++) qr[i] = q[m - 1 - i];
+            for (size_t j = 0; j < end_column; j++) sr[j] = s[end_column - 1 - j];
+            sw_simd_profile *prof_r;
+            cr_assert_eq(sw_simd_profile_create(qr, m, sc, &prof_r), SW_OK);
+            size_t last = 0;
+            cr_assert_eq(sw_simd_align_last(prof_r, sws, sr, end_column, a.score, &last), a.score, "%s", what);
+            size_t first_column = end_column - last + 1;
+            cr_assert_leq(first_column, a.subject_start, "%s: window from %zu, alignment from %zu", what,
+                          first_column, a.subject_start);
+            cr_assert_eq(sw_traceback_align_span(w, q, m, s, n, sc, a.score, first_column, end_column, &b, &err),
+                         SW_OK, "%s: %s", what, err.message);
+            cr_assert_eq(b.query_start, a.query_start, "%s: span", what);
+            cr_assert_eq(b.subject_start, a.subject_start, "%s: span", what);
+            cr_assert_eq(b.num_runs, a.num_runs, "%s: span", what);
+            cr_assert_arr_eq(b.runs, a.runs, a.num_runs * sizeof *a.runs);
+            sw_alignment_clear(&b);
+            sw_simd_profile_free(prof_r);
+            free(qr);
+            free(sr);
+        }
     }
     sw_simd_profile_free(prof);
     sw_simd_workspace_free(sws);

@@ -233,17 +233,18 @@ static int workspace_reserve(sw_simd_workspace *w, size_t bytes)
 }
 
 static int align_pass(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
-                      size_t subject_len, size_t *end_column)
+                      size_t subject_len, size_t *end_column, int target, size_t *last_column)
 {
     if (!p || !w || (subject_len && !subject)) return SW_EINVAL;
     if (end_column) *end_column = 0;
+    if (last_column) *last_column = 0;
     for (size_t j = 0; j < subject_len; j++)
         if (subject[j] >= SW_CODE_LIMIT) return SW_EINVAL;
     if (exceeds_int32(p->query_len, subject_len, p->scoring.max_score)) return SW_ELIMIT;
     if (p->query_len == 0 || subject_len == 0) return 0;
 
     if (!p->kernels) {
-        if (end_column) return SW_EINVAL; /* the reference engine's end is row-major */
+        if (end_column || last_column) return SW_EINVAL; /* the reference engine tracks no column */
         sw_ref_result r;
         int rc = sw_ref_align(p->query, p->query_len, subject, subject_len, &p->scoring, &r);
         return rc ? rc : r.score;
@@ -270,6 +271,8 @@ static int align_pass(const sw_simd_profile *p, sw_simd_workspace *w, const uint
             .h_b = (char *)w->mem + seg_bytes,
             .e = (char *)w->mem + 2 * seg_bytes,
             .end_column = end_column,
+            .last_column = last_column,
+            .target = target,
         };
         int score = p->kernels->striped[width](&pass);
         if (score != SW_SIMD_SATURATED) return score;
@@ -282,12 +285,19 @@ static int align_pass(const sw_simd_profile *p, sw_simd_workspace *w, const uint
 int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
                   size_t subject_len)
 {
-    return align_pass(p, w, subject, subject_len, NULL);
+    return align_pass(p, w, subject, subject_len, NULL, 0, NULL);
 }
 
 int sw_simd_align_end(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
                       size_t subject_len, size_t *end_column)
 {
     if (!end_column) return SW_EINVAL;
-    return align_pass(p, w, subject, subject_len, end_column);
+    return align_pass(p, w, subject, subject_len, end_column, 0, NULL);
+}
+
+int sw_simd_align_last(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
+                       size_t subject_len, int target, size_t *last_column)
+{
+    if (!last_column || target < 1) return SW_EINVAL;
+    return align_pass(p, w, subject, subject_len, NULL, target, last_column);
 }

@@ -65,6 +65,14 @@ int sw_simd_align(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t 
 int sw_simd_align_end(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
                       size_t subject_len, size_t *end_column);
 
+/* sw_simd_align(), and the last subject position (1-based) at which some
+ * cell reaches `target` (>= 1; 0 when none does). Run on the reversed
+ * query and the reversed subject up to an alignment's end, with the best
+ * score as the target, it gives the leftmost start of the best alignments
+ * ending in that column. SW_EINVAL for the reference variant. */
+int sw_simd_align_last(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
+                       size_t subject_len, int target, size_t *last_column);
+
 /* The instruction set of the default variant ("avx2", "sse2", "scalar"), for --version. */
 const char *sw_simd_isa(void);
 

@@ -38,6 +38,10 @@ typedef struct sw_simd_pass {
     /* Not NULL: receives the first subject position (1-based) at which the
      * best score is reached, 0 for a score of 0. */
     size_t *end_column;
+    /* Not NULL: receives the last subject position (1-based) at which a cell
+     * reaches `target`, 0 if none does. */
+    size_t *last_column;
+    int target;
 } sw_simd_pass;
 
 /* Best score of the pass (>= 0), or SW_SIMD_SATURATED. */

@@ -81,6 +81,14 @@ static int SW_KERNEL(const sw_simd_pass *pass)
     const int track_end = pass->end_column != NULL;
     SW_V v_track = v_zero();
     size_t end_column = 0;
+    /* The last column holding a cell of `target`: a scan of the column's
+     * stored H after it is done (carry-raised cells are never the best, so
+     * never the target when the target is the best score). A target past
+     * this width's range cannot be reached before the pass saturates. */
+    const int track_last = pass->last_column != NULL;
+    const SW_V v_below_target =
+        v_set1(pass->target - 1 < SW_LANE_MAX ? (pass->target - 1 > 0 ? pass->target - 1 : 0) : SW_LANE_MAX);
+    size_t last_column = 0;
     for (size_t i = 0; i < seg_len; i++) {
         v_store(h_store + i, v_zero());
         v_store(e_col + i, v_zero());
@@ -132,8 +140,14 @@ static int SW_KERNEL(const sw_simd_pass *pass)
             v_track = v_set1(top);
             end_column = j + 1;
         }
+        if (track_last) {
+            SW_V v_col = v_zero();
+            for (size_t i = 0; i < seg_len; i++) v_col = v_max(v_col, v_load(h_store + i));
+            if (v_any_gt(v_col, v_below_target)) last_column = j + 1;
+        }
     }
     if (track_end) *pass->end_column = end_column;
+    if (track_last) *pass->last_column = last_column;
 
     SW_ELEM lanes[SW_LANES];
     memcpy(lanes, &v_best, sizeof lanes);

@@ -515,12 +515,28 @@ int sw_traceback_align_window(sw_traceback_workspace *w, const uint8_t *query, s
     uint64_t span = (uint64_t)query_len + 1 +
                     (best_sum > score ? (uint64_t)(best_sum - score) / (uint64_t)scoring->gap_extend : 0);
     size_t first = end_column > span ? end_column - (size_t)span : 0;
+    return sw_traceback_align_span(w, query, query_len, subject, subject_len, scoring, score, first + 1,
+                                   end_column, result, err);
+}
+
+int sw_traceback_align_span(sw_traceback_workspace *w, const uint8_t *query, size_t query_len,
+                            const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
+                            int score, size_t first_column, size_t end_column, sw_alignment *result,
+                            sw_error *err)
+{
+    memset(result, 0, sizeof *result);
+    if (score <= 0) return SW_OK;
+    if (end_column < 1 || end_column > subject_len || first_column < 1 || first_column > end_column ||
+        !scoring || (query_len && !query))
+        return sw_error_set(err, SW_EINVAL, "alignment: columns %zu to %zu outside the subject",
+                            first_column, end_column);
+    size_t first = first_column - 1;
     int rc = sw_traceback_align_blocked(w, query, query_len, subject + first, end_column - first, scoring,
                                         0, result, err);
     if (rc) return rc;
     /* The window holds every optimal alignment ending there, so the end and
      * every tie decision are those of the whole matrix; anything else means
-     * the score or the column given were not this pair's. */
+     * the score or the columns given were not this pair's. */
     if (result->score != score || result->subject_end != end_column - first) {
         int got = result->score;
         sw_alignment_clear(result);

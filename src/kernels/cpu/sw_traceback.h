@@ -66,6 +66,15 @@ int sw_traceback_align_window(sw_traceback_workspace *w, const uint8_t *query, s
                               const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
                               int score, size_t end_column, sw_alignment *result, sw_error *err);
 
+/* The same with the window given: subject positions first_column ..
+ * end_column (1-based), which must hold every best alignment ending at
+ * end_column, as the leftmost start that sw_simd_align_last() finds on the
+ * reversed sequences does. SW_ECORRUPT when they do not fit the pair. */
+int sw_traceback_align_span(sw_traceback_workspace *w, const uint8_t *query, size_t query_len,
+                            const uint8_t *subject, size_t subject_len, const sw_scoring *scoring,
+                            int score, size_t first_column, size_t end_column, sw_alignment *result,
+                            sw_error *err);
+
 /* The most memory the workspace has held, in bytes. */
 size_t sw_traceback_workspace_bytes(const sw_traceback_workspace *w);
 
