@@ -63,7 +63,8 @@ static void align_fail(align_ctx *c, const sw_error *e)
 /* Aligns hits taken in turn. The striped SIMD engine finds, at full speed,
  * the score and the column where the alignment ends, then, on the reversed
  * query and subject, the leftmost column where a best alignment ending
- * there starts; the traceback fills only the columns between. Each
+ * there starts; the traceback fills only the columns between, with a
+ * striped pass of its own that keeps each cell's H and source. Each
  * alignment must re-score, column by column, to the score that the search
  * found. */
 static void align_worker(void *arg, int index)
@@ -129,8 +130,9 @@ static void align_worker(void *arg, int index)
                                   score);
             }
             if (rc == SW_OK)
-                rc = sw_traceback_align_span(w, query, qlen, k->residues, slen, c->scoring, score,
-                                             first_column, end_column, &k->alignment, &e);
+                rc = sw_traceback_align_simd(w, c->profiles[k->query - c->first_query], query, qlen,
+                                             k->residues, slen, c->scoring, score, first_column,
+                                             end_column, 0, &k->alignment, &e);
         }
         int rescored = 0;
         if (rc == SW_OK)

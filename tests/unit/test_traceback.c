@@ -125,6 +125,37 @@ static void check_pair(sw_traceback_workspace *w, const uint8_t *q, size_t m, co
             cr_assert_eq(b.num_runs, a.num_runs, "%s: span", what);
             cr_assert_arr_eq(b.runs, a.runs, a.num_runs * sizeof *a.runs);
             sw_alignment_clear(&b);
+            /* The SIMD traceback, on every instruction set and in blocks of
+             * any width, over the tight window and the whole subject up to
+             * the end. */
+            const char *isas[] = {"avx2", "sse2"};
+            const size_t widths[] = {0, 1, 3, 17};
+            for (size_t v = 0; v < 2; v++) {
+                sw_simd_variant variant;
+                cr_assert_eq(sw_simd_variant_select(isas[v], &variant), SW_OK);
+                sw_simd_profile *pv;
+                cr_assert_eq(sw_simd_profile_create_variant(q, m, sc, &variant, &pv), SW_OK);
+                for (size_t t = 0; t < 4; t++)
+                    for (size_t from = 0; from < 2; from++) {
+                        size_t first = from ? 1 : first_column;
+                        cr_assert_eq(sw_traceback_align_simd(w, pv, q, m, s, n, sc, a.score, first, end_column,
+                                                             widths[t], &b, &err),
+                                     SW_OK, "%s: %s", what, err.message);
+                        cr_assert_eq(b.score, a.score);
+                        cr_assert_eq(b.query_start, a.query_start, "%s: simd %s/%zu from %zu", what, isas[v],
+                                     widths[t], first);
+                        cr_assert_eq(b.query_end, a.query_end, "%s: simd %s/%zu", what, isas[v], widths[t]);
+                        cr_assert_eq(b.subject_start, a.subject_start, "%s: simd %s/%zu", what, isas[v], widths[t]);
+                        cr_assert_eq(b.subject_end, a.subject_end, "%s: simd %s/%zu", what, isas[v], widths[t]);
+                        cr_assert_eq(b.identities, a.identities);
+                        cr_assert_eq(b.positives, a.positives);
+                        cr_assert_eq(b.num_runs, a.num_runs, "%s: simd %s/%zu", what, isas[v], widths[t]);
+                        cr_assert_arr_eq(b.runs, a.runs, a.num_runs * sizeof *a.runs, "%s: simd %s/%zu", what,
+                                         isas[v], widths[t]);
+                        sw_alignment_clear(&b);
+                    }
+                sw_simd_profile_free(pv);
+            }
             sw_simd_profile_free(prof_r);
             free(qr);
             free(sr);
@@ -306,6 +337,25 @@ Test(traceback, aligns_long_pairs_in_bounded_memory)
     /* The full matrix would take 144 M direction bytes alone. */
     cr_assert_lt(sw_traceback_workspace_bytes(w), (size_t)40 << 20, "%zu bytes",
                  sw_traceback_workspace_bytes(w));
+    /* The SIMD traceback, in blocks of columns, gives the same alignment in
+     * about as little memory. */
+    sw_traceback_workspace *ws;
+    cr_assert_eq(sw_traceback_workspace_create(&ws), SW_OK);
+    sw_simd_profile *prof;
+    cr_assert_eq(sw_simd_profile_create(a, n, &sc, &prof), SW_OK);
+    sw_alignment simd;
+    cr_assert_eq(sw_traceback_align_simd(ws, prof, a, n, b, k, &sc, al.score, 1, al.subject_end, 0, &simd, &err),
+                 SW_OK, "%s", err.message);
+    cr_assert_eq(simd.query_start, al.query_start);
+    cr_assert_eq(simd.subject_start, al.subject_start);
+    cr_assert_eq(simd.query_end, al.query_end);
+    cr_assert_eq(simd.num_runs, al.num_runs);
+    cr_assert_arr_eq(simd.runs, al.runs, al.num_runs * sizeof *al.runs);
+    cr_assert_lt(sw_traceback_workspace_bytes(ws), (size_t)40 << 20, "%zu bytes",
+                 sw_traceback_workspace_bytes(ws));
+    sw_alignment_clear(&simd);
+    sw_simd_profile_free(prof);
+    sw_traceback_workspace_free(ws);
     sw_alignment_clear(&al);
     free(a);
     free(b);

@@ -301,3 +301,36 @@ int sw_simd_align_last(const sw_simd_profile *p, sw_simd_workspace *w, const uin
     if (!last_column || target < 1) return SW_EINVAL;
     return align_pass(p, w, subject, subject_len, NULL, target, last_column);
 }
+
+int sw_simd_trace_shape(const sw_simd_profile *p, size_t *seg_len, size_t *lanes)
+{
+    if (!p || !p->kernels || !p->kernels->trace16 || !p->striped[1]) return SW_EINVAL;
+    *seg_len = p->seg_len[1];
+    *lanes = p->kernels->vector_bytes / sizeof(int16_t);
+    return SW_OK;
+}
+
+int sw_simd_trace_columns(const sw_simd_profile *p, const uint8_t *subject, size_t columns, int16_t *h,
+                          int16_t *h_scratch, int16_t *e, uint16_t *cells)
+{
+    size_t seg_len, lanes;
+    if (sw_simd_trace_shape(p, &seg_len, &lanes) != SW_OK || !h || !h_scratch || !e ||
+        (columns && !subject))
+        return SW_EINVAL;
+    for (size_t j = 0; j < columns; j++)
+        if (subject[j] >= SW_CODE_LIMIT) return SW_EINVAL;
+    sw_simd_trace_pass pass = {
+        .profile = p->striped[1],
+        .seg_len = seg_len,
+        .subject = subject,
+        .columns = columns,
+        .gap_open_extend = p->scoring.gap_open + p->scoring.gap_extend,
+        .gap_extend = p->scoring.gap_extend,
+        .h = h,
+        .h_scratch = h_scratch,
+        .e = e,
+        .cells = cells,
+    };
+    p->kernels->trace16(&pass);
+    return SW_OK;
+}

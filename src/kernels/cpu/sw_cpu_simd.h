@@ -73,6 +73,29 @@ int sw_simd_align_end(const sw_simd_profile *p, sw_simd_workspace *w, const uint
 int sw_simd_align_last(const sw_simd_profile *p, sw_simd_workspace *w, const uint8_t *subject,
                        size_t subject_len, int target, size_t *last_column);
 
+/* What a traceback reads, from a striped pass in 16-bit lanes
+ * (sw_traceback_align_simd() uses it). The query's rows are laid out as
+ * the profile's: `lanes` lanes of `seg_len` rows each, row r (0-based) in
+ * lane r / seg_len at position r % seg_len, so a column is seg_len x lanes
+ * entries, padded past the query's end. Scores above
+ * SW_SIMD_TRACE_MAX_SCORE do not fit (a cell holds H and two more bits). */
+#define SW_SIMD_TRACE_MAX_SCORE 16383
+
+/* The layout of the profile's traceback pass; SW_EINVAL when it has none
+ * (the reference variant, or a variant that starts at 32 bits). */
+int sw_simd_trace_shape(const sw_simd_profile *p, size_t *seg_len, size_t *lanes);
+
+/* Runs the pass over subject[0 .. columns), continuing from h and e (each
+ * seg_len x lanes entries, aligned to 64 bytes): h holds H of the column
+ * before (all 0 at the matrix's left edge) and receives the last column's;
+ * e holds E of the first column (0 at the left edge) and receives the E
+ * that would follow. h_scratch: the same size, overwritten. cells: NULL, or
+ * columns x seg_len x lanes entries (aligned to 64 bytes) receiving each
+ * cell as (H << 2) | bits, bit 0 set when the diagonal gives H, bit 1 when
+ * E does (neither: F). */
+int sw_simd_trace_columns(const sw_simd_profile *p, const uint8_t *subject, size_t columns, int16_t *h,
+                          int16_t *h_scratch, int16_t *e, uint16_t *cells);
+
 /* The instruction set of the default variant ("avx2", "sse2", "scalar"), for --version. */
 const char *sw_simd_isa(void);
 

@@ -58,7 +58,24 @@
 #define v_any_gt(a, b) (_mm256_movemask_epi8(_mm256_cmpgt_epi32((a), (b))) != 0)
 #include "sw_cpu_simd_striped.h"
 
+/* The traceback pass, 16-bit lanes. */
+#define SW_TRACE_KERNEL trace16_avx2
+#define t_set1(x) _mm256_set1_epi16((short)(x))
+#define t_max(a, b) _mm256_max_epi16((a), (b))
+#define t_adds(a, b) _mm256_adds_epi16((a), (b))
+#define t_subs_epu(a, b) _mm256_subs_epu16((a), (b))
+#define t_add(a, b) _mm256_add_epi16((a), (b))
+#define t_sub(a, b) _mm256_sub_epi16((a), (b))
+#define t_cmpeq(a, b) _mm256_cmpeq_epi16((a), (b))
+#define t_cmpgt(a, b) _mm256_cmpgt_epi16((a), (b))
+#define t_and(a, b) _mm256_and_si256((a), (b))
+#define t_or(a, b) _mm256_or_si256((a), (b))
+#define t_andnot(a, b) _mm256_andnot_si256((a), (b))
+#define t_slli2(a) _mm256_slli_epi16((a), 2)
+#define t_any(m) (_mm256_movemask_epi8(m) != 0)
+#include "sw_cpu_simd_trace.h"
+
 const sw_simd_kernels sw_simd_kernels_avx2 = {
-    "avx2", 32, {striped8_avx2, striped16_avx2, striped32_avx2}};
+    "avx2", 32, {striped8_avx2, striped16_avx2, striped32_avx2}, trace16_avx2};
 
 #endif

@@ -47,12 +47,34 @@ typedef struct sw_simd_pass {
 /* Best score of the pass (>= 0), or SW_SIMD_SATURATED. */
 typedef int (*sw_simd_kernel)(const sw_simd_pass *pass);
 
+/* One striped pass in 16-bit lanes that keeps, for a traceback, each
+ * cell's exact H and the source of H (sw_cpu_simd_trace.h), over `columns`
+ * subject residues. h holds H of the column before the first (all 0 at the
+ * matrix's left edge) and receives the last column's; e holds E of the
+ * first column (0 at the left edge: minus infinity) and receives E of the
+ * column after the last. cells: NULL, or columns x seg_len vectors
+ * receiving (H << 2) | the bits saying where H came from, column after
+ * column. */
+typedef struct sw_simd_trace_pass {
+    const void *profile; /* the 16-bit striped profile */
+    size_t seg_len;
+    const uint8_t *subject;
+    size_t columns;
+    int gap_open_extend;
+    int gap_extend;
+    void *h, *h_scratch, *e; /* seg_len vectors each, aligned to the vector size */
+    void *cells;
+} sw_simd_trace_pass;
+
+typedef void (*sw_simd_trace_kernel)(const sw_simd_trace_pass *pass);
+
 /* The kernels of one instruction set; index k of `striped` works on
  * (8 << k)-bit lanes: 8, 16 and 32 bits. */
 typedef struct sw_simd_kernels {
     const char *name;
     size_t vector_bytes;
     sw_simd_kernel striped[3];
+    sw_simd_trace_kernel trace16;
 } sw_simd_kernels;
 
 #if SW_SIMD_X86

@@ -57,7 +57,24 @@ static inline __m128i max_epi32(__m128i a, __m128i b)
 #define v_any_gt(a, b) (_mm_movemask_epi8(_mm_cmpgt_epi32((a), (b))) != 0)
 #include "sw_cpu_simd_striped.h"
 
+/* The traceback pass, 16-bit lanes. */
+#define SW_TRACE_KERNEL trace16_sse2
+#define t_set1(x) _mm_set1_epi16((short)(x))
+#define t_max(a, b) _mm_max_epi16((a), (b))
+#define t_adds(a, b) _mm_adds_epi16((a), (b))
+#define t_subs_epu(a, b) _mm_subs_epu16((a), (b))
+#define t_add(a, b) _mm_add_epi16((a), (b))
+#define t_sub(a, b) _mm_sub_epi16((a), (b))
+#define t_cmpeq(a, b) _mm_cmpeq_epi16((a), (b))
+#define t_cmpgt(a, b) _mm_cmpgt_epi16((a), (b))
+#define t_and(a, b) _mm_and_si128((a), (b))
+#define t_or(a, b) _mm_or_si128((a), (b))
+#define t_andnot(a, b) _mm_andnot_si128((a), (b))
+#define t_slli2(a) _mm_slli_epi16((a), 2)
+#define t_any(m) (_mm_movemask_epi8(m) != 0)
+#include "sw_cpu_simd_trace.h"
+
 const sw_simd_kernels sw_simd_kernels_sse2 = {
-    "sse2", 16, {striped8_sse2, striped16_sse2, striped32_sse2}};
+    "sse2", 16, {striped8_sse2, striped16_sse2, striped32_sse2}, trace16_sse2};
 
 #endif

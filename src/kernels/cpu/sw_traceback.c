@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sw_cpu_simd.h"
+
 /* Up to this many cells, one block holds the whole matrix's directions. */
 #define ONE_BLOCK_CELLS ((size_t)16 << 20)
 
@@ -50,6 +52,15 @@ struct sw_traceback_workspace {
     size_t dirs_cap;
     uint32_t *runs;         /* runs, built back to front */
     size_t runs_cap;
+    /* The SIMD traceback (striped, 16-bit, 64-byte aligned): H, scratch and
+     * E of one column; the cells of one block of columns; H and E at the
+     * start of every block. */
+    int16_t *columns;
+    size_t columns_cap;     /* in int16 */
+    uint16_t *cells;
+    size_t cells_cap;       /* in uint16 */
+    int16_t *starts;
+    size_t starts_cap;      /* in int16 */
     size_t peak_bytes;
 };
 
@@ -67,6 +78,9 @@ void sw_traceback_workspace_free(sw_traceback_workspace *w)
     free(w->checkpoints);
     free(w->dirs);
     free(w->runs);
+    free(w->columns);
+    free(w->cells);
+    free(w->starts);
     free(w);
 }
 
@@ -93,7 +107,8 @@ static int grow(void **buf, size_t *cap, size_t need, size_t elem)
 static void note_peak(sw_traceback_workspace *w)
 {
     size_t bytes = (w->h_cap + w->f_cap + w->checkpoint_cap) * sizeof(int32_t) + w->dirs_cap +
-                   w->runs_cap * sizeof(uint32_t);
+                   w->runs_cap * sizeof(uint32_t) +
+                   (w->columns_cap + w->cells_cap + w->starts_cap) * sizeof(int16_t);
     if (bytes > w->peak_bytes) w->peak_bytes = bytes;
 }
 
@@ -295,6 +310,45 @@ static int push_run(sw_traceback_workspace *w, size_t *n, int op)
     return SW_OK;
 }
 
+/* The result from the runs the walk pushed (last column first), the cell
+ * (i, j) before the first column and the end cell (bi, bj), 1-based. */
+static int finish_alignment(sw_traceback_workspace *w, size_t nruns, size_t i, size_t j, int best, size_t bi,
+                            size_t bj, const uint8_t *query, const uint8_t *subject, const sw_scoring *sc,
+                            sw_alignment *result, sw_error *err)
+{
+    result->runs = malloc((nruns ? nruns : 1) * sizeof *result->runs);
+    if (!result->runs) return sw_error_set(err, SW_ENOMEM, "out of memory aligning");
+    size_t qi = i, sj = j; /* the cell before the first column */
+    result->score = best;
+    result->query_start = qi + 1;
+    result->subject_start = sj + 1;
+    result->query_end = bi;
+    result->subject_end = bj;
+    result->num_runs = nruns;
+    for (size_t k = 0; k < nruns; k++) {
+        uint32_t run = w->runs[nruns - 1 - k];
+        size_t len = SW_OP_LEN(run);
+        result->runs[k] = run;
+        result->length += len;
+        if (SW_OP_KIND(run) == SW_OP_M) {
+            for (size_t t = 0; t < len; t++) {
+                uint8_t a = query[qi + t], b = subject[sj + t];
+                if (a == b) result->identities++;
+                if (sw_matrix_score(sc->table, a, b) > 0) result->positives++;
+            }
+            qi += len;
+            sj += len;
+        } else {
+            result->gap_opens++;
+            result->gaps += len;
+            if (SW_OP_KIND(run) == SW_OP_I) qi += len;
+            else sj += len;
+        }
+    }
+    result->mismatches = result->length - result->gaps - result->identities;
+    return SW_OK;
+}
+
 static int check_args(const uint8_t *query, size_t query_len, const uint8_t *subject,
                       size_t subject_len, const sw_scoring *sc, sw_error *err)
 {
@@ -410,38 +464,7 @@ int sw_traceback_align_blocked(sw_traceback_workspace *w, const uint8_t *query, 
         }
     }
     note_peak(w);
-
-    result->runs = malloc(nruns * sizeof *result->runs);
-    if (!result->runs) return sw_error_set(err, SW_ENOMEM, "out of memory aligning");
-    size_t qi = i, sj = j; /* the cell before the first column */
-    result->score = best;
-    result->query_start = qi + 1;
-    result->subject_start = sj + 1;
-    result->query_end = bi;
-    result->subject_end = bj;
-    result->num_runs = nruns;
-    for (size_t k = 0; k < nruns; k++) {
-        uint32_t run = w->runs[nruns - 1 - k];
-        size_t len = SW_OP_LEN(run);
-        result->runs[k] = run;
-        result->length += len;
-        if (SW_OP_KIND(run) == SW_OP_M) {
-            for (size_t t = 0; t < len; t++) {
-                uint8_t a = query[qi + t], b = subject[sj + t];
-                if (a == b) result->identities++;
-                if (sw_matrix_score(sc->table, a, b) > 0) result->positives++;
-            }
-            qi += len;
-            sj += len;
-        } else {
-            result->gap_opens++;
-            result->gaps += len;
-            if (SW_OP_KIND(run) == SW_OP_I) qi += len;
-            else sj += len;
-        }
-    }
-    result->mismatches = result->length - result->gaps - result->identities;
-    return SW_OK;
+    return finish_alignment(w, nruns, i, j, best, bi, bj, query, subject, sc, result, err);
 }
 
 int sw_traceback_align(sw_traceback_workspace *w, const uint8_t *query, size_t query_len,
@@ -547,5 +570,157 @@ int sw_traceback_align_span(sw_traceback_workspace *w, const uint8_t *query, siz
     }
     result->subject_start += first;
     result->subject_end += first;
+    return SW_OK;
+}
+
+/* The SIMD traceback. A striped pass (sw_simd_trace_columns) stores each
+ * cell of the window as its H and the source of H; the walk back then
+ * decides whether a gap was opened or extended from H values alone, since
+ * E(i,j) is opened exactly when it equals H(i,j-1) - open - extend (and F
+ * likewise with H(i-1,j)), and it knows E or F at every step: a gap's
+ * value is the H it ends in, plus extend for each step back along it. The
+ * decisions, and so the alignment, are those of the scalar walk above.
+ *
+ * Memory: 2 bytes a cell for one block of columns. A window larger than
+ * SIMD_BLOCK_CELLS is done in blocks of columns: a first pass keeps H and E
+ * at the start of every block, and the walk recomputes the block it is in. */
+#define SIMD_BLOCK_CELLS ((size_t)16 << 20)
+/* Past this much memory for the block starts, the scalar traceback's
+ * square-root checkpoints do better. */
+#define SIMD_MAX_START_BYTES ((size_t)256 << 20)
+
+/* aligned_alloc'ed room for `need` 16-bit entries; contents not kept. */
+static int grow_aligned(void **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap) return SW_OK;
+    size_t n = *cap ? *cap : 1024;
+    while (n < need) n *= 2;
+    void *p = aligned_alloc(64, n * sizeof(int16_t));
+    if (!p) return SW_ENOMEM;
+    free(*buf);
+    *buf = p;
+    *cap = n;
+    return SW_OK;
+}
+
+int sw_traceback_align_simd(sw_traceback_workspace *w, const sw_simd_profile *profile, const uint8_t *query,
+                            size_t query_len, const uint8_t *subject, size_t subject_len,
+                            const sw_scoring *sc, int score, size_t first_column, size_t end_column,
+                            size_t block_columns, sw_alignment *result, sw_error *err)
+{
+    memset(result, 0, sizeof *result);
+    if (score <= 0) return SW_OK;
+    if (end_column < 1 || end_column > subject_len || first_column < 1 || first_column > end_column || !sc ||
+        (query_len && !query))
+        return sw_error_set(err, SW_EINVAL, "alignment: columns %zu to %zu outside the subject",
+                            first_column, end_column);
+    size_t seg_len, lanes;
+    const size_t width = end_column - first_column + 1;
+    if (!profile || score > SW_SIMD_TRACE_MAX_SCORE || sw_simd_trace_shape(profile, &seg_len, &lanes) != SW_OK ||
+        seg_len * lanes < query_len)
+        return sw_traceback_align_span(w, query, query_len, subject, subject_len, sc, score, first_column,
+                                       end_column, result, err);
+    const size_t rows = seg_len * lanes; /* padded */
+    size_t c = block_columns;
+    if (!c) c = SIMD_BLOCK_CELLS / rows ? SIMD_BLOCK_CELLS / rows : 1;
+    if (c > width) c = width;
+    const size_t blocks = (width + c - 1) / c;
+    if (blocks > 1 && (blocks * 2 * rows * sizeof(int16_t) > SIMD_MAX_START_BYTES || blocks > SIZE_MAX / 2 / rows))
+        return sw_traceback_align_span(w, query, query_len, subject, subject_len, sc, score, first_column,
+                                       end_column, result, err);
+    if (grow_aligned((void **)&w->columns, &w->columns_cap, 3 * rows) ||
+        grow_aligned((void **)&w->cells, &w->cells_cap, c * rows) ||
+        (blocks > 1 && grow_aligned((void **)&w->starts, &w->starts_cap, blocks * 2 * rows)))
+        return sw_error_set(err, SW_ENOMEM, "out of memory aligning %zu x %zu residues", query_len, width);
+    note_peak(w);
+    int16_t *h = w->columns, *h_scratch = w->columns + rows, *e = w->columns + 2 * rows;
+    const uint8_t *window = subject + first_column - 1;
+    const int32_t open_ext = sc->gap_open + sc->gap_extend, ext = sc->gap_extend;
+
+    /* Forward: the whole window at once, or the start of every block. */
+    memset(h, 0, rows * sizeof *h);
+    memset(e, 0, rows * sizeof *e);
+    if (blocks == 1) {
+        sw_simd_trace_columns(profile, window, width, h, h_scratch, e, w->cells);
+    } else {
+        for (size_t b = 0; b < blocks; b++) {
+            int16_t *start = w->starts + b * 2 * rows;
+            memcpy(start, h, rows * sizeof *h);
+            memcpy(start + rows, e, rows * sizeof *e);
+            size_t n = b + 1 < blocks ? c : width - b * c;
+            sw_simd_trace_columns(profile, window + b * c, n, h, h_scratch, e, NULL);
+        }
+    }
+    /* The end: the first row of the last column holding the score (h now
+     * holds that column). */
+#define STRIPED(r) (((r) % seg_len) * lanes + (r) / seg_len) /* row r, 0-based */
+    size_t bi = 0;
+    for (size_t r = 0; r < query_len && !bi; r++)
+        if (h[STRIPED(r)] == score) bi = r + 1;
+    if (!bi)
+        return sw_error_set(err, SW_ECORRUPT,
+                            "alignment: score %d ending at subject position %zu was expected, the window "
+                            "does not reach it",
+                            score, end_column);
+
+    /* Back from the end, block by block, in 1-based window coordinates. */
+    size_t i = bi, j = width, nruns = 0;
+    size_t block = blocks; /* none loaded yet */
+    size_t base = 0;       /* window columns before the loaded block */
+    const int16_t *before = NULL; /* H of the column before the block; NULL: the left edge */
+    int state = FROM_DIAG;
+    int32_t gap = 0; /* E or F of the cell, in those states */
+    for (;;) {
+        if (block == blocks || j <= base) {
+            block = (j - 1) / c;
+            base = block * c;
+            if (blocks > 1) {
+                const int16_t *start = w->starts + block * 2 * rows;
+                memcpy(h, start, rows * sizeof *h);
+                memcpy(e, start + rows, rows * sizeof *e);
+                size_t n = block + 1 < blocks ? c : width - base;
+                sw_simd_trace_columns(profile, window + base, n, h, h_scratch, e, w->cells);
+                before = block ? start : NULL;
+            }
+        }
+        const uint16_t *col = w->cells + (j - 1 - base) * rows;
+        const uint16_t cell = col[STRIPED(i - 1)];
+        int op;
+        if (state == FROM_E) {
+            op = SW_OP_D;
+            int32_t left = j - 1 > base ? (int32_t)((col - rows)[STRIPED(i - 1)] >> 2)
+                                        : before ? before[STRIPED(i - 1)] : 0;
+            if (gap == left - open_ext) state = FROM_DIAG;
+            else gap += ext;
+            j--;
+        } else if (state == FROM_F) {
+            op = SW_OP_I;
+            int32_t up = i > 1 ? (int32_t)(col[STRIPED(i - 2)] >> 2) : 0;
+            if (gap == up - open_ext) state = FROM_DIAG;
+            else gap += ext;
+            i--;
+        } else {
+            if ((cell >> 2) == 0) break;
+            if (!(cell & 1u)) {
+                state = cell & 2u ? FROM_E : FROM_F;
+                gap = cell >> 2;
+                continue; /* the same cell, now in E or F */
+            }
+            op = SW_OP_M;
+            i--;
+            j--;
+        }
+        if (push_run(w, &nruns, op)) {
+            note_peak(w);
+            return sw_error_set(err, SW_ENOMEM, "out of memory aligning %zu x %zu residues", query_len, width);
+        }
+        if (i == 0 || j == 0) break;
+    }
+#undef STRIPED
+    note_peak(w);
+    int rc = finish_alignment(w, nruns, i, j, score, bi, width, query, window, sc, result, err);
+    if (rc) return rc;
+    result->subject_start += first_column - 1;
+    result->subject_end += first_column - 1;
     return SW_OK;
 }

@@ -75,6 +75,19 @@ int sw_traceback_align_span(sw_traceback_workspace *w, const uint8_t *query, siz
                             int score, size_t first_column, size_t end_column, sw_alignment *result,
                             sw_error *err);
 
+/* sw_traceback_align_span() from a striped SIMD pass that stores each cell's
+ * H and its source (sw_simd_trace_columns()): the same alignment, several
+ * times faster. `profile` is the query's (sw_simd_profile_create()); where
+ * it has no such pass, or the score passes SW_SIMD_TRACE_MAX_SCORE, this is
+ * sw_traceback_align_span(). `block_columns`: columns per block of cells
+ * kept at once (0: the module's choice, about 32 MB); the result does not
+ * depend on it, which tests check. */
+struct sw_simd_profile;
+int sw_traceback_align_simd(sw_traceback_workspace *w, const struct sw_simd_profile *profile,
+                            const uint8_t *query, size_t query_len, const uint8_t *subject, size_t subject_len,
+                            const sw_scoring *scoring, int score, size_t first_column, size_t end_column,
+                            size_t block_columns, sw_alignment *result, sw_error *err);
+
 /* The most memory the workspace has held, in bytes. */
 size_t sw_traceback_workspace_bytes(const sw_traceback_workspace *w);
 
