@@ -323,9 +323,14 @@ int cli_search(int argc, char **argv)
         if (st.load_seconds > 0)
             fprintf(stderr, ", database load %.3f s, transfers %.3f s, %llu scores recomputed",
                     st.load_seconds, st.transfer_seconds, (unsigned long long)st.recomputed);
-        if (summary.alignments)
-            fprintf(stderr, ", %llu alignments in %.3f s (subjects read in %.3f s)",
-                    (unsigned long long)summary.alignments, summary.align_seconds, summary.read_seconds);
+        if (summary.alignments) {
+            fprintf(stderr, ", %llu alignments", (unsigned long long)summary.alignments);
+            if (summary.aligned_ahead)
+                fprintf(stderr, " (%llu while the GPU scanned later queries)",
+                        (unsigned long long)summary.aligned_ahead);
+            fprintf(stderr, ", %.3f s after the scan (subjects read in %.3f s)", summary.align_seconds,
+                    summary.read_seconds);
+        }
         if (summary.statistics[0]) fprintf(stderr, "; E-values: %s", summary.statistics);
         if (st.gpu_threshold_source) {
             if (st.gpu_threshold == UINT32_MAX)

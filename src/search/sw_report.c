@@ -19,7 +19,6 @@
 #define GROUP_HITS 65536
 
 typedef struct kept_hit {
-    size_t query; /* in the batch */
     sw_hit hit;
     double evalue, bits;
     char *header;
@@ -31,222 +30,9 @@ typedef struct kept_hit {
 static int by_evalue(const void *pa, const void *pb)
 {
     const kept_hit *a = pa, *b = pb;
-    if (a->query != b->query) return a->query < b->query ? -1 : 1;
     if (a->evalue != b->evalue) return a->evalue < b->evalue ? -1 : 1;
     if (a->hit.score != b->hit.score) return a->hit.score > b->hit.score ? -1 : 1;
     return a->hit.original < b->hit.original ? -1 : a->hit.original > b->hit.original;
-}
-
-typedef struct align_ctx {
-    kept_hit *hits;
-    const size_t *order; /* largest matrices first, so no thread is left with a big one at the end */
-    size_t n;
-    const sw_query_set *queries;
-    sw_simd_profile **profiles; /* of queries first_query.. of the batch */
-    sw_simd_profile **reversed; /* of the same queries reversed */
-    size_t first_query;
-    const uint32_t *lengths;
-    const sw_scoring *scoring;
-    atomic_size_t next;
-    atomic_int failed;
-    pthread_mutex_t lock;
-    sw_error err;
-} align_ctx;
-
-static void align_fail(align_ctx *c, const sw_error *e)
-{
-    pthread_mutex_lock(&c->lock);
-    if (!atomic_exchange(&c->failed, 1)) c->err = *e;
-    pthread_mutex_unlock(&c->lock);
-}
-
-/* Aligns hits taken in turn. The striped SIMD engine finds, at full speed,
- * the score and the column where the alignment ends, then, on the reversed
- * query and subject, the leftmost column where a best alignment ending
- * there starts; the traceback fills only the columns between, with a
- * striped pass of its own that keeps each cell's H and source. Each
- * alignment must re-score, column by column, to the score that the search
- * found. */
-static void align_worker(void *arg, int index)
-{
-    (void)index;
-    align_ctx *c = arg;
-    sw_error e;
-    sw_error_clear(&e);
-    sw_traceback_workspace *w = NULL;
-    sw_simd_workspace *sw = NULL;
-    uint8_t *reversed = NULL; /* the subject up to the end, reversed */
-    size_t reversed_cap = 0;
-    if (sw_traceback_workspace_create(&w) != SW_OK || sw_simd_workspace_create(&sw) != SW_OK) {
-        sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits");
-        align_fail(c, &e);
-        sw_traceback_workspace_free(w);
-        return;
-    }
-    while (!atomic_load(&c->failed)) {
-        size_t i = atomic_fetch_add(&c->next, 1);
-        if (i >= c->n) break;
-        kept_hit *k = &c->hits[c->order[i]];
-        size_t qlen;
-        const uint8_t *query = sw_queries_residues(c->queries, k->query, &qlen);
-        size_t slen = c->lengths[k->hit.seq];
-        size_t end_column = 0;
-        int score = sw_simd_align_end(c->profiles[k->query - c->first_query], sw, k->residues, slen,
-                                      &end_column);
-        int rc;
-        if (score == SW_EINVAL) /* a build without the SIMD engine: the whole matrix */
-            rc = sw_traceback_align(w, query, qlen, k->residues, slen, c->scoring, &k->alignment, &e);
-        else if (score < 0)
-            rc = sw_error_set(&e, score, "aligning query %s: %s", sw_queries_id(c->queries, k->query),
-                              sw_strerror(score));
-        else if (score != k->hit.score)
-            rc = sw_error_set(&e, SW_ECORRUPT,
-                              "query %s, database sequence %llu: the search scored %d, the alignment "
-                              "engine %d",
-                              sw_queries_id(c->queries, k->query), (unsigned long long)k->hit.seq,
-                              k->hit.score, score);
-        else {
-            size_t first_column = 1, last = 0;
-            if (end_column > reversed_cap) {
-                uint8_t *bigger = realloc(reversed, end_column);
-                if (!bigger) {
-                    rc = sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits");
-                    align_fail(c, &e);
-                    break;
-                }
-                reversed = bigger;
-                reversed_cap = end_column;
-            }
-            for (size_t j = 0; j < end_column; j++) reversed[j] = k->residues[end_column - 1 - j];
-            rc = sw_simd_align_last(c->reversed[k->query - c->first_query], sw, reversed, end_column, score,
-                                    &last);
-            if (rc == score && last >= 1 && last <= end_column) {
-                first_column = end_column - last + 1;
-                rc = SW_OK;
-            } else {
-                rc = sw_error_set(&e, SW_ECORRUPT,
-                                  "query %s, database sequence %llu: the reversed pass scored %d, not %d",
-                                  sw_queries_id(c->queries, k->query), (unsigned long long)k->hit.seq, rc,
-                                  score);
-            }
-            if (rc == SW_OK)
-                rc = sw_traceback_align_simd(w, c->profiles[k->query - c->first_query], query, qlen,
-                                             k->residues, slen, c->scoring, score, first_column,
-                                             end_column, 0, &k->alignment, &e);
-        }
-        int rescored = 0;
-        if (rc == SW_OK)
-            rc = sw_alignment_rescore(&k->alignment, query, qlen, k->residues, slen, c->scoring,
-                                      &rescored);
-        if (rc == SW_OK && (k->alignment.score != k->hit.score || rescored != k->hit.score))
-            rc = sw_error_set(&e, SW_ECORRUPT,
-                              "query %s, database sequence %llu: the search scored %d, the "
-                              "alignment %d, its columns %d",
-                              sw_queries_id(c->queries, k->query), (unsigned long long)k->hit.seq,
-                              k->hit.score, k->alignment.score, rescored);
-        else if (rc != SW_OK && !e.message[0])
-            sw_error_set(&e, rc, "aligning query %s: %s", sw_queries_id(c->queries, k->query),
-                         sw_strerror(rc));
-        if (rc != SW_OK) {
-            align_fail(c, &e);
-            break;
-        }
-    }
-    sw_traceback_workspace_free(w);
-    sw_simd_workspace_free(sw);
-    free(reversed);
-}
-
-typedef struct area_index {
-    uint64_t area;
-    size_t index;
-} area_index;
-
-static int by_area_desc(const void *pa, const void *pb)
-{
-    const area_index *a = pa, *b = pb;
-    if (a->area != b->area) return a->area > b->area ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static int align_hits(kept_hit *hits, size_t n, const sw_query_set *queries, size_t first_query,
-                      size_t end_query, const sw_db *db, const sw_scoring *scoring, int threads,
-                      sw_error *err)
-{
-    size_t nq = end_query - first_query;
-    sw_simd_profile **profiles = calloc(2 * (nq ? nq : 1), sizeof *profiles);
-    if (!profiles) return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
-    sw_simd_profile **reversed = profiles + (nq ? nq : 1);
-    for (size_t q = 0; q < nq; q++) {
-        size_t qlen;
-        const uint8_t *query = sw_queries_residues(queries, first_query + q, &qlen);
-        uint8_t *backwards = malloc(qlen ? qlen : 1);
-        int rc = backwards ? SW_OK : SW_ENOMEM;
-        for (size_t i = 0; rc == SW_OK && i < qlen; i++) backwards[i] = query[qlen - 1 - i];
-        if (rc == SW_OK) rc = sw_simd_profile_create(query, qlen, scoring, &profiles[q]);
-        if (rc == SW_OK) rc = sw_simd_profile_create(backwards, qlen, scoring, &reversed[q]);
-        free(backwards);
-        if (rc) {
-            for (size_t k = 0; k <= q; k++) {
-                sw_simd_profile_free(profiles[k]);
-                sw_simd_profile_free(reversed[k]);
-            }
-            free(profiles);
-            return sw_error_set(err, rc, "query %s: %s", sw_queries_id(queries, first_query + q),
-                                sw_strerror(rc));
-        }
-    }
-    area_index *areas = malloc((n ? n : 1) * sizeof *areas);
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!areas || !order) {
-        free(areas);
-        free(order);
-        for (size_t q = 0; q < nq; q++) {
-            sw_simd_profile_free(profiles[q]);
-            sw_simd_profile_free(reversed[q]);
-        }
-        free(profiles);
-        return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t qlen;
-        sw_queries_residues(queries, hits[i].query, &qlen);
-        areas[i] = (area_index){(uint64_t)qlen * sw_db_lengths(db)[hits[i].hit.seq], i};
-    }
-    qsort(areas, n, sizeof *areas, by_area_desc);
-    for (size_t i = 0; i < n; i++) order[i] = areas[i].index;
-    free(areas);
-    align_ctx c;
-    memset(&c, 0, sizeof c);
-    c.hits = hits;
-    c.order = order;
-    c.profiles = profiles;
-    c.reversed = reversed;
-    c.first_query = first_query;
-    c.n = n;
-    c.queries = queries;
-    c.lengths = sw_db_lengths(db);
-    c.scoring = scoring;
-    atomic_init(&c.next, 0);
-    atomic_init(&c.failed, 0);
-    pthread_mutex_init(&c.lock, NULL);
-    if (threads <= 0) threads = sw_clock_online_cpus();
-    if ((size_t)threads > n) threads = n ? (int)n : 1;
-    int started = 0;
-    sw_pool_run(threads, align_worker, &c, &started);
-    if (started == 0) align_worker(&c, 0); /* no thread could start: align here */
-    pthread_mutex_destroy(&c.lock);
-    free(order);
-    for (size_t q = 0; q < nq; q++) {
-        sw_simd_profile_free(profiles[q]);
-        sw_simd_profile_free(reversed[q]);
-    }
-    free(profiles);
-    if (atomic_load(&c.failed)) {
-        if (err) *err = c.err;
-        return c.err.code ? c.err.code : SW_EINVAL;
-    }
-    return SW_OK;
 }
 
 /* Everything one batch's report needs besides its queries and results. */
@@ -261,107 +47,610 @@ typedef struct report_ctx {
     sw_report_summary *summary;
 } report_ctx;
 
-static int query_stats(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
-                       size_t q, sw_stats **out, sw_error *err)
+/* One query's hits on their way out: statistics, filtered and sorted
+ * (`ready`), then subjects read and aligned (`aligned`). */
+typedef struct query_report {
+    int ready, aligned;
+    kept_hit *kept;
+    size_t n;
+    sw_stats *stats;
+    /* Done ahead, while the search went on (see `ahead` below). */
+    int ahead;       /* queued */
+    int ahead_done;  /* nothing of it left to run (check ahead_rc) */
+    int ahead_rc;
+    sw_error ahead_err;
+    size_t pending;  /* alignments not yet done */
+    sw_simd_profile *profile, *reversed;
+} query_report;
+
+/* Statistics, E-value filter and BLAST's order for query q's hits. */
+static int prepare_query(const report_ctx *r, const sw_query_set *batch, size_t q, const sw_hit *hits,
+                         size_t count, const int32_t *scores, query_report *qr, sw_error *err)
 {
     size_t qlen;
     sw_queries_residues(batch, q, &qlen);
-    int rc;
-    if (r->params) {
-        rc = sw_stats_from_params(r->params, qlen, sw_db_num_residues(r->db), sw_db_num_seqs(r->db),
-                                  out, err);
-    } else {
-        const int32_t *scores = sw_results_all_scores(res, q);
-        if (!scores) return sw_error_set(err, SW_EINVAL, "fitted statistics need every score");
-        rc = sw_stats_fit(scores, sw_db_lengths(r->db), sw_db_num_seqs(r->db), qlen,
-                          sw_db_num_residues(r->db), out, err);
+    qr->kept = calloc(count ? count : 1, sizeof *qr->kept);
+    if (!qr->kept) return sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
+    int rc = SW_OK;
+    if (r->with_stats) {
+        if (r->params) {
+            rc = sw_stats_from_params(r->params, qlen, sw_db_num_residues(r->db), sw_db_num_seqs(r->db),
+                                      &qr->stats, err);
+        } else if (!scores) {
+            rc = sw_error_set(err, SW_EINVAL, "fitted statistics need every score");
+        } else {
+            rc = sw_stats_fit(scores, sw_db_lengths(r->db), sw_db_num_seqs(r->db), qlen,
+                              sw_db_num_residues(r->db), &qr->stats, err);
+        }
+        if (rc) return rc;
     }
-    if (rc == SW_OK && !r->summary->statistics[0])
-        snprintf(r->summary->statistics, sizeof r->summary->statistics, "%s", sw_stats_describe(*out));
+    const uint32_t *lengths = sw_db_lengths(r->db);
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        kept_hit *k = &qr->kept[n];
+        k->hit = hits[i];
+        if (r->with_stats) {
+            k->evalue = sw_stats_evalue(qr->stats, hits[i].score, lengths[hits[i].seq]);
+            k->bits = sw_stats_bit_score(qr->stats, hits[i].score);
+            if (!(k->evalue <= r->report->max_evalue)) continue;
+        }
+        n++;
+    }
+    if (r->with_stats) qsort(qr->kept, n, sizeof *qr->kept, by_evalue);
+    qr->n = n;
+    qr->ready = 1;
+    return SW_OK;
+}
+
+/* Profiles of query q and of its reverse, for the alignment passes. */
+static int query_profiles(const sw_query_set *batch, size_t q, const sw_scoring *scoring, query_report *qr,
+                          sw_error *err)
+{
+    size_t qlen;
+    const uint8_t *query = sw_queries_residues(batch, q, &qlen);
+    uint8_t *backwards = malloc(qlen ? qlen : 1);
+    int rc = backwards ? SW_OK : SW_ENOMEM;
+    for (size_t i = 0; rc == SW_OK && i < qlen; i++) backwards[i] = query[qlen - 1 - i];
+    if (rc == SW_OK) rc = sw_simd_profile_create(query, qlen, scoring, &qr->profile);
+    if (rc == SW_OK) rc = sw_simd_profile_create(backwards, qlen, scoring, &qr->reversed);
+    free(backwards);
+    if (rc) return sw_error_set(err, rc, "query %s: %s", sw_queries_id(batch, q), sw_strerror(rc));
+    return SW_OK;
+}
+
+static void free_profiles(query_report *qr)
+{
+    sw_simd_profile_free(qr->profile);
+    sw_simd_profile_free(qr->reversed);
+    qr->profile = qr->reversed = NULL;
+}
+
+/* What one thread keeps from one alignment to the next. */
+typedef struct align_scratch {
+    sw_traceback_workspace *traceback;
+    sw_simd_workspace *simd;
+    uint8_t *reversed; /* the subject up to the end, reversed */
+    size_t reversed_cap;
+} align_scratch;
+
+static int scratch_create(align_scratch *a)
+{
+    memset(a, 0, sizeof *a);
+    if (sw_traceback_workspace_create(&a->traceback) != SW_OK || sw_simd_workspace_create(&a->simd) != SW_OK)
+        return SW_ENOMEM;
+    return SW_OK;
+}
+
+static void scratch_free(align_scratch *a)
+{
+    sw_traceback_workspace_free(a->traceback);
+    sw_simd_workspace_free(a->simd);
+    free(a->reversed);
+}
+
+/* Aligns one hit of query q. The striped SIMD engine finds, at full speed,
+ * the score and the column where the alignment ends, then, on the reversed
+ * query and subject, the leftmost column where a best alignment ending
+ * there starts; the traceback fills only the columns between, with a
+ * striped pass of its own that keeps each cell's H and source. The
+ * alignment must re-score, column by column, to the score that the search
+ * found. */
+static int align_one(const sw_query_set *batch, size_t q, const query_report *qr, kept_hit *k,
+                     const sw_db *db, const sw_scoring *scoring, align_scratch *a, sw_error *e)
+{
+    size_t qlen;
+    const uint8_t *query = sw_queries_residues(batch, q, &qlen);
+    const char *id = sw_queries_id(batch, q);
+    size_t slen = sw_db_lengths(db)[k->hit.seq];
+    size_t end_column = 0;
+    int score = sw_simd_align_end(qr->profile, a->simd, k->residues, slen, &end_column);
+    int rc;
+    if (score == SW_EINVAL) { /* a build without the SIMD engine: the whole matrix */
+        rc = sw_traceback_align(a->traceback, query, qlen, k->residues, slen, scoring, &k->alignment, e);
+    } else if (score < 0) {
+        rc = sw_error_set(e, score, "aligning query %s: %s", id, sw_strerror(score));
+    } else if (score != k->hit.score) {
+        rc = sw_error_set(e, SW_ECORRUPT,
+                          "query %s, database sequence %llu: the search scored %d, the alignment engine %d",
+                          id, (unsigned long long)k->hit.seq, k->hit.score, score);
+    } else {
+        if (end_column > a->reversed_cap) {
+            uint8_t *bigger = realloc(a->reversed, end_column);
+            if (!bigger) return sw_error_set(e, SW_ENOMEM, "out of memory aligning hits");
+            a->reversed = bigger;
+            a->reversed_cap = end_column;
+        }
+        for (size_t j = 0; j < end_column; j++) a->reversed[j] = k->residues[end_column - 1 - j];
+        size_t last = 0;
+        rc = sw_simd_align_last(qr->reversed, a->simd, a->reversed, end_column, score, &last);
+        if (rc != score || last < 1 || last > end_column)
+            return sw_error_set(e, SW_ECORRUPT,
+                                "query %s, database sequence %llu: the reversed pass scored %d, not %d", id,
+                                (unsigned long long)k->hit.seq, rc, score);
+        rc = sw_traceback_align_simd(a->traceback, qr->profile, query, qlen, k->residues, slen, scoring, score,
+                                     end_column - last + 1, end_column, 0, &k->alignment, e);
+    }
+    int rescored = 0;
+    if (rc == SW_OK)
+        rc = sw_alignment_rescore(&k->alignment, query, qlen, k->residues, slen, scoring, &rescored);
+    if (rc == SW_OK && (k->alignment.score != k->hit.score || rescored != k->hit.score))
+        return sw_error_set(e, SW_ECORRUPT,
+                            "query %s, database sequence %llu: the search scored %d, the alignment %d, its "
+                            "columns %d",
+                            id, (unsigned long long)k->hit.seq, k->hit.score, k->alignment.score, rescored);
+    if (rc != SW_OK && !e->message[0])
+        sw_error_set(e, rc, "aligning query %s: %s", id, sw_strerror(rc));
     return rc;
 }
 
-/* Reports queries [first, end) of a batch. */
-static int report_group(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
-                        size_t first, size_t end, sw_error *err)
+typedef struct area_index {
+    uint64_t area;
+    size_t index;
+} area_index;
+
+static int by_area_desc(const void *pa, const void *pb)
 {
-    size_t total = 0;
-    for (size_t q = first; q < end; q++) total += sw_results_count(res, q);
-    size_t nq = end - first;
-    kept_hit *kept = calloc(total ? total : 1, sizeof *kept);
-    sw_stats **stats = calloc(nq, sizeof *stats);
-    size_t *begin = calloc(nq + 1, sizeof *begin);
-    uint64_t *seqs = NULL;
-    char **headers = NULL;
-    uint8_t **subjects = NULL;
-    sw_outfmt_hit *lines = NULL;
-    size_t n = 0;
+    const area_index *a = pa, *b = pb;
+    if (a->area != b->area) return a->area > b->area ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The order in which to align hits: largest matrices first, so that no
+ * thread is left with a big one at the end. */
+static size_t *largest_first(const size_t *query_lengths, const kept_hit *const *hits, size_t n,
+                             const sw_db *db)
+{
+    area_index *areas = malloc((n ? n : 1) * sizeof *areas);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!areas || !order) {
+        free(areas);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        areas[i] = (area_index){(uint64_t)query_lengths[i] * sw_db_lengths(db)[hits[i]->hit.seq], i};
+    qsort(areas, n, sizeof *areas, by_area_desc);
+    for (size_t i = 0; i < n; i++) order[i] = areas[i].index;
+    free(areas);
+    return order;
+}
+
+/* The hits of a group left to align after the search, on all cores. */
+typedef struct align_ctx {
+    kept_hit **hits;
+    size_t *queries; /* of each hit, in the batch */
+    const size_t *order;
+    size_t n;
+    const sw_query_set *batch;
+    const query_report *qr; /* indexed by query */
+    const sw_db *db;
+    const sw_scoring *scoring;
+    atomic_size_t next;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    sw_error err;
+} align_ctx;
+
+static void align_worker(void *arg, int index)
+{
+    (void)index;
+    align_ctx *c = arg;
+    sw_error e;
+    sw_error_clear(&e);
+    align_scratch a;
+    int rc = scratch_create(&a);
+    if (rc) sw_error_set(&e, rc, "out of memory aligning hits");
+    while (rc == SW_OK && !atomic_load(&c->failed)) {
+        size_t i = atomic_fetch_add(&c->next, 1);
+        if (i >= c->n) break;
+        size_t h = c->order[i];
+        rc = align_one(c->batch, c->queries[h], &c->qr[c->queries[h]], c->hits[h], c->db, c->scoring, &a, &e);
+    }
+    if (rc) {
+        pthread_mutex_lock(&c->lock);
+        if (!atomic_exchange(&c->failed, 1)) c->err = e;
+        pthread_mutex_unlock(&c->lock);
+    }
+    scratch_free(&a);
+}
+
+static int align_hits(kept_hit **hits, size_t *queries, size_t n, const sw_query_set *batch, query_report *qr,
+                      const sw_db *db, const sw_scoring *scoring, int threads, sw_error *err)
+{
+    size_t *lengths = malloc((n ? n : 1) * sizeof *lengths);
+    if (!lengths) return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
+    for (size_t i = 0; i < n; i++) sw_queries_residues(batch, queries[i], &lengths[i]);
+    size_t *order = largest_first(lengths, (const kept_hit *const *)hits, n, db);
+    free(lengths);
+    if (!order) return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
+    align_ctx c;
+    memset(&c, 0, sizeof c);
+    c.hits = hits;
+    c.queries = queries;
+    c.order = order;
+    c.n = n;
+    c.batch = batch;
+    c.qr = qr;
+    c.db = db;
+    c.scoring = scoring;
+    atomic_init(&c.next, 0);
+    atomic_init(&c.failed, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    if (threads <= 0) threads = sw_clock_online_cpus();
+    if ((size_t)threads > n) threads = n ? (int)n : 1;
+    int started = 0;
+    sw_pool_run(threads, align_worker, &c, &started);
+    if (started == 0) align_worker(&c, 0); /* no thread could start: align here */
+    pthread_mutex_destroy(&c.lock);
+    free(order);
+    if (atomic_load(&c.failed)) {
+        if (err) *err = c.err;
+        return c.err.code ? c.err.code : SW_EINVAL;
+    }
+    return SW_OK;
+}
+
+/* Work done ahead: while the GPU engine goes on with later queries, the
+ * hits of each query it has finished get their statistics, subjects and
+ * alignments on the other cores, so that little is left once the scan
+ * ends. Tasks run first in, first out: a query's preparation, which then
+ * queues one task per hit to align, largest first. */
+typedef struct ahead_task {
+    size_t query;
+    size_t hit; /* SIZE_MAX: prepare the query */
+    sw_hit *hits;
+    size_t count;
+    int32_t *scores;
+} ahead_task;
+
+typedef struct ahead {
+    const report_ctx *r;
+    const sw_query_set *batch;
+    query_report *qr;
+    pthread_mutex_t lock;
+    pthread_cond_t work, done;
+    ahead_task *tasks;
+    size_t head, tail, cap;
+    int closed, cancelled;
+    size_t accepted_hits, max_hits;
+    sw_pool *pool;
+    int running;
+} ahead;
+
+static int ahead_push(ahead *a, ahead_task t)
+{
+    if (a->tail == a->cap) {
+        if (a->head > 0) {
+            memmove(a->tasks, a->tasks + a->head, (a->tail - a->head) * sizeof *a->tasks);
+            a->tail -= a->head;
+            a->head = 0;
+        } else {
+            size_t cap = a->cap ? 2 * a->cap : 256;
+            ahead_task *bigger = realloc(a->tasks, cap * sizeof *bigger);
+            if (!bigger) return SW_ENOMEM;
+            a->tasks = bigger;
+            a->cap = cap;
+        }
+    }
+    a->tasks[a->tail++] = t;
+    return SW_OK;
+}
+
+/* The search's thread: queue query q's preparation, if within bounds. */
+static void ahead_query_done(void *user, size_t q, const sw_hit *hits, size_t count, const int32_t *scores)
+{
+    ahead *a = user;
+    pthread_mutex_lock(&a->lock);
+    int take = !a->closed && !a->qr[q].ahead && a->accepted_hits + count <= a->max_hits;
+    pthread_mutex_unlock(&a->lock);
+    if (!take) return;
+    ahead_task t = {q, SIZE_MAX, malloc((count ? count : 1) * sizeof *hits), count, NULL};
+    uint64_t nseqs = sw_db_num_seqs(a->r->db);
+    if (scores && a->r->with_stats && !a->r->params) t.scores = malloc((nseqs ? nseqs : 1) * sizeof *scores);
+    if (!t.hits || (scores && a->r->with_stats && !a->r->params && !t.scores)) {
+        free(t.hits);
+        free(t.scores); /* left for after the search */
+        return;
+    }
+    memcpy(t.hits, hits, count * sizeof *hits);
+    if (t.scores) memcpy(t.scores, scores, nseqs * sizeof *scores);
+    pthread_mutex_lock(&a->lock);
+    if (ahead_push(a, t) == SW_OK) {
+        a->qr[q].ahead = 1;
+        a->accepted_hits += count;
+        pthread_cond_signal(&a->work);
+        t.hits = NULL;
+        t.scores = NULL;
+    }
+    pthread_mutex_unlock(&a->lock);
+    free(t.hits);
+    free(t.scores);
+}
+
+/* Prepares query t.query: statistics, filter, order, subjects, profiles. */
+static int ahead_prepare(ahead *a, const ahead_task *t, sw_error *e)
+{
+    query_report *qr = &a->qr[t->query];
+    int rc = prepare_query(a->r, a->batch, t->query, t->hits, t->count, t->scores, qr, e);
+    if (rc || !a->r->with_alignment || qr->n == 0) return rc;
+    uint64_t *seqs = malloc(qr->n * sizeof *seqs);
+    uint8_t **subjects = malloc(qr->n * sizeof *subjects);
+    if (!seqs || !subjects) rc = sw_error_set(e, SW_ENOMEM, "out of memory reading subjects");
+    for (size_t i = 0; rc == SW_OK && i < qr->n; i++) seqs[i] = qr->kept[i].hit.seq;
+    if (rc == SW_OK) rc = sw_db_read_sequences(a->r->db, seqs, qr->n, 1, subjects, e);
+    for (size_t i = 0; rc == SW_OK && i < qr->n; i++) qr->kept[i].residues = subjects[i];
+    free(seqs);
+    free(subjects);
+    if (rc == SW_OK) rc = query_profiles(a->batch, t->query, a->r->scoring, qr, e);
+    return rc;
+}
+
+static void ahead_fail(query_report *qr, int rc, const sw_error *e)
+{
+    if (qr->ahead_rc) return;
+    qr->ahead_rc = rc;
+    qr->ahead_err = *e;
+}
+
+static void ahead_worker(void *arg, int index)
+{
+    (void)index;
+    ahead *a = arg;
+    align_scratch scratch;
+    int scratch_rc = scratch_create(&scratch);
+    pthread_mutex_lock(&a->lock);
+    for (;;) {
+        while (a->head == a->tail && !a->closed) pthread_cond_wait(&a->work, &a->lock);
+        if (a->head == a->tail) break;
+        ahead_task t = a->tasks[a->head++];
+        query_report *qr = &a->qr[t.query];
+        int skip = a->cancelled || qr->ahead_rc;
+        pthread_mutex_unlock(&a->lock);
+        sw_error e;
+        sw_error_clear(&e);
+        int rc = SW_OK;
+        if (t.hit == SIZE_MAX) {
+            if (!skip) rc = ahead_prepare(a, &t, &e);
+            free(t.hits);
+            free(t.scores);
+            pthread_mutex_lock(&a->lock);
+            if (skip || rc) {
+                if (rc) ahead_fail(qr, rc, &e);
+                else ahead_fail(qr, SW_EINVAL, &(sw_error){.code = SW_EINVAL, .message = "cancelled"});
+                qr->ahead_done = 1;
+                pthread_cond_broadcast(&a->done);
+            } else if (!a->r->with_alignment || qr->n == 0) {
+                qr->aligned = 1;
+                qr->ahead_done = 1;
+                pthread_cond_broadcast(&a->done);
+            } else {
+                size_t qlen;
+                sw_queries_residues(a->batch, t.query, &qlen);
+                const kept_hit **hits = malloc(qr->n * sizeof *hits);
+                size_t *lengths = malloc(qr->n * sizeof *lengths);
+                size_t *order = NULL;
+                if (hits && lengths) {
+                    for (size_t i = 0; i < qr->n; i++) {
+                        hits[i] = &qr->kept[i];
+                        lengths[i] = qlen;
+                    }
+                    order = largest_first(lengths, hits, qr->n, a->r->db);
+                }
+                for (size_t i = 0; order && i < qr->n; i++) {
+                    if (ahead_push(a, (ahead_task){t.query, order[i], NULL, 0, NULL})) break;
+                    qr->pending++;
+                }
+                if (!order || qr->pending < qr->n) {
+                    /* Out of memory: what was queued runs; the query fails. */
+                    ahead_fail(qr, SW_ENOMEM, &(sw_error){.code = SW_ENOMEM, .message = "out of memory aligning hits"});
+                    if (qr->pending == 0) {
+                        qr->ahead_done = 1;
+                        pthread_cond_broadcast(&a->done);
+                    }
+                }
+                free(hits);
+                free(lengths);
+                free(order);
+                pthread_cond_broadcast(&a->work);
+            }
+        } else {
+            if (!skip) {
+                rc = scratch_rc ? sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits")
+                                : align_one(a->batch, t.query, qr, &qr->kept[t.hit], a->r->db, a->r->scoring,
+                                            &scratch, &e);
+            }
+            pthread_mutex_lock(&a->lock);
+            if (rc) ahead_fail(qr, rc, &e);
+            if (--qr->pending == 0) {
+                if (!qr->ahead_rc) qr->aligned = 1;
+                free_profiles(qr);
+                qr->ahead_done = 1;
+                pthread_cond_broadcast(&a->done);
+            }
+        }
+        /* Locked again, as the loop expects. */
+    }
+    pthread_mutex_unlock(&a->lock);
+    scratch_free(&scratch);
+}
+
+static int ahead_start(ahead *a, const report_ctx *r, const sw_query_set *batch, query_report *qr, int threads,
+                       size_t max_hits)
+{
+    memset(a, 0, sizeof *a);
+    a->max_hits = max_hits;
+    a->r = r;
+    a->batch = batch;
+    a->qr = qr;
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->work, NULL);
+    pthread_cond_init(&a->done, NULL);
+    /* One core is left to the thread that drives the GPU. */
+    if (threads <= 0) threads = sw_clock_online_cpus();
+    int workers = threads > 1 ? threads - 1 : 1;
+    int started = 0;
+    sw_pool_start(workers, ahead_worker, a, &a->pool, &started);
+    a->running = started > 0;
+    return a->running ? SW_OK : SW_ENOMEM;
+}
+
+/* Waits until query q's work ahead, if any, is done. */
+static void ahead_wait(ahead *a, size_t q)
+{
+    if (!a || !a->running) return;
+    pthread_mutex_lock(&a->lock);
+    while (a->qr[q].ahead && !a->qr[q].ahead_done) pthread_cond_wait(&a->done, &a->lock);
+    pthread_mutex_unlock(&a->lock);
+}
+
+/* Stops taking work, lets the queue drain (skipping it when cancelled)
+ * and joins the workers. */
+static void ahead_stop(ahead *a, int cancel)
+{
+    pthread_mutex_lock(&a->lock);
+    a->closed = 1;
+    if (cancel) a->cancelled = 1;
+    pthread_cond_broadcast(&a->work);
+    pthread_mutex_unlock(&a->lock);
+    sw_pool_join(a->pool);
+    a->pool = NULL;
+    a->running = 0;
+    for (size_t i = a->head; i < a->tail; i++) { /* none are left once joined; for safety */
+        free(a->tasks[i].hits);
+        free(a->tasks[i].scores);
+    }
+    free(a->tasks);
+    a->tasks = NULL;
+    pthread_mutex_destroy(&a->lock);
+    pthread_cond_destroy(&a->work);
+    pthread_cond_destroy(&a->done);
+}
+
+static void query_report_clear(query_report *qr)
+{
+    for (size_t i = 0; i < qr->n; i++) {
+        free(qr->kept[i].header);
+        free(qr->kept[i].residues);
+        sw_alignment_clear(&qr->kept[i].alignment);
+    }
+    free(qr->kept);
+    sw_stats_free(qr->stats);
+    free_profiles(qr);
+    memset(qr, 0, sizeof *qr);
+}
+
+/* Reports queries [first, end) of a batch: whatever was not done ahead is
+ * prepared and aligned here, on all cores; then headers are read and the
+ * hits written. */
+static int report_group(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
+                        query_report *qr, ahead *a, size_t first, size_t end, sw_error *err)
+{
     int rc = SW_OK;
-    if (!kept || !stats || !begin) {
+    size_t total = 0, todo = 0;
+    double t0 = sw_clock_seconds();
+    for (size_t q = first; q < end; q++) {
+        ahead_wait(a, q);
+        if (qr[q].ahead && qr[q].ahead_rc) {
+            if (err) *err = qr[q].ahead_err;
+            return qr[q].ahead_rc;
+        }
+        if (!qr[q].ready &&
+            (rc = prepare_query(r, batch, q, sw_results_hits(res, q), sw_results_count(res, q),
+                                sw_results_all_scores(res, q), &qr[q], err)))
+            return rc;
+        total += qr[q].n;
+        if (r->with_alignment && !qr[q].aligned) todo += qr[q].n;
+    }
+    if (r->with_stats && !r->summary->statistics[0] && end > first)
+        snprintf(r->summary->statistics, sizeof r->summary->statistics, "%s", sw_stats_describe(qr[first].stats));
+
+    uint64_t *seqs = malloc((total ? total : 1) * sizeof *seqs);
+    char **headers = calloc(total ? total : 1, sizeof *headers);
+    kept_hit **hits = malloc((todo ? todo : 1) * sizeof *hits);
+    size_t *queries = malloc((todo ? todo : 1) * sizeof *queries);
+    uint8_t **subjects = calloc(todo ? todo : 1, sizeof *subjects);
+    sw_outfmt_hit *lines = NULL;
+    if (!seqs || !headers || !hits || !queries || !subjects) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
+        goto done;
+    }
+    if (todo) {
+        double tr = sw_clock_seconds();
+        size_t k = 0;
+        for (size_t q = first; q < end; q++) {
+            if (qr[q].aligned) continue;
+            for (size_t i = 0; i < qr[q].n; i++) {
+                hits[k] = &qr[q].kept[i];
+                queries[k] = q;
+                seqs[k++] = qr[q].kept[i].hit.seq;
+            }
+        }
+        if ((rc = sw_db_read_sequences(r->db, seqs, todo, r->options->threads, subjects, err))) goto done;
+        for (size_t i = 0; i < todo; i++) hits[i]->residues = subjects[i];
+        r->summary->read_seconds += sw_clock_seconds() - tr;
+        for (size_t q = first; q < end && rc == SW_OK; q++)
+            if (!qr[q].aligned && qr[q].n) rc = query_profiles(batch, q, r->scoring, &qr[q], err);
+        if (rc == SW_OK)
+            rc = align_hits(hits, queries, todo, batch, qr, r->db, r->scoring, r->options->threads, err);
+        for (size_t q = first; q < end; q++) {
+            free_profiles(&qr[q]);
+            if (rc == SW_OK) qr[q].aligned = 1;
+        }
+        if (rc) goto done;
+    }
+    if (r->with_alignment) {
+        r->summary->align_seconds += sw_clock_seconds() - t0;
+        r->summary->alignments += total;
+        r->summary->aligned_ahead += total - todo;
+    }
+
+    size_t k = 0;
+    for (size_t q = first; q < end; q++)
+        for (size_t i = 0; i < qr[q].n; i++) seqs[k++] = qr[q].kept[i].hit.seq;
+    if ((rc = sw_db_read_headers(r->db, seqs, total, headers, err))) goto done;
+    k = 0;
+    for (size_t q = first; q < end; q++)
+        for (size_t i = 0; i < qr[q].n; i++) qr[q].kept[i].header = headers[k++];
+
+    size_t most = 0;
+    for (size_t q = first; q < end; q++) most = qr[q].n > most ? qr[q].n : most;
+    lines = calloc(most ? most : 1, sizeof *lines);
+    if (!lines) {
         rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
         goto done;
     }
     const uint32_t *lengths = sw_db_lengths(r->db);
     for (size_t q = first; q < end; q++) {
-        begin[q - first] = n;
-        const sw_hit *hits = sw_results_hits(res, q);
-        size_t count = sw_results_count(res, q);
-        if (r->with_stats && (rc = query_stats(r, batch, res, q, &stats[q - first], err))) goto done;
-        for (size_t i = 0; i < count; i++) {
-            kept_hit *k = &kept[n];
-            k->query = q;
-            k->hit = hits[i];
-            if (r->with_stats) {
-                sw_stats *s = stats[q - first];
-                k->evalue = sw_stats_evalue(s, hits[i].score, lengths[hits[i].seq]);
-                k->bits = sw_stats_bit_score(s, hits[i].score);
-                if (!(k->evalue <= r->report->max_evalue)) continue;
-            }
-            n++;
-        }
-        if (r->with_stats) qsort(kept + begin[q - first], n - begin[q - first], sizeof *kept, by_evalue);
-    }
-    begin[nq] = n;
-
-    seqs = malloc((n ? n : 1) * sizeof *seqs);
-    headers = calloc(n ? n : 1, sizeof *headers);
-    lines = calloc(n ? n : 1, sizeof *lines);
-    if (!seqs || !headers || !lines) {
-        rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++) seqs[i] = kept[i].hit.seq;
-    if ((rc = sw_db_read_headers(r->db, seqs, n, headers, err))) goto done;
-    for (size_t i = 0; i < n; i++) kept[i].header = headers[i];
-
-    if (r->with_alignment) {
-        double t0 = sw_clock_seconds();
-        subjects = calloc(n ? n : 1, sizeof *subjects);
-        if (!subjects) {
-            rc = sw_error_set(err, SW_ENOMEM, "out of memory reading subjects");
-            goto done;
-        }
-        if ((rc = sw_db_read_sequences(r->db, seqs, n, r->options->threads, subjects, err))) goto done;
-        r->summary->read_seconds += sw_clock_seconds() - t0;
-        for (size_t i = 0; i < n; i++) kept[i].residues = subjects[i];
-        if ((rc = align_hits(kept, n, batch, first, end, r->db, r->scoring, r->options->threads, err)))
-            goto done;
-        r->summary->align_seconds += sw_clock_seconds() - t0;
-        r->summary->alignments += n;
-    }
-
-    for (size_t q = first; q < end; q++) {
-        size_t from = begin[q - first], to = begin[q - first + 1];
-        for (size_t i = from; i < to; i++) {
-            const kept_hit *k = &kept[i];
+        for (size_t i = 0; i < qr[q].n; i++) {
+            const kept_hit *h = &qr[q].kept[i];
             lines[i] = (sw_outfmt_hit){
-                .score = k->hit.score,
-                .bits = k->bits,
-                .evalue = k->evalue,
-                .header = k->header,
-                .length = lengths[k->hit.seq],
-                .residues = r->with_sequences ? k->residues : NULL,
-                .alignment = r->with_alignment ? &k->alignment : NULL,
+                .score = h->hit.score,
+                .bits = h->bits,
+                .evalue = h->evalue,
+                .header = h->header,
+                .length = lengths[h->hit.seq],
+                .residues = r->with_sequences ? h->residues : NULL,
+                .alignment = r->with_alignment ? &h->alignment : NULL,
             };
         }
         size_t qlen;
@@ -378,43 +667,35 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
             .header = header,
             .length = qlen,
             .residues = residues,
-            .stats = r->with_stats ? sw_stats_describe(stats[q - first]) : "",
+            .stats = r->with_stats ? sw_stats_describe(qr[q].stats) : "",
         };
-        rc = sw_outfmt_write_query(r->out, r->report->format, &r->report->run, &query, lines + from,
-                                   to - from, err);
+        rc = sw_outfmt_write_query(r->out, r->report->format, &r->report->run, &query, lines, qr[q].n, err);
         free(header);
         if (rc) goto done;
+        r->summary->hits += qr[q].n;
     }
-    r->summary->hits += n;
     if (ferror(r->out)) rc = sw_error_set(err, SW_EIO, "error writing results");
 
 done:
-    for (size_t i = 0; i < n; i++) {
-        free(kept[i].header);
-        free(kept[i].residues);
-        sw_alignment_clear(&kept[i].alignment);
-    }
-    if (stats)
-        for (size_t i = 0; i < nq; i++) sw_stats_free(stats[i]);
-    free(stats);
-    free(kept);
-    free(begin);
+    for (size_t q = first; q < end; q++) query_report_clear(&qr[q]);
     free(seqs);
     free(headers);
+    free(hits);
+    free(queries);
     free(subjects);
     free(lines);
     return rc;
 }
 
 static int report_batch(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
-                        sw_error *err)
+                        query_report *qr, ahead *a, sw_error *err)
 {
     size_t nq = sw_queries_count(batch);
     for (size_t first = 0; first < nq;) {
         size_t end = first, hits = 0;
         while (end < nq && (end == first || hits + sw_results_count(res, end) <= GROUP_HITS))
             hits += sw_results_count(res, end++);
-        int rc = report_group(r, batch, res, first, end, err);
+        int rc = report_group(r, batch, res, qr, a, first, end, err);
         if (rc) return rc;
         first = end;
     }
@@ -546,7 +827,29 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         progress.first = first;
         progress.last = first < 0 ? -1.0 : sw_queries_fraction_read(queries);
         sw_search_results *results = NULL;
-        rc = sw_search_run(db, batch, scoring, &opt, &results, err);
+        size_t nq = sw_queries_count(batch);
+        query_report *qr = calloc(nq ? nq : 1, sizeof *qr);
+        if (!qr) {
+            sw_queries_free(batch);
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
+            break;
+        }
+        /* Work ahead only where there is some, and while a GPU scans. */
+        ahead a;
+        ahead *pa = NULL;
+        sw_search_options run_opt = opt;
+        if ((r.with_stats || r.with_alignment) && opt.device != SW_DEVICE_CPU &&
+            opt.cpu_engine != SW_CPU_ENGINE_REFERENCE) {
+            size_t ahead_hits = batching && batching->ahead_hits ? batching->ahead_hits : SW_REPORT_AHEAD_HITS;
+            if (ahead_start(&a, &r, batch, qr, options->threads, ahead_hits) == SW_OK) {
+                pa = &a;
+                run_opt.query_done = ahead_query_done;
+                run_opt.query_done_user = pa;
+            } else {
+                ahead_stop(&a, 1); /* no thread could start: everything after the search */
+            }
+        }
+        rc = sw_search_run(db, batch, scoring, &run_opt, &results, err);
         if (rc == SW_OK) {
             sw_search_stats st;
             sw_results_stats(results, &st);
@@ -562,8 +865,11 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
             sum.batches++;
             sum.queries += sw_queries_count(batch);
             sum.query_residues += sw_queries_total_residues(batch);
-            if (rc == SW_OK) rc = report_batch(&r, batch, results, err);
+            if (rc == SW_OK) rc = report_batch(&r, batch, results, qr, pa, err);
         }
+        if (pa) ahead_stop(pa, rc != SW_OK);
+        for (size_t q = 0; q < nq; q++) query_report_clear(&qr[q]);
+        free(qr);
         sw_results_free(results);
         sw_queries_free(batch);
         if (rc) break;

@@ -28,9 +28,17 @@
  * database sequence, at most this many bytes. */
 #define SW_REPORT_BATCH_SCORE_BYTES ((uint64_t)1 << 30)
 
+/* While the GPU scans a batch, the hits of the queries it has finished get
+ * statistics and alignments on the other cores, up to this many a batch
+ * (with their subjects and alignments held until written). */
+#define SW_REPORT_AHEAD_HITS ((size_t)1 << 16)
+
 typedef struct sw_report_batching {
     uint64_t max_residues; /* query residues per batch; 0: the default */
     size_t max_queries;    /* queries per batch; 0: the default */
+    /* Hits of a batch that may be given statistics and aligned while the
+     * GPU goes on with later queries; 0: SW_REPORT_AHEAD_HITS. */
+    size_t ahead_hits;
 } sw_report_batching;
 
 typedef struct sw_report_options {
@@ -52,7 +60,8 @@ typedef struct sw_report_summary {
     sw_search_stats stats;
     uint64_t hits;            /* reported */
     uint64_t alignments;      /* computed (and re-scored) */
-    double align_seconds;     /* reading subjects and aligning them */
+    uint64_t aligned_ahead;   /* of which while the GPU went on with later queries */
+    double align_seconds;     /* reading subjects and aligning them, after the search */
     double read_seconds;      /* of which reading the subjects */
     char statistics[256];     /* how the E-values came about (first query's) */
 } sw_report_summary;

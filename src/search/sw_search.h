@@ -42,6 +42,15 @@ typedef struct sw_search_options {
      * query (sw_results_all_scores), for statistics fitted to the search's
      * own score distribution. Costs 4 bytes per query and sequence. */
     int keep_all_scores;
+    /* Told of each query as soon as its hits are final, while the search
+     * goes on with later queries: the GPU engine's queries finish one after
+     * another, the CPU engine's all at the end (it calls nothing). hits:
+     * as sw_results_hits() will hold them; scores: every database
+     * sequence's (with keep_all_scores), else NULL; both valid during the
+     * call only. Called from the search's thread, which waits for it, so it
+     * must be quick. May be NULL. */
+    void (*query_done)(void *user, size_t query, const sw_hit *hits, size_t count, const int32_t *scores);
+    void *query_done_user;
 } sw_search_options;
 
 /* Runs the search on the device that `options` asks for (sw_search.c): the

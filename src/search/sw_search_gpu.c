@@ -11,6 +11,26 @@
 #include "sw_gpu_engine.h"
 #include "sw_search.h"
 
+/* Hands each finished query's hits to the caller's query_done, in the
+ * form of the results. */
+typedef struct done_relay {
+    const sw_search_options *options;
+    const uint32_t *tiebreak;
+    sw_hit *hits; /* top_n entries */
+} done_relay;
+
+static void relay_query_done(void *user, size_t query, const sw_gpu_hit *hits, size_t count,
+                             const int32_t *scores)
+{
+    done_relay *r = user;
+    for (size_t i = 0; i < count; i++) {
+        r->hits[i].score = hits[i].score;
+        r->hits[i].seq = hits[i].seq;
+        r->hits[i].original = r->tiebreak[hits[i].seq];
+    }
+    r->options->query_done(r->options->query_done_user, query, r->hits, count, scores);
+}
+
 int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err)
 {
@@ -90,8 +110,19 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         }
         if ((rc = sw_gpu_engine_set_score_sink(engine, all_scores, err))) goto done;
     }
+    done_relay relay = {options, tiebreak, NULL};
+    if (options->query_done) {
+        relay.hits = malloc((options->top_n ? options->top_n : 1) * sizeof *relay.hits);
+        if (!relay.hits) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory preparing the GPU search");
+            goto done;
+        }
+        if ((rc = sw_gpu_engine_set_query_done(engine, relay_query_done, &relay, err))) goto done;
+    }
     sw_gpu_stats gst;
-    if ((rc = sw_gpu_engine_search(engine, qptr, qlen, nq, ghits, counts, &gst, err))) goto done;
+    rc = sw_gpu_engine_search(engine, qptr, qlen, nq, ghits, counts, &gst, err);
+    free(relay.hits);
+    if (rc) goto done;
 
     if ((rc = sw_results_create(nq, &r))) {
         sw_error_set(err, rc, "out of memory collecting results");

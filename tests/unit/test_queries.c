@@ -177,7 +177,7 @@ static char *batched_report(const search_setup *s, const char *path, const char 
                             sw_report_summary *sum)
 {
     sw_query_reader *r = open_queries(path);
-    sw_report_batching batching = {max_residues, max_queries};
+    sw_report_batching batching = {max_residues, max_queries, 0};
     sw_error err;
     sw_outfmt *f = NULL;
     cr_assert_eq(sw_outfmt_parse(format, &f, &err), SW_OK, "%s", err.message);

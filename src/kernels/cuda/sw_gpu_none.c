@@ -79,6 +79,14 @@ int sw_gpu_engine_set_score_sink(sw_gpu_engine *e, int32_t *scores, sw_error *er
     return no_cuda(err);
 }
 
+int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_fn fn, void *user, sw_error *err)
+{
+    (void)e;
+    (void)fn;
+    (void)user;
+    return no_cuda(err);
+}
+
 int sw_gpu_engine_device_launch_available(void) { return 0; }
 
 void sw_gpu_engine_free(sw_gpu_engine *e) { (void)e; }

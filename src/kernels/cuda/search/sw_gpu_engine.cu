@@ -167,14 +167,19 @@ int finish_slot(sw_gpu_engine *e, search_ctx *c, slot *s, sw_gpu_hit *hits, size
         if (e->score_sink)
             memcpy(e->score_sink + s->query * (size_t)e->num_seqs, s->host_scores,
                    (size_t)e->num_seqs * sizeof *s->host_scores);
-        return select_on_host(e, s->host_scores, h, &counts[s->query], err);
+        int rc = select_on_host(e, s->host_scores, h, &counts[s->query], err);
+        if (rc) return rc;
+    } else {
+        const size_t n = s->host_ctl[SW_GK_CTL_OUT_COUNT];
+        for (size_t i = 0; i < n; ++i) {
+            h[i].score = s->host_out[i].score;
+            h[i].seq = s->host_out[i].seq;
+        }
+        counts[s->query] = n;
     }
-    const size_t n = s->host_ctl[SW_GK_CTL_OUT_COUNT];
-    for (size_t i = 0; i < n; ++i) {
-        h[i].score = s->host_out[i].score;
-        h[i].seq = s->host_out[i].seq;
-    }
-    counts[s->query] = n;
+    if (e->query_done)
+        e->query_done(e->query_done_user, s->query, h, counts[s->query],
+                      e->score_sink ? e->score_sink + s->query * (size_t)e->num_seqs : NULL);
     return SW_OK;
 }
 
@@ -401,6 +406,14 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
 }
 
 extern "C" int sw_gpu_engine_device_launch_available(void) { return sw_gk_device_launch_compiled(); }
+
+extern "C" int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_fn fn, void *user, sw_error *err)
+{
+    if (!e) return sw_error_set(err, SW_EINVAL, "GPU engine: no engine");
+    e->query_done = fn;
+    e->query_done_user = user;
+    return SW_OK;
+}
 
 extern "C" int sw_gpu_engine_set_score_sink(sw_gpu_engine *e, int32_t *scores, sw_error *err)
 {

@@ -126,6 +126,17 @@ int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
  * created with keep_all_scores (else SW_EINVAL). */
 int sw_gpu_engine_set_score_sink(sw_gpu_engine *e, int32_t *scores, sw_error *err);
 
+/* Told that query q of a search is done: its hits (count of them, as
+ * sw_gpu_engine_search() returns them) and, with a score sink, its scores
+ * (num_seqs of them; else NULL) are final, while later queries are still
+ * on the GPU. Called from the thread that runs the search, which waits for
+ * it: it should be quick. The pointers are valid during the call. */
+typedef void (*sw_gpu_query_done_fn)(void *user, size_t query, const sw_gpu_hit *hits, size_t count,
+                                     const int32_t *scores);
+
+/* Who the following searches tell of each finished query; NULL: nobody. */
+int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_fn fn, void *user, sw_error *err);
+
 /* What one span of the timeline was. */
 enum {
     SW_GPU_SPAN_PROFILE,  /* the intra-task query profile */

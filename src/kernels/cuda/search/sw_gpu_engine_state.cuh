@@ -107,6 +107,8 @@ struct sw_gpu_engine {
      * selects (slower, but any N works). */
     int host_select;
     int32_t *score_sink;      /* keep_all_scores: where finished queries' scores go */
+    sw_gpu_query_done_fn query_done; /* told of each finished query, or NULL */
+    void *query_done_user;
     uint32_t *h_tiebreak;
     sw_gpu_engine_options opt;
 
