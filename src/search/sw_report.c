@@ -23,6 +23,7 @@ typedef struct kept_hit {
     double evalue, bits;
     char *header;
     uint8_t *residues; /* the subject, when alignments are needed */
+    int borrowed;      /* residues point into the decoded database */
     sw_alignment alignment;
 } kept_hit;
 
@@ -45,6 +46,11 @@ typedef struct report_ctx {
     int with_stats, with_alignment, with_sequences;
     const sw_stats_params *params; /* published parameters, or NULL: fit */
     sw_report_summary *summary;
+    /* With alignments: where each sequence starts in the decoded database,
+     * and the batch's decoded database when the GPU engine handed it over
+     * (else NULL: subjects are read from the database files). */
+    uint64_t *offsets;
+    uint8_t *residues;
 } report_ctx;
 
 /* One query's hits on their way out: statistics, filtered and sorted
@@ -393,6 +399,13 @@ static int ahead_prepare(ahead *a, const ahead_task *t, sw_error *e)
     query_report *qr = &a->qr[t->query];
     int rc = prepare_query(a->r, a->batch, t->query, t->hits, t->count, t->scores, qr, e);
     if (rc || !a->r->with_alignment || qr->n == 0) return rc;
+    if (a->r->residues) {
+        for (size_t i = 0; i < qr->n; i++) {
+            qr->kept[i].residues = a->r->residues + a->r->offsets[qr->kept[i].hit.seq];
+            qr->kept[i].borrowed = 1;
+        }
+        return query_profiles(a->batch, t->query, a->r->scoring, qr, e);
+    }
     uint64_t *seqs = malloc(qr->n * sizeof *seqs);
     uint8_t **subjects = malloc(qr->n * sizeof *subjects);
     if (!seqs || !subjects) rc = sw_error_set(e, SW_ENOMEM, "out of memory reading subjects");
@@ -550,7 +563,7 @@ static void query_report_clear(query_report *qr)
 {
     for (size_t i = 0; i < qr->n; i++) {
         free(qr->kept[i].header);
-        free(qr->kept[i].residues);
+        if (!qr->kept[i].borrowed) free(qr->kept[i].residues);
         sw_alignment_clear(&qr->kept[i].alignment);
     }
     free(qr->kept);
@@ -605,8 +618,15 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
                 seqs[k++] = qr[q].kept[i].hit.seq;
             }
         }
-        if ((rc = sw_db_read_sequences(r->db, seqs, todo, r->options->threads, subjects, err))) goto done;
-        for (size_t i = 0; i < todo; i++) hits[i]->residues = subjects[i];
+        if (r->residues) {
+            for (size_t i = 0; i < todo; i++) {
+                hits[i]->residues = r->residues + r->offsets[seqs[i]];
+                hits[i]->borrowed = 1;
+            }
+        } else {
+            if ((rc = sw_db_read_sequences(r->db, seqs, todo, r->options->threads, subjects, err))) goto done;
+            for (size_t i = 0; i < todo; i++) hits[i]->residues = subjects[i];
+        }
         r->summary->read_seconds += sw_clock_seconds() - tr;
         for (size_t q = first; q < end && rc == SW_OK; q++)
             if (!qr[q].aligned && qr[q].n) rc = query_profiles(batch, q, r->scoring, &qr[q], err);
@@ -806,6 +826,15 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
     sw_report_summary sum;
     memset(&sum, 0, sizeof sum);
     r.summary = &sum;
+    if (r.with_alignment) { /* without room for it, subjects come from the files */
+        uint64_t nseqs = sw_db_num_seqs(db);
+        r.offsets = nseqs <= SIZE_MAX / sizeof *r.offsets ? malloc((nseqs ? nseqs : 1) * sizeof *r.offsets) : NULL;
+        uint64_t at = 0;
+        for (uint64_t i = 0; r.offsets && i < nseqs; i++) {
+            r.offsets[i] = at;
+            at += sw_db_lengths(db)[i];
+        }
+    }
     /* Each batch is one sw_search_run call, and the GPU engine loads the
      * database for each. The GPU's larger batches keep that a small share:
      * on an H100, 2^21 query residues against 1.5 M database residues took
@@ -845,6 +874,9 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
                 pa = &a;
                 run_opt.query_done = ahead_query_done;
                 run_opt.query_done_user = pa;
+                /* Reading each query's subjects from the files would decode
+                 * most chunks once per query: take the GPU's copy. */
+                if (r.offsets) run_opt.residues_out = &r.residues;
             } else {
                 ahead_stop(&a, 1); /* no thread could start: everything after the search */
             }
@@ -870,6 +902,8 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         if (pa) ahead_stop(pa, rc != SW_OK);
         for (size_t q = 0; q < nq; q++) query_report_clear(&qr[q]);
         free(qr);
+        free(r.residues);
+        r.residues = NULL;
         sw_results_free(results);
         sw_queries_free(batch);
         if (rc) break;
@@ -877,5 +911,6 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
     if (rc == SW_OK) rc = sw_outfmt_end(out, report->format, &report->run, sum.queries, err);
     if (rc == SW_OK && ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
     if (summary) *summary = sum;
+    free(r.offsets);
     return rc;
 }

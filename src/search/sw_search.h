@@ -51,6 +51,12 @@ typedef struct sw_search_options {
      * must be quick. May be NULL. */
     void (*query_done)(void *user, size_t query, const sw_hit *hits, size_t count, const int32_t *scores);
     void *query_done_user;
+    /* Not NULL: the GPU engine, which decodes the whole database for the
+     * GPU, hands that copy over instead of freeing it: every sequence's
+     * residues (codes) back to back in database order, malloc'ed, set
+     * before the first query_done call; the caller frees it. Left alone
+     * by the CPU engine. */
+    uint8_t **residues_out;
 } sw_search_options;
 
 /* Runs the search on the device that `options` asks for (sw_search.c): the

@@ -92,7 +92,12 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
 
     if ((rc = sw_gpu_engine_set_db(engine, residues, sw_db_lengths(db), tiebreak, nseqs, err)))
         goto done;
-    free(residues);
+    if (options->residues_out) {
+        free(*options->residues_out);
+        *options->residues_out = residues;
+    } else {
+        free(residues);
+    }
     residues = NULL;
     double loaded = sw_clock_seconds();
 
