@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds on the GPU machine and runs what is asked: `test` (GPU tests),
 # `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh), `alncost` (bench/alignment_cost.sh),
-# `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
+# `peers` (bench/peers_side_by_side.sh: CUDASW++4.0 side by side), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
 # `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh).
@@ -66,6 +66,12 @@ for step in "$@"; do
     alncost)
       bash bench/alignment_cost.sh $build gpu .deps/shared ${ROUNDS:-5} > "$out/alncost.log" 2>&1
       echo "alignment cost rc=$?"; cat "$out/alncost.log" ;;
+    peers)
+      # CUDASW++4.0 from .peers (see bench/peers_side_by_side.sh); its
+      # binaries go to $out/peers-bin so a later run can bring them along.
+      bash bench/peers_side_by_side.sh $build .peers .deps/shared ${ROUNDS:-3} > "$out/peers.log" 2>&1
+      echo "peers rc=$?"; cat "$out/peers.log"
+      mkdir -p "$out/peers-bin" && cp .peers/bin/* "$out/peers-bin/" 2>/dev/null ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;
