@@ -7,5 +7,6 @@ int cli_info(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_align(int argc, char **argv);
+int cli_serve(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "cli_search.h"
 #include "sw_clock.h"
 #include "sw_db.h"
 #include "sw_matrix.h"
@@ -62,6 +63,10 @@ static void search_usage(FILE *out)
           "  -t, --threads T       CPU threads (default: all cores)\n"
           "      --cpu-engine E    simd (default) or reference (scalar, slow; for checks)\n"
           "  -v, --verbose         print timing and throughput to stderr\n"
+          "      --server SOCKET   send the search to 'swsearch serve' listening on the\n"
+          "                        local socket SOCKET, which holds its database in\n"
+          "                        memory and on the GPU: the same output, without\n"
+          "                        loading the database (no -d)\n"
           "  -h, --help            this help\n"
           "Each option may be given once.\n"
           "\n"
@@ -71,14 +76,6 @@ static void search_usage(FILE *out)
           out);
 }
 
-typedef struct search_args {
-    const char *query_path, *db_path, *out_path, *matrix, *outfmt;
-    long top, gap_open, gap_extend, threads, gpu_id;
-    double evalue;
-    int stats;
-    uint32_t threshold;
-    int cpu_engine, device, verbose;
-} search_args;
 
 /* An E-value bound: a positive number (1e-5, 0.01, 10) or "inf". */
 static int cli_parse_evalue(const char *text, double *out)
@@ -95,7 +92,7 @@ static int cli_parse_evalue(const char *text, double *out)
     return 0;
 }
 
-static int parse_args(int argc, char **argv, search_args *a)
+int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
 {
     enum {
         OPT_GAP_OPEN = 256,
@@ -105,7 +102,8 @@ static int parse_args(int argc, char **argv, search_args *a)
         OPT_GPU,
         OPT_THRESHOLD,
         OPT_OUTFMT,
-        OPT_STATS
+        OPT_STATS,
+        OPT_SERVER
     };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
@@ -120,6 +118,7 @@ static int parse_args(int argc, char **argv, search_args *a)
         {"outfmt", required_argument, NULL, OPT_OUTFMT},
         {"evalue", required_argument, NULL, 'e'},
         {"stats", required_argument, NULL, OPT_STATS},
+        {"server", required_argument, NULL, OPT_SERVER},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -173,6 +172,7 @@ static int parse_args(int argc, char **argv, search_args *a)
             }
             break;
         case OPT_OUTFMT: a->outfmt = optarg; break;
+        case OPT_SERVER: a->server_path = optarg; break;
         case 'e':
             if (cli_parse_evalue(optarg, &a->evalue)) return CLI_EXIT_USAGE;
             break;
@@ -210,11 +210,82 @@ static int parse_args(int argc, char **argv, search_args *a)
         cli_error("unexpected argument '%s'; see 'swsearch search --help'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (!a->query_path || !a->db_path) {
+    if (for_server) {
+        /* What a server takes: search options only, never a path of its own. */
+        if (a->query_path || a->db_path || a->out_path || a->server_path) {
+            cli_error("a request to the server may not name files (-q, -d, -o, --server)");
+            return CLI_EXIT_USAGE;
+        }
+    } else if (a->server_path) {
+        if (!a->query_path || a->db_path) {
+            cli_error("search --server needs -q QUERIES and no -d: the server searches its own "
+                      "database; see 'swsearch search --help'");
+            return CLI_EXIT_USAGE;
+        }
+    } else if (!a->query_path || !a->db_path) {
         cli_error("search needs -q QUERIES and -d DB; see 'swsearch search --help'");
         return CLI_EXIT_USAGE;
     }
+    /* A bad --outfmt is a usage error, found before anything is read. */
+    sw_outfmt *format = NULL;
+    sw_error err;
+    if (sw_outfmt_parse(a->outfmt, &format, &err)) {
+        cli_error("%s", err.message);
+        return CLI_EXIT_USAGE;
+    }
+    sw_outfmt_free(format);
     return CLI_EXIT_OK;
+}
+
+int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
+{
+    char buf[64];
+    const char *pairs[20][2];
+    int n = 0;
+    char top[24], open[24], ext[24], threads[24], gpu[24], threshold[24];
+    snprintf(top, sizeof top, "%ld", a->top);
+    snprintf(open, sizeof open, "%ld", a->gap_open);
+    snprintf(ext, sizeof ext, "%ld", a->gap_extend);
+    snprintf(gpu, sizeof gpu, "%ld", a->gpu_id);
+    if (isinf(a->evalue)) snprintf(buf, sizeof buf, "inf");
+    else snprintf(buf, sizeof buf, "%.17g", a->evalue);
+    pairs[n][0] = "--top", pairs[n++][1] = top;
+    pairs[n][0] = "--matrix", pairs[n++][1] = a->matrix;
+    pairs[n][0] = "--gap-open", pairs[n++][1] = open;
+    pairs[n][0] = "--gap-extend", pairs[n++][1] = ext;
+    pairs[n][0] = "--outfmt", pairs[n++][1] = a->outfmt;
+    pairs[n][0] = "--evalue", pairs[n++][1] = buf;
+    pairs[n][0] = "--stats", pairs[n++][1] = a->stats == SW_STATS_TABLE ? "table" : a->stats == SW_STATS_FIT ? "fit" : "auto";
+    pairs[n][0] = "--device", pairs[n++][1] = a->device == SW_DEVICE_CPU ? "cpu" : a->device == SW_DEVICE_GPU ? "gpu" : "auto";
+    pairs[n][0] = "--gpu", pairs[n++][1] = gpu;
+    pairs[n][0] = "--cpu-engine", pairs[n++][1] = a->cpu_engine == SW_CPU_ENGINE_REFERENCE ? "reference" : "simd";
+    if (a->threads) {
+        snprintf(threads, sizeof threads, "%ld", a->threads);
+        pairs[n][0] = "--threads", pairs[n++][1] = threads;
+    }
+    if (a->threshold) {
+        if (a->threshold == UINT32_MAX) snprintf(threshold, sizeof threshold, "none");
+        else snprintf(threshold, sizeof threshold, "%u", a->threshold);
+        pairs[n][0] = "--threshold", pairs[n++][1] = threshold;
+    }
+    char **v = calloc((size_t)(2 * n + 2), sizeof *v);
+    if (!v) return -1;
+    int k = 0;
+    v[k++] = strdup("search");
+    for (int i = 0; i < n; i++) {
+        v[k++] = strdup(pairs[i][0]);
+        v[k++] = strdup(pairs[i][1]);
+    }
+    if (a->verbose) v[k++] = strdup("--verbose");
+    for (int i = 0; i < k; i++)
+        if (!v[i]) {
+            for (int j = 0; j < k; j++) free(v[j]);
+            free(v);
+            return -1;
+        }
+    *argc = k;
+    *argv = v;
+    return 0;
 }
 
 static void cli_note(void *user, const char *message)
@@ -228,40 +299,112 @@ static void draw_progress(void *user, uint64_t done, uint64_t total)
     cli_progress_draw(user, done, total);
 }
 
+int cli_search_report(const search_args *a, const char *db_path, sw_db *db, sw_resident *resident,
+                      sw_query_reader *queries, FILE *out, void (*note)(void *, const char *), void *note_user,
+                      cli_progress *progress, sw_report_summary *summary, sw_error *err)
+{
+    sw_matrix *matrix = NULL;
+    sw_outfmt *format = NULL;
+    sw_scoring scoring;
+    int rc;
+    if ((rc = sw_outfmt_parse(a->outfmt, &format, err)) || (rc = sw_matrix_load(a->matrix, &matrix, err)) ||
+        (rc = sw_scoring_init(&scoring, matrix, (int)a->gap_open, (int)a->gap_extend, err)))
+        goto done;
+    sw_search_options opt = {
+        .top_n = (size_t)a->top,
+        .threads = (int)a->threads,
+        .cpu_engine = (sw_cpu_engine)a->cpu_engine,
+        .device = (sw_device)a->device,
+        .gpu_id = (int)a->gpu_id,
+        .gpu_threshold = a->threshold,
+        .progress = progress ? draw_progress : NULL,
+        .progress_user = progress,
+        .note = note,
+        .note_user = note_user,
+        .resident = resident,
+    };
+    /* Queries are read, searched and written a batch at a time, so memory
+     * does not grow with the query file. */
+    sw_report_options report = {
+        .format = format,
+        .stats = (sw_stats_method)a->stats,
+        .matrix_name = sw_matrix_name(matrix),
+        .max_evalue = a->evalue,
+        .run =
+            {
+                .version = SW_VERSION,
+                .db_path = db_path,
+                .db_seqs = sw_db_num_seqs(db),
+                .db_residues = sw_db_num_residues(db),
+                .matrix = a->matrix,
+                .gap_open = (int)a->gap_open,
+                .gap_extend = (int)a->gap_extend,
+                .evalue_cutoff = a->evalue,
+                .table = sw_matrix_table(matrix),
+            },
+    };
+    rc = sw_report_search(out, db, queries, &scoring, &opt, &report, NULL, summary, err);
+done:
+    sw_matrix_free(matrix);
+    sw_outfmt_free(format);
+    return rc;
+}
+
+void cli_search_summary(FILE *to, const sw_db *db, const sw_report_summary *summary, double seconds,
+                        const char *whole)
+{
+    const sw_search_stats st = summary->stats;
+    fprintf(to,
+            "swsearch: %zu queries x %llu sequences (%llu residues): %.3e cells on %s\n"
+            "swsearch: scan %.3f s (%.1f GCUPS)",
+            summary->queries, (unsigned long long)sw_db_num_seqs(db), (unsigned long long)sw_db_num_residues(db),
+            (double)st.cells, st.engine, st.scan_seconds,
+            st.scan_seconds > 0 ? (double)st.cells / st.scan_seconds / 1e9 : 0.0);
+    if (st.threads) fprintf(to, ", %d threads", st.threads);
+    if (summary->batches > 1) fprintf(to, ", queries in %zu batches", summary->batches);
+    if (st.load_seconds > 0)
+        fprintf(to, ", database load %.3f s, transfers %.3f s, %llu scores recomputed", st.load_seconds,
+                st.transfer_seconds, (unsigned long long)st.recomputed);
+    if (summary->alignments) {
+        fprintf(to, ", %llu alignments", (unsigned long long)summary->alignments);
+        if (summary->aligned_ahead)
+            fprintf(to, " (%llu while the GPU scanned later queries)", (unsigned long long)summary->aligned_ahead);
+        fprintf(to, ", %.3f s after the scan (subjects read in %.3f s)", summary->align_seconds,
+                summary->read_seconds);
+    }
+    if (summary->statistics[0]) fprintf(to, "; E-values: %s", summary->statistics);
+    if (st.gpu_threshold_source) {
+        if (st.gpu_threshold == UINT32_MAX)
+            fprintf(to, ", no intra-task kernel (%s)", st.gpu_threshold_source);
+        else
+            fprintf(to, ", intra-task kernel above %u residues (%s)", st.gpu_threshold, st.gpu_threshold_source);
+    }
+    fprintf(to, "; %s %.3f s\n", whole, seconds);
+}
+
 int cli_search(int argc, char **argv)
 {
     search_args a;
-    int status = parse_args(argc, argv, &a);
+    int status = cli_search_parse(argc, argv, 0, &a);
     if (status) return status < 0 ? CLI_EXIT_OK : status;
+    if (a.server_path) return cli_search_client(&a);
 
     double t0 = sw_clock_seconds();
     sw_error err;
     sw_error_clear(&err);
-    sw_matrix *matrix = NULL;
     sw_query_reader *queries = NULL;
     sw_db *db = NULL;
     cli_output out = {0};
-    sw_outfmt *format = NULL;
-    sw_scoring scoring;
     int rc;
 
-    /* A bad --outfmt is a usage error, found before anything is read. */
-    if (sw_outfmt_parse(a.outfmt, &format, &err)) {
-        cli_error("%s", err.message);
-        return CLI_EXIT_USAGE;
-    }
-    if ((rc = sw_matrix_load(a.matrix, &matrix, &err)) ||
-        (rc = sw_scoring_init(&scoring, matrix, (int)a.gap_open, (int)a.gap_extend, &err)) ||
-        (rc = sw_queries_open(a.query_path, sw_alphabet_protein(), cli_warn, NULL, &queries,
-                              &err)) ||
+    if ((rc = sw_queries_open(a.query_path, sw_alphabet_protein(), cli_warn, NULL, &queries, &err)) ||
         (rc = sw_db_open(a.db_path, &db, &err)) ||
         /* A damaged header chunk fails the run before any output, not when
          * a hit happens to fall into it. */
         (rc = sw_db_check_headers(db, &err)))
         goto done;
     if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN) {
-        rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins",
-                          a.db_path);
+        rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins", a.db_path);
         goto done;
     }
     /* Open the output before the long computation, so a bad path fails early. */
@@ -274,73 +417,11 @@ int cli_search(int argc, char **argv)
 
     cli_progress progress;
     cli_progress_init(&progress, "searching");
-    sw_search_options opt = {
-        .top_n = (size_t)a.top,
-        .threads = (int)a.threads,
-        .cpu_engine = (sw_cpu_engine)a.cpu_engine,
-        .device = (sw_device)a.device,
-        .gpu_id = (int)a.gpu_id,
-        .gpu_threshold = a.threshold,
-        .progress = draw_progress,
-        .progress_user = &progress,
-        .note = cli_note,
-    };
-    /* Queries are read, searched and written a batch at a time, so memory
-     * does not grow with the query file. */
-    sw_report_options report = {
-        .format = format,
-        .stats = (sw_stats_method)a.stats,
-        .matrix_name = sw_matrix_name(matrix),
-        .max_evalue = a.evalue,
-        .run =
-            {
-                .version = SW_VERSION,
-                .db_path = a.db_path,
-                .db_seqs = sw_db_num_seqs(db),
-                .db_residues = sw_db_num_residues(db),
-                .matrix = a.matrix,
-                .gap_open = (int)a.gap_open,
-                .gap_extend = (int)a.gap_extend,
-                .evalue_cutoff = a.evalue,
-                .table = sw_matrix_table(matrix),
-            },
-    };
     sw_report_summary summary;
-    rc = sw_report_search(out.file, db, queries, &scoring, &opt, &report, NULL, &summary, &err);
+    rc = cli_search_report(&a, a.db_path, db, NULL, queries, out.file, cli_note, NULL, &progress, &summary, &err);
     cli_progress_end(&progress);
     if (rc || (rc = cli_output_commit(&out, &err))) goto done;
-
-    if (a.verbose) {
-        const sw_search_stats st = summary.stats;
-        fprintf(stderr,
-                "swsearch: %zu queries x %llu sequences (%llu residues): %.3e cells on %s\n"
-                "swsearch: scan %.3f s (%.1f GCUPS)",
-                summary.queries, (unsigned long long)sw_db_num_seqs(db),
-                (unsigned long long)sw_db_num_residues(db), (double)st.cells, st.engine,
-                st.scan_seconds, st.scan_seconds > 0 ? (double)st.cells / st.scan_seconds / 1e9 : 0.0);
-        if (st.threads) fprintf(stderr, ", %d threads", st.threads);
-        if (summary.batches > 1) fprintf(stderr, ", queries in %zu batches", summary.batches);
-        if (st.load_seconds > 0)
-            fprintf(stderr, ", database load %.3f s, transfers %.3f s, %llu scores recomputed",
-                    st.load_seconds, st.transfer_seconds, (unsigned long long)st.recomputed);
-        if (summary.alignments) {
-            fprintf(stderr, ", %llu alignments", (unsigned long long)summary.alignments);
-            if (summary.aligned_ahead)
-                fprintf(stderr, " (%llu while the GPU scanned later queries)",
-                        (unsigned long long)summary.aligned_ahead);
-            fprintf(stderr, ", %.3f s after the scan (subjects read in %.3f s)", summary.align_seconds,
-                    summary.read_seconds);
-        }
-        if (summary.statistics[0]) fprintf(stderr, "; E-values: %s", summary.statistics);
-        if (st.gpu_threshold_source) {
-            if (st.gpu_threshold == UINT32_MAX)
-                fprintf(stderr, ", no intra-task kernel (%s)", st.gpu_threshold_source);
-            else
-                fprintf(stderr, ", intra-task kernel above %u residues (%s)", st.gpu_threshold,
-                        st.gpu_threshold_source);
-        }
-        fprintf(stderr, "; whole command %.3f s\n", sw_clock_seconds() - t0);
-    }
+    if (a.verbose) cli_search_summary(stderr, db, &summary, sw_clock_seconds() - t0, "whole command");
 
 done:
     if (rc) {
@@ -349,7 +430,5 @@ done:
     }
     sw_db_close(db);
     sw_queries_close(queries);
-    sw_matrix_free(matrix);
-    sw_outfmt_free(format);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

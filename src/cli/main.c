@@ -21,6 +21,8 @@ static void usage(FILE *out)
           "  verify     check every checksum of a database\n"
           "  calibrate  measure the GPU kernels; the length threshold they call for\n"
           "  align      best local alignment of two DNA sequences of up to 2^31 bases\n"
+          "  serve      hold a database in memory and on the GPU, answering searches\n"
+          "             sent with 'search --server'\n"
           "\n"
           "Databases are built with makedb. 'swsearch COMMAND --help' describes a command.\n"
           "  -h, --help     this help\n"
@@ -40,6 +42,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate")) return cli_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "align")) return cli_align(argc - 1, argv + 1);
+    if (!strcmp(cmd, "serve")) return cli_serve(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return CLI_EXIT_OK;

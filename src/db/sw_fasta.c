@@ -349,11 +349,12 @@ static int read_sequence(sw_fasta *f, sw_error *err)
     }
 }
 
-int sw_fasta_open(const char *path, const sw_fasta_options *options, sw_fasta **out,
-                  sw_error *err)
+/* Opens `path`, or reads `given_fd` (>= 0; not closed) naming it `path`. */
+static int fasta_open(const char *path, int given_fd, const sw_fasta_options *options, sw_fasta **out,
+                      sw_error *err)
 {
     *out = NULL;
-    int is_stdin = strcmp(path, "-") == 0;
+    int is_stdin = given_fd < 0 && strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
     sw_fasta *f = calloc(1, sizeof *f);
     if (!f) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", name);
@@ -377,7 +378,9 @@ int sw_fasta_open(const char *path, const sw_fasta_options *options, sw_fasta **
     f->state = ST_START;
     f->zret = 1;
 
-    if (is_stdin) {
+    if (given_fd >= 0) {
+        f->fd = given_fd;
+    } else if (is_stdin) {
         f->fd = STDIN_FILENO;
     } else {
         f->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -464,6 +467,18 @@ int sw_fasta_open(const char *path, const sw_fasta_options *options, sw_fasta **
 fail:
     sw_fasta_close(f);
     return rc;
+}
+
+int sw_fasta_open(const char *path, const sw_fasta_options *options, sw_fasta **out, sw_error *err)
+{
+    return fasta_open(path, -1, options, out, err);
+}
+
+int sw_fasta_open_fd(int fd, const char *name, const sw_fasta_options *options, sw_fasta **out,
+                     sw_error *err)
+{
+    if (fd < 0 || !name) return sw_error_set(err, SW_EINVAL, "no input to read");
+    return fasta_open(name, fd, options, out, err);
 }
 
 int sw_fasta_next(sw_fasta *f, sw_fasta_record *rec, sw_error *err)

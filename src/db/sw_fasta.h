@@ -37,6 +37,11 @@ typedef struct sw_fasta_record {
 int sw_fasta_open(const char *path, const sw_fasta_options *options, sw_fasta **out,
                   sw_error *err);
 
+/* Reads the open descriptor `fd` (left open), named `name` in messages:
+ * for input that arrives over a socket. */
+int sw_fasta_open_fd(int fd, const char *name, const sw_fasta_options *options, sw_fasta **out,
+                     sw_error *err);
+
 /* Returns 1 with the next record, 0 at the end of input, or a negative code.
  * Errors name the file, the line and the problem:
  * "q.fa:12: invalid residue '#' in sequence P12345". */

@@ -15,6 +15,10 @@ typedef struct sw_query_reader sw_query_reader;
 /* Opens `path` ("-" is standard input) for sw_queries_next_batch(). */
 int sw_queries_open(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
                     void *warn_user, sw_query_reader **out, sw_error *err);
+/* The same from the open descriptor `fd` (left open), named `name` in
+ * messages. */
+int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, sw_warn_fn warn,
+                       void *warn_user, sw_query_reader **out, sw_error *err);
 /* Reads the next queries in file order: as many as fit in `max_residues`
  * residues and `max_queries` queries (0: no bound), but at least one, so a
  * query longer than the bound makes a batch of its own. Returns 1 with a

@@ -13,6 +13,7 @@
 #include "sw_clock.h"
 #include "sw_cpu_simd.h"
 #include "sw_pool.h"
+#include "sw_resident.h"
 #include "sw_traceback.h"
 
 /* A group ends once it holds this many hits (a query is never split). */
@@ -826,6 +827,8 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
     sw_report_summary sum;
     memset(&sum, 0, sizeof sum);
     r.summary = &sum;
+    if (r.with_alignment && options->resident) /* subjects from the resident copy */
+        r.residues = (uint8_t *)sw_resident_residues(options->resident);
     if (r.with_alignment) { /* without room for it, subjects come from the files */
         uint64_t nseqs = sw_db_num_seqs(db);
         r.offsets = nseqs <= SIZE_MAX / sizeof *r.offsets ? malloc((nseqs ? nseqs : 1) * sizeof *r.offsets) : NULL;
@@ -876,7 +879,7 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
                 run_opt.query_done_user = pa;
                 /* Reading each query's subjects from the files would decode
                  * most chunks once per query: take the GPU's copy. */
-                if (r.offsets) run_opt.residues_out = &r.residues;
+                if (r.offsets && !options->resident) run_opt.residues_out = &r.residues;
             } else {
                 ahead_stop(&a, 1); /* no thread could start: everything after the search */
             }
@@ -902,8 +905,10 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         if (pa) ahead_stop(pa, rc != SW_OK);
         for (size_t q = 0; q < nq; q++) query_report_clear(&qr[q]);
         free(qr);
-        free(r.residues);
-        r.residues = NULL;
+        if (!options->resident) {
+            free(r.residues);
+            r.residues = NULL;
+        }
         sw_results_free(results);
         sw_queries_free(batch);
         if (rc) break;

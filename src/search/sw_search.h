@@ -57,6 +57,9 @@ typedef struct sw_search_options {
      * before the first query_done call; the caller frees it. Left alone
      * by the CPU engine. */
     uint8_t **residues_out;
+    /* Not NULL: the database decoded, and on the GPU, from earlier searches
+     * (sw_resident.h); the GPU engine takes it from there and keeps it. */
+    struct sw_resident *resident;
 } sw_search_options;
 
 /* Runs the search on the device that `options` asks for (sw_search.c): the

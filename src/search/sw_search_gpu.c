@@ -9,6 +9,7 @@
 #include "sw_clock.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
+#include "sw_resident.h"
 #include "sw_search.h"
 
 /* Hands each finished query's hits to the caller's query_done, in the
@@ -73,10 +74,22 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         eopt.intra_threshold = nseqs ? sw_calibration_pick(&cal, sw_db_lengths(db), nseqs, NULL) : SW_GPU_NO_INTRA;
         threshold_source = measured ? "calibrated now" : "calibration cache";
     }
-    if ((rc = sw_gpu_engine_create(options->gpu_id, scoring, options->top_n, &eopt, &engine, err)))
-        goto done;
-    if ((rc = sw_db_read_all_residues(db, options->threads, &residues, err))) goto done;
-    tiebreak = malloc((nseqs ? nseqs : 1) * sizeof *tiebreak);
+    if (options->resident) {
+        /* Decoded and (for these settings) uploaded already: borrowed. */
+        if (sw_resident_db(options->resident) != db) {
+            rc = sw_error_set(err, SW_EINVAL, "the resident database is another database");
+            goto done;
+        }
+        if ((rc = sw_resident_gpu_engine(options->resident, options->gpu_id, scoring, options->top_n, &eopt,
+                                         &engine, err)))
+            goto done;
+        tiebreak = (uint32_t *)sw_resident_tiebreak(options->resident);
+    } else {
+        if ((rc = sw_gpu_engine_create(options->gpu_id, scoring, options->top_n, &eopt, &engine, err)))
+            goto done;
+        if ((rc = sw_db_read_all_residues(db, options->threads, &residues, err))) goto done;
+        tiebreak = malloc((nseqs ? nseqs : 1) * sizeof *tiebreak);
+    }
     qptr = malloc((nq ? nq : 1) * sizeof *qptr);
     qlen = malloc((nq ? nq : 1) * sizeof *qlen);
     counts = calloc(nq ? nq : 1, sizeof *counts);
@@ -87,12 +100,13 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         rc = sw_error_set(err, SW_ENOMEM, "out of memory preparing the GPU search");
         goto done;
     }
-    for (uint64_t s = 0; s < nseqs; s++) tiebreak[s] = (uint32_t)sw_db_original_index(db, s);
     for (size_t q = 0; q < nq; q++) qptr[q] = sw_queries_residues(queries, q, &qlen[q]);
-
-    if ((rc = sw_gpu_engine_set_db(engine, residues, sw_db_lengths(db), tiebreak, nseqs, err)))
-        goto done;
-    if (options->residues_out) {
+    if (!options->resident) {
+        for (uint64_t s = 0; s < nseqs; s++) tiebreak[s] = (uint32_t)sw_db_original_index(db, s);
+        if ((rc = sw_gpu_engine_set_db(engine, residues, sw_db_lengths(db), tiebreak, nseqs, err)))
+            goto done;
+    }
+    if (options->residues_out && !options->resident) {
         free(*options->residues_out);
         *options->residues_out = residues;
     } else {
@@ -127,6 +141,9 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     sw_gpu_stats gst;
     rc = sw_gpu_engine_search(engine, qptr, qlen, nq, ghits, counts, &gst, err);
     free(relay.hits);
+    /* A kept engine must not point at this call's buffers afterwards. */
+    sw_gpu_engine_set_query_done(engine, NULL, NULL, NULL);
+    if (options->keep_all_scores) sw_gpu_engine_set_score_sink(engine, NULL, NULL);
     if (rc) goto done;
 
     if ((rc = sw_results_create(nq, &r))) {
@@ -166,9 +183,12 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
 
 done:
     sw_results_free(r);
-    sw_gpu_engine_free(engine);
+    if (rc == SW_EDEVICE && options->resident) sw_resident_drop_engine(options->resident);
+    if (!options->resident) {
+        sw_gpu_engine_free(engine);
+        free(tiebreak);
+    }
     free(residues);
-    free(tiebreak);
     free(qptr);
     free(qlen);
     free(counts);

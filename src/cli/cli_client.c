@@ -1,0 +1,151 @@
+/* swsearch search --server: the request to a running `swsearch serve`, and
+ * its answer written exactly as a direct search would write it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cli_output.h"
+#include "cli_search.h"
+#include "cli_wire.h"
+
+/* The query file goes to the server from a thread of its own: the server
+ * writes a batch's hits while later queries are still arriving, and this
+ * side must keep reading them. */
+typedef struct sender {
+    int from, to;
+    int failed; /* errno of a failed read of the query file, else 0 */
+} sender;
+
+static void *send_queries(void *arg)
+{
+    sender *s = arg;
+    char buf[1 << 16];
+    for (;;) {
+        ssize_t r = read(s->from, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            s->failed = errno;
+            break;
+        }
+        if (r == 0 || cli_wire_send(s->to, buf, (size_t)r)) break;
+    }
+    shutdown(s->to, SHUT_WR);
+    return NULL;
+}
+
+int cli_search_client(const search_args *a)
+{
+    sw_error err;
+    sw_error_clear(&err);
+    const int is_stdin = !strcmp(a->query_path, "-");
+    const char *query_name = is_stdin ? "<stdin>" : a->query_path;
+    struct sockaddr_un addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    if (strlen(a->server_path) >= sizeof addr.sun_path) {
+        cli_error("--server %s: a socket path has at most %zu bytes", a->server_path, sizeof addr.sun_path - 1);
+        return CLI_EXIT_USAGE;
+    }
+    strcpy(addr.sun_path, a->server_path);
+    int qfd = is_stdin ? STDIN_FILENO : open(a->query_path, O_RDONLY | O_CLOEXEC);
+    if (qfd < 0) {
+        cli_error("%s: %s", a->query_path, strerror(errno));
+        return CLI_EXIT_FAILURE;
+    }
+    cli_output out = {0};
+    if (cli_output_open(&out, a->out_path,
+                        (cli_input[]){{"the query file", a->query_path, NULL}, {"the matrix file", a->matrix, NULL}},
+                        2, &err)) {
+        cli_error("%s", err.message);
+        if (!is_stdin) close(qfd);
+        return CLI_EXIT_FAILURE;
+    }
+    int status = CLI_EXIT_FAILURE;
+    int argc = 0;
+    char **argv = NULL;
+    int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0 || connect(sock, (struct sockaddr *)&addr, sizeof addr)) {
+        cli_error("cannot reach a server at %s: %s", a->server_path, strerror(errno));
+        goto done;
+    }
+    if (cli_search_forward_args(a, &argc, &argv)) {
+        cli_error("out of memory");
+        goto done;
+    }
+    if (cli_wire_send_request(sock, argc, argv, query_name)) {
+        cli_error("sending the request to %s: %s", a->server_path, strerror(errno));
+        goto done;
+    }
+    /* On the heap: a sender let go below may outlive this function. */
+    sender *snd = malloc(sizeof *snd);
+    pthread_t thread;
+    if (!snd || (*snd = (sender){qfd, sock, 0}, pthread_create(&thread, NULL, send_queries, snd))) {
+        free(snd);
+        cli_error("cannot start a thread: out of resources");
+        goto done;
+    }
+    int ended = 0;
+    for (;;) {
+        int type;
+        char *data;
+        size_t n;
+        if (cli_wire_recv_frame(sock, &type, &data, &n)) break;
+        if (type == CLI_WIRE_OUTPUT) {
+            if (fwrite(data, 1, n, out.file) != n) {
+                free(data);
+                cli_error("error writing results: %s", strerror(errno));
+                status = CLI_EXIT_FAILURE;
+                ended = 2;
+                break;
+            }
+        } else if (type == CLI_WIRE_NOTE) {
+            cli_error("%s", data);
+        } else if (type == CLI_WIRE_WARNING) {
+            cli_warn(NULL, data);
+        } else if (type == CLI_WIRE_VERBOSE) {
+            fputs(data, stderr);
+        } else if (type == CLI_WIRE_END && n >= 4) {
+            const unsigned char *b = (const unsigned char *)data;
+            int s = (int)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
+            status = s == CLI_EXIT_OK || s == CLI_EXIT_USAGE ? s : CLI_EXIT_FAILURE;
+            if (status != CLI_EXIT_OK) cli_error("%s", n > 4 ? data + 4 : "the server's search failed");
+            ended = 1;
+        }
+        free(data);
+        if (ended) break;
+    }
+    if (ended == 1 && status == CLI_EXIT_OK) {
+        pthread_join(thread, NULL);
+        if (snd->failed) {
+            cli_error("%s: %s", query_name, strerror(snd->failed));
+            status = CLI_EXIT_FAILURE;
+        }
+        free(snd);
+    } else {
+        /* The sender may wait on the query input forever: let it go. */
+        shutdown(sock, SHUT_RDWR);
+        pthread_detach(thread);
+        if (!ended) cli_error("the server at %s closed the connection before answering", a->server_path);
+        if (status == CLI_EXIT_OK) status = CLI_EXIT_FAILURE;
+    }
+    if (status == CLI_EXIT_OK && cli_output_commit(&out, &err)) {
+        cli_error("%s", err.message);
+        status = CLI_EXIT_FAILURE;
+    }
+
+done:
+    if (status != CLI_EXIT_OK) cli_output_abort(&out);
+    cli_wire_free_args(argc, argv);
+    /* The socket and the query file stay open while a sender may use them;
+     * the process ends right after. */
+    if (status == CLI_EXIT_OK) {
+        if (sock >= 0) close(sock);
+        if (!is_stdin) close(qfd);
+    }
+    return status;
+}

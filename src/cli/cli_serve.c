@@ -1,0 +1,362 @@
+/* swsearch serve: a database held in memory, and on the GPU, answering
+ * `swsearch search --server` requests on a local socket one after another
+ * (clients that come meanwhile wait in the socket's queue). A request that
+ * is garbage, or a client that goes away, ends that request only; SIGTERM
+ * or SIGINT ends the server once the request under way is answered. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "cli_search.h"
+#include "cli_wire.h"
+#include "sw_clock.h"
+#include "sw_gpu.h"
+
+/* How long a read or a write of a request may wait for its client. */
+#define CLIENT_TIMEOUT_SECONDS 30
+
+static void serve_usage(FILE *out)
+{
+    fputs("usage: swsearch serve -d DB --socket PATH [options]\n"
+          "\n"
+          "Loads the database DB once, into memory and onto the GPU, and answers\n"
+          "'swsearch search --server PATH' on the local socket PATH, one request after\n"
+          "another, each exactly as a direct search would. Stops on SIGTERM or SIGINT\n"
+          "once the request under way is answered, and removes PATH.\n"
+          "\n"
+          "  -d, --db PREFIX       database prefix given to makedb\n"
+          "      --socket PATH     the socket to listen on; an existing socket that no\n"
+          "                        server answers is replaced, any other file is refused\n"
+          "      --device D        auto (default), gpu or cpu: cpu answers every request\n"
+          "                        on the CPU\n"
+          "      --gpu ID          CUDA device number (default 0)\n"
+          "  -t, --threads T       CPU threads (default: all cores), unless a request\n"
+          "                        gives its own\n"
+          "  -v, --verbose         a line on stderr for each request\n"
+          "  -h, --help            this help\n",
+          out);
+}
+
+/* Set by SIGTERM and SIGINT; the accept loop polls it. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+typedef struct server {
+    const char *db_path;
+    sw_db *db;
+    sw_resident *resident;
+    int device;    /* SW_DEVICE_* the server allows */
+    long gpu_id, threads;
+    int verbose;
+} server;
+
+/* The answer's output: stdio buffers it, each flush goes out as a frame. */
+static ssize_t output_write(void *cookie, const char *buf, size_t n)
+{
+    int fd = *(int *)cookie;
+    return cli_wire_send_frame(fd, CLI_WIRE_OUTPUT, buf, n) ? 0 : (ssize_t)n;
+}
+
+static void send_note(void *user, const char *message)
+{
+    cli_wire_send_frame(*(int *)user, CLI_WIRE_NOTE, message, strlen(message));
+}
+
+static void send_warning(void *user, const char *message)
+{
+    cli_wire_send_frame(*(int *)user, CLI_WIRE_WARNING, message, strlen(message));
+}
+
+static void serve_one(server *sv, int conn)
+{
+    double t0 = sw_clock_seconds();
+    struct timeval tv = {CLIENT_TIMEOUT_SECONDS, 0};
+    setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    int argc = 0;
+    char **argv = NULL, *query_name = NULL;
+    const char *why = NULL;
+    if (cli_wire_recv_request(conn, &argc, &argv, &query_name, &why)) {
+        if (sv->verbose) cli_error("serve: bad request: %s", why);
+        char msg[256];
+        snprintf(msg, sizeof msg, "bad request: %s", why);
+        cli_wire_send_end(conn, CLI_EXIT_USAGE, msg);
+        return;
+    }
+    search_args a;
+    int st = cli_search_parse(argc, argv, 1, &a);
+    if (st) {
+        cli_wire_send_end(conn, CLI_EXIT_USAGE,
+                          st < 0 ? "bad request: --help is not a search"
+                                 : "bad request: the server rejected its options (its log says why)");
+        goto done;
+    }
+    if (sv->device == SW_DEVICE_CPU) a.device = SW_DEVICE_CPU;
+    if (!a.threads) a.threads = sv->threads;
+    if (a.gpu_id != sv->gpu_id && a.device != SW_DEVICE_CPU) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "this server uses GPU %ld, not %ld", sv->gpu_id, a.gpu_id);
+        cli_wire_send_end(conn, CLI_EXIT_FAILURE, msg);
+        goto done;
+    }
+    sw_error err;
+    sw_error_clear(&err);
+    sw_query_reader *queries = NULL;
+    int rc = sw_queries_open_fd(conn, query_name, sw_alphabet_protein(), send_warning, &conn, &queries, &err);
+    sw_report_summary summary;
+    memset(&summary, 0, sizeof summary);
+    if (rc == SW_OK) {
+        FILE *out = fopencookie(&conn, "w", (cookie_io_functions_t){.write = output_write});
+        if (!out) {
+            rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
+        } else {
+            setvbuf(out, NULL, _IOFBF, 1 << 16);
+            rc = cli_search_report(&a, sv->db_path, sv->db, sv->resident, queries, out, send_note, &conn, NULL,
+                                   &summary, &err);
+            if (fflush(out) && rc == SW_OK) rc = sw_error_set(&err, SW_EIO, "error sending results");
+            fclose(out);
+        }
+    }
+    sw_queries_close(queries);
+    double seconds = sw_clock_seconds() - t0;
+    if (rc) {
+        cli_wire_send_end(conn, CLI_EXIT_FAILURE, err.message[0] ? err.message : sw_strerror(rc));
+    } else {
+        if (a.verbose) {
+            char *text = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&text, &len);
+            if (m) {
+                cli_search_summary(m, sv->db, &summary, seconds, "answered by the server in");
+                fclose(m);
+                cli_wire_send_frame(conn, CLI_WIRE_VERBOSE, text, len);
+            }
+            free(text);
+        }
+        cli_wire_send_end(conn, CLI_EXIT_OK, "");
+    }
+    if (sv->verbose)
+        fprintf(stderr, "swsearch: serve: %zu queries, %llu hits in %.3f s%s%s\n", summary.queries,
+                (unsigned long long)summary.hits, seconds, rc ? ": " : "", rc ? err.message : "");
+done:
+    cli_wire_free_args(argc, argv);
+    free(query_name);
+}
+
+/* Binds PATH: a socket file no server answers is replaced; anything else
+ * that exists is left alone and refused. */
+static int listen_on(const char *path, int *out)
+{
+    struct sockaddr_un addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof addr.sun_path) {
+        cli_error("--socket %s: a socket path has at most %zu bytes", path, sizeof addr.sun_path - 1);
+        return CLI_EXIT_USAGE;
+    }
+    strcpy(addr.sun_path, path);
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        if (!S_ISSOCK(st.st_mode)) {
+            cli_error("%s exists and is not a socket; refusing to replace it", path);
+            return CLI_EXIT_FAILURE;
+        }
+        int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        int answered = probe >= 0 && connect(probe, (struct sockaddr *)&addr, sizeof addr) == 0;
+        if (probe >= 0) close(probe);
+        if (answered) {
+            cli_error("a server already listens on %s", path);
+            return CLI_EXIT_FAILURE;
+        }
+        if (unlink(path) && errno != ENOENT) {
+            cli_error("%s: cannot remove the stale socket: %s", path, strerror(errno));
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        cli_error("socket: %s", strerror(errno));
+        return CLI_EXIT_FAILURE;
+    }
+    /* Only this user may connect. */
+    mode_t old = umask(077);
+    int bound = bind(fd, (struct sockaddr *)&addr, sizeof addr);
+    umask(old);
+    if (bound || listen(fd, 64)) {
+        cli_error("%s: %s", path, strerror(errno));
+        close(fd);
+        return CLI_EXIT_FAILURE;
+    }
+    *out = fd;
+    return CLI_EXIT_OK;
+}
+
+/* One search of a short query with the default options: the GPU engine is
+ * made and the database uploaded before the first client comes. */
+static void warm_up(server *sv)
+{
+    int p[2];
+    if (pipe(p)) return;
+    static const char query[] = ">warm-up\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ\n";
+    ssize_t w = write(p[1], query, sizeof query - 1);
+    close(p[1]);
+    sw_query_reader *q = NULL;
+    sw_error err;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *sink = open_memstream(&text, &len);
+    char *argv[] = {"search", NULL};
+    search_args a;
+    if (w > 0 && sink && cli_search_parse(1, argv, 1, &a) == CLI_EXIT_OK &&
+        sw_queries_open_fd(p[0], "warm-up", sw_alphabet_protein(), NULL, NULL, &q, &err) == SW_OK) {
+        a.device = sv->device;
+        a.gpu_id = sv->gpu_id;
+        a.threads = sv->threads;
+        sw_report_summary summary;
+        if (cli_search_report(&a, sv->db_path, sv->db, sv->resident, q, sink, NULL, NULL, NULL, &summary, &err))
+            cli_error("warm-up search: %s", err.message);
+    }
+    sw_queries_close(q);
+    if (sink) fclose(sink);
+    free(text);
+    close(p[0]);
+}
+
+int cli_serve(int argc, char **argv)
+{
+    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU };
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, 'd'},       {"socket", required_argument, NULL, OPT_SOCKET},
+        {"device", required_argument, NULL, OPT_DEVICE}, {"gpu", required_argument, NULL, OPT_GPU},
+        {"threads", required_argument, NULL, 't'},  {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    server sv;
+    memset(&sv, 0, sizeof sv);
+    const char *socket_path = NULL;
+    opterr = 0;
+    optind = 1;
+    int c;
+    cli_options_seen seen = {{0}};
+    while ((c = getopt_long(argc, argv, ":d:t:vh", longopts, NULL)) != -1) {
+        if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
+        switch (c) {
+        case 'd': sv.db_path = optarg; break;
+        case OPT_SOCKET: socket_path = optarg; break;
+        case 'v': sv.verbose = 1; break;
+        case 't':
+            if (cli_parse_long("--threads", optarg, 1, 4096, &sv.threads)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GPU:
+            if (cli_parse_long("--gpu", optarg, 0, 1023, &sv.gpu_id)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_DEVICE:
+            if (!strcmp(optarg, "auto")) sv.device = SW_DEVICE_AUTO;
+            else if (!strcmp(optarg, "cpu")) sv.device = SW_DEVICE_CPU;
+            else if (!strcmp(optarg, "gpu")) sv.device = SW_DEVICE_GPU;
+            else {
+                cli_error("--device is 'auto', 'gpu' or 'cpu', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case 'h': serve_usage(stdout); return CLI_EXIT_OK;
+        case ':':
+            cli_error("option '%s' needs a value; see 'swsearch serve --help'", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        default:
+            cli_error("unknown option '%s'; see 'swsearch serve --help'", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        cli_error("unexpected argument '%s'; see 'swsearch serve --help'", argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+    if (!sv.db_path || !socket_path) {
+        cli_error("serve needs -d DB and --socket PATH; see 'swsearch serve --help'");
+        return CLI_EXIT_USAGE;
+    }
+
+    sw_error err;
+    sw_error_clear(&err);
+    int rc;
+    int listen_fd = -1;
+    if ((rc = sw_db_open(sv.db_path, &sv.db, &err)) || (rc = sw_db_check_headers(sv.db, &err))) goto fail;
+    if (sw_db_alphabet(sv.db) != SW_ALPHABET_PROTEIN) {
+        rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins", sv.db_path);
+        goto fail;
+    }
+    double t0 = sw_clock_seconds();
+    if (sv.device == SW_DEVICE_AUTO) {
+        /* Without a usable GPU every request goes to the CPU: say so once. */
+        sw_gpu_info gpus[1];
+        int ngpus = 0;
+        sw_error gerr;
+        sw_error_clear(&gerr);
+        if (sw_gpu_list(gpus, 1, &ngpus, &gerr) != SW_OK || ngpus == 0) {
+            cli_error("%s; serving on the CPU", gerr.message[0] ? gerr.message : "no usable GPU");
+            sv.device = SW_DEVICE_CPU;
+        }
+    }
+    if ((rc = sw_resident_create(sv.db, (int)sv.threads, &sv.resident, &err))) goto fail;
+    if (sv.device != SW_DEVICE_CPU && sw_gpu_compiled()) warm_up(&sv);
+    int status = listen_on(socket_path, &listen_fd);
+    if (status) {
+        sw_resident_free(sv.resident);
+        sw_db_close(sv.db);
+        return status;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop; /* no SA_RESTART: poll returns */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    if (sv.verbose)
+        fprintf(stderr, "swsearch: serve: %s (%llu sequences) ready in %.3f s on %s\n", sv.db_path,
+                (unsigned long long)sw_db_num_seqs(sv.db), sw_clock_seconds() - t0, socket_path);
+    struct stat mine;
+    int have_mine = fstat(listen_fd, &mine) == 0 && stat(socket_path, &mine) == 0;
+    while (!stop_requested) {
+        struct pollfd pfd = {listen_fd, POLLIN, 0};
+        int ready = poll(&pfd, 1, -1);
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            cli_error("poll: %s", strerror(errno));
+            break;
+        }
+        int conn = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (conn < 0) continue; /* the client left already, or EINTR */
+        serve_one(&sv, conn);
+        close(conn);
+    }
+    close(listen_fd);
+    /* Remove the socket only if it is still the one this server made. */
+    struct stat now;
+    if (have_mine && stat(socket_path, &now) == 0 && now.st_ino == mine.st_ino && now.st_dev == mine.st_dev)
+        unlink(socket_path);
+    if (sv.verbose) fprintf(stderr, "swsearch: serve: stopped\n");
+    sw_resident_free(sv.resident);
+    sw_db_close(sv.db);
+    return CLI_EXIT_OK;
+
+fail:
+    cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
+    sw_resident_free(sv.resident);
+    sw_db_close(sv.db);
+    return CLI_EXIT_FAILURE;
+}

@@ -1,0 +1,129 @@
+#!/bin/sh
+# swsearch serve and search --server: the same output as a direct search in
+# every format, from a file or standard input; concurrent clients; requests
+# that are garbage, cut short or abandoned, after which the server still
+# answers; clear errors; the socket path never destroyed; SIGTERM ends it
+# and removes the socket. The server runs on the CPU here (GPU machines run
+# the GPU test suites).
+# Usage: test_serve_cli.sh SWSEARCH MAKEDB WIRE_POKE DATA_DIR
+set -u
+swsearch=$1 makedb=$2 poke=$3 data=$4
+tmp=$(mktemp -d)
+export SWSEARCH_CACHE_DIR="$tmp/cache"
+server_pid=
+trap '[ -n "$server_pid" ] && kill -9 $server_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../support/cli_checks.sh"
+
+if command -v zstd > /dev/null; then
+  zstd -dc "$data/scope40_every10th.fa.zst" > "$tmp/scope.fa"
+else
+  "$swsearch" 2>/dev/null; cp "$data/scope40_every10th.fa.zst" "$tmp/scope.fa.zst"
+fi
+if [ -e "$tmp/scope.fa" ]; then src="$tmp/scope.fa"; else src="$tmp/scope.fa.zst"; fi
+"$makedb" -q "$src" "$tmp/db" || { echo "FAIL: makedb"; exit 1; }
+# Queries: 12 domains (the first records), and 300 for the abandoned request.
+if [ -e "$tmp/scope.fa" ]; then
+  awk '/^>/ { n++ } n <= 12' "$tmp/scope.fa" > "$tmp/q.fa"
+  awk '/^>/ { n++ } n <= 300' "$tmp/scope.fa" > "$tmp/q300.fa"
+else
+  echo "SKIP: needs the zstd tool"; exit 77
+fi
+sock="$tmp/s.sock"
+: > "$tmp/server.log"
+
+# Usage errors.
+expect 2 "serve without options" -- "$swsearch" serve
+err_has "serve needs -d DB and --socket PATH"
+expect 2 "--server with -d" -- "$swsearch" search --server "$sock" -q "$tmp/q.fa" -d "$tmp/db"
+err_has "no -d"
+expect 1 "no server" -- "$swsearch" search --server "$sock" -q "$tmp/q.fa" -o "$tmp/none.tsv"
+err_has "cannot reach a server at $sock"
+absent "$tmp/none.tsv"
+# A file that is not a socket is never replaced.
+echo precious > "$tmp/file"
+expect 1 "socket path is a file" -- "$swsearch" serve -d "$tmp/db" --socket "$tmp/file" --device cpu
+err_has "exists and is not a socket"
+[ "$(cat "$tmp/file")" = precious ] && pass || fail "the file at the socket path changed"
+
+# Starts a server and waits for its "ready" line (a stale socket file may
+# be there before it listens).
+start_server() {
+  before=$(grep -c "ready in" "$tmp/server.log" 2> /dev/null || true)
+  "$swsearch" serve -d "$tmp/db" --socket "$sock" --device cpu -t 2 -v 2>> "$tmp/server.log" &
+  server_pid=$!
+  i=0
+  while [ "$(grep -c "ready in" "$tmp/server.log" 2> /dev/null || true)" = "${before:-0}" ] && [ $i -lt 100 ]; do
+    sleep 0.1; i=$((i + 1))
+  done
+  [ -S "$sock" ] && pass || fail "the server did not come up"
+}
+start_server
+expect 1 "a second server on the socket" -- "$swsearch" serve -d "$tmp/db" --socket "$sock" --device cpu
+err_has "a server already listens on"
+
+# Exactly a direct search's output, format by format.
+for f in 6 0 7 json tsv "6 qseqid sseqid score evalue bitscore qstart qend sstart send qseq sseq cigar"; do
+  "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --device cpu --outfmt "$f" -e 100 -o "$tmp/direct.out"
+  "$swsearch" search -q "$tmp/q.fa" --server "$sock" --outfmt "$f" -e 100 -o "$tmp/served.out" 2> "$tmp/err"
+  cmp -s "$tmp/direct.out" "$tmp/served.out" && pass || fail "--outfmt '$f': served output differs"
+done
+# Fitted statistics, --top, scoring, standard input and standard output.
+"$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --device cpu --stats fit --top 7 --gap-open 10 \
+  --matrix BLOSUM50 > "$tmp/direct.out"
+"$swsearch" search -q - --server "$sock" --stats fit --top 7 --gap-open 10 --matrix BLOSUM50 \
+  < "$tmp/q.fa" > "$tmp/served.out"
+cmp -s "$tmp/direct.out" "$tmp/served.out" && pass || fail "fit, stdin: served output differs"
+"$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --device cpu > "$tmp/direct.out"
+
+# Concurrent clients queue; each gets its own answer.
+clients=
+for i in 1 2 3 4 5; do
+  "$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/c$i.out" &
+  clients="$clients $!"
+done
+for p in $clients; do wait "$p"; done
+for i in 1 2 3 4 5; do
+  cmp -s "$tmp/direct.out" "$tmp/c$i.out" && pass || fail "concurrent client $i: output differs"
+done
+
+# Bad input gets the usual error, naming the client's file and line; no -o.
+printf '>ok\nMKTAYIAKQR\n>bad\nMKT#AYI\n' > "$tmp/bad.fa"
+expect 1 "bad residue" -- "$swsearch" search -q "$tmp/bad.fa" --server "$sock" -o "$tmp/bad.out"
+err_has "bad.fa:4: invalid residue '#'"
+absent "$tmp/bad.out"
+expect 1 "unknown matrix" -- "$swsearch" search -q "$tmp/q.fa" --server "$sock" --matrix NOSUCH -o "$tmp/bad.out"
+absent "$tmp/bad.out"
+expect 1 "--stats table for a file matrix" -- "$swsearch" search -q "$tmp/q.fa" --server "$sock" \
+  --gap-open 3 --stats table -o "$tmp/bad.out"
+err_has "NCBI publishes no statistics"
+absent "$tmp/bad.out"
+
+# Misbehaving clients end their own request only.
+expect 0 "garbage" -- "$poke" garbage "$sock"
+out_has "status 2: bad request: not a swsearch request"
+expect 0 "request cut short" -- "$poke" cut "$sock"
+expect 0 "silent client" -- "$poke" silent "$sock"
+expect 0 "client that leaves" -- "$poke" vanish "$sock" "$tmp/q300.fa"
+"$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/after.out"
+cmp -s "$tmp/direct.out" "$tmp/after.out" && pass || fail "after bad clients: output differs"
+kill -0 "$server_pid" 2> /dev/null && pass || fail "the server died"
+
+# SIGTERM: exit 0, socket removed.
+kill -TERM "$server_pid"
+wait "$server_pid"; st=$?
+server_pid=
+[ $st -eq 0 ] && pass || fail "serve exited $st after SIGTERM"
+absent "$sock"
+grep -q "serve: stopped" "$tmp/server.log" && pass || { fail "no stop line"; cat "$tmp/server.log"; }
+
+# A socket left by a killed server is replaced.
+start_server
+kill -9 "$server_pid"; wait "$server_pid" 2> /dev/null
+server_pid=
+[ -S "$sock" ] && pass || fail "the killed server's socket is gone"
+start_server
+"$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/again.out"
+cmp -s "$tmp/direct.out" "$tmp/again.out" && pass || fail "after a stale socket: output differs"
+kill -TERM "$server_pid"; wait "$server_pid"; server_pid=
+
+cli_checks_done
