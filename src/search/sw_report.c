@@ -829,7 +829,9 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
     r.summary = &sum;
     if (r.with_alignment && options->resident) /* subjects from the resident copy */
         r.residues = (uint8_t *)sw_resident_residues(options->resident);
-    if (r.with_alignment) { /* without room for it, subjects come from the files */
+    if (r.with_alignment && options->resident) {
+        r.offsets = (uint64_t *)sw_resident_offsets(options->resident);
+    } else if (r.with_alignment) { /* without room for it, subjects come from the files */
         uint64_t nseqs = sw_db_num_seqs(db);
         r.offsets = nseqs <= SIZE_MAX / sizeof *r.offsets ? malloc((nseqs ? nseqs : 1) * sizeof *r.offsets) : NULL;
         uint64_t at = 0;
@@ -916,6 +918,6 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
     if (rc == SW_OK) rc = sw_outfmt_end(out, report->format, &report->run, sum.queries, err);
     if (rc == SW_OK && ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
     if (summary) *summary = sum;
-    free(r.offsets);
+    if (!options->resident) free(r.offsets);
     return rc;
 }

@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 
 struct sw_resident {
     const sw_db *db;
     uint8_t *residues;
+    uint64_t *offsets;
     uint32_t *tiebreak;
     /* The engine kept from the last GPU search, and what it was made for. */
     sw_gpu_engine *engine;
@@ -18,6 +20,10 @@ struct sw_resident {
     int gap_open, gap_extend;
     size_t top_n;
     sw_gpu_engine_options options;
+    /* The GPU and threshold a search found (gpu_known: for known_id). */
+    int gpu_known, known_id;
+    sw_gpu_info gpu;
+    uint32_t threshold;
 };
 
 int sw_resident_create(const sw_db *db, int threads, sw_resident **out, sw_error *err)
@@ -35,6 +41,16 @@ int sw_resident_create(const sw_db *db, int threads, sw_resident **out, sw_error
         return sw_error_set(err, SW_ENOMEM, "out of memory");
     }
     for (uint64_t s = 0; s < n; s++) r->tiebreak[s] = (uint32_t)sw_db_original_index(db, s);
+    r->offsets = malloc((n ? n : 1) * sizeof *r->offsets);
+    if (!r->offsets) {
+        sw_resident_free(r);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    uint64_t at = 0;
+    for (uint64_t s = 0; s < n; s++) {
+        r->offsets[s] = at;
+        at += sw_db_lengths(db)[s];
+    }
     int rc = sw_db_read_all_residues(db, threads, &r->residues, err);
     if (rc) {
         sw_resident_free(r);
@@ -49,6 +65,7 @@ void sw_resident_free(sw_resident *r)
     if (!r) return;
     sw_gpu_engine_free(r->engine);
     free(r->residues);
+    free(r->offsets);
     free(r->tiebreak);
     free(r);
 }
@@ -56,6 +73,7 @@ void sw_resident_free(sw_resident *r)
 const sw_db *sw_resident_db(const sw_resident *r) { return r->db; }
 const uint8_t *sw_resident_residues(const sw_resident *r) { return r->residues; }
 const uint32_t *sw_resident_tiebreak(const sw_resident *r) { return r->tiebreak; }
+const uint64_t *sw_resident_offsets(const sw_resident *r) { return r->offsets; }
 
 static int same_options(const sw_gpu_engine_options *a, const sw_gpu_engine_options *b)
 {
@@ -103,4 +121,20 @@ void sw_resident_drop_engine(sw_resident *r)
 {
     sw_gpu_engine_free(r->engine);
     r->engine = NULL;
+}
+
+int sw_resident_gpu_known(const sw_resident *r, int gpu_id, sw_gpu_info *info, uint32_t *threshold)
+{
+    if (!r->gpu_known || r->known_id != gpu_id) return 0;
+    *info = r->gpu;
+    *threshold = r->threshold;
+    return 1;
+}
+
+void sw_resident_gpu_remember(sw_resident *r, int gpu_id, const sw_gpu_info *info, uint32_t threshold)
+{
+    r->gpu_known = 1;
+    r->known_id = gpu_id;
+    r->gpu = *info;
+    r->threshold = threshold;
 }

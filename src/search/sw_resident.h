@@ -24,6 +24,8 @@ void sw_resident_free(sw_resident *r);
 const sw_db *sw_resident_db(const sw_resident *r);
 /* Every sequence's residues back to back, in database order. */
 const uint8_t *sw_resident_residues(const sw_resident *r);
+/* Where each sequence starts in sw_resident_residues(). */
+const uint64_t *sw_resident_offsets(const sw_resident *r);
 /* Each sequence's position in the database's FASTA (the order of ties). */
 const uint32_t *sw_resident_tiebreak(const sw_resident *r);
 
@@ -35,6 +37,13 @@ struct sw_gpu_engine_options;
 int sw_resident_gpu_engine(sw_resident *r, int gpu_id, const sw_scoring *scoring, size_t top_n,
                            const struct sw_gpu_engine_options *options, struct sw_gpu_engine **engine,
                            sw_error *err);
+
+/* The GPU `gpu_id` as a search found it, and the intra-task threshold its
+ * calibration picked for this database (0: none picked yet); 0 when not
+ * remembered. */
+struct sw_gpu_info;
+int sw_resident_gpu_known(const sw_resident *r, int gpu_id, struct sw_gpu_info *info, uint32_t *threshold);
+void sw_resident_gpu_remember(sw_resident *r, int gpu_id, const struct sw_gpu_info *info, uint32_t threshold);
 
 /* Forgets the kept GPU engine (after a GPU error, so that the next search
  * starts afresh). */

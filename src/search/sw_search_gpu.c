@@ -42,13 +42,21 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         return sw_error_set(err, SW_ELIMIT, "the GPU engine takes at most %u database sequences",
                             UINT32_MAX);
 
-    sw_gpu_info gpus[64];
-    int ngpus = 0;
-    int rc = sw_gpu_list(gpus, 64, &ngpus, err);
-    if (rc) return rc;
-    if (options->gpu_id < 0 || options->gpu_id >= ngpus)
-        return sw_error_set(err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)",
-                            options->gpu_id, ngpus, ngpus - 1);
+    /* A resident database remembers the GPU and its threshold: asking the
+     * driver and the calibration again costs a one-query search more than
+     * a third of its time. */
+    sw_gpu_info gpu;
+    uint32_t kept_threshold = 0;
+    int rc;
+    if (!options->resident || !sw_resident_gpu_known(options->resident, options->gpu_id, &gpu, &kept_threshold)) {
+        sw_gpu_info gpus[64];
+        int ngpus = 0;
+        if ((rc = sw_gpu_list(gpus, 64, &ngpus, err))) return rc;
+        if (options->gpu_id < 0 || options->gpu_id >= ngpus)
+            return sw_error_set(err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)", options->gpu_id,
+                                ngpus, ngpus - 1);
+        gpu = gpus[options->gpu_id];
+    }
 
     sw_gpu_engine *engine = NULL;
     uint8_t *residues = NULL;
@@ -65,7 +73,10 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     int32_t *all_scores = NULL;
     const char *threshold_source = "--threshold";
     eopt.intra_threshold = options->gpu_threshold;
-    if (eopt.intra_threshold == 0) {
+    if (eopt.intra_threshold == 0 && kept_threshold) {
+        eopt.intra_threshold = kept_threshold;
+        threshold_source = "calibration cache";
+    } else if (eopt.intra_threshold == 0) {
         sw_calibration cal;
         int measured = 0;
         if (nseqs && (rc = sw_calibration_get(options->gpu_id, scoring, options->note, options->note_user, &cal,
@@ -73,6 +84,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
             goto done;
         eopt.intra_threshold = nseqs ? sw_calibration_pick(&cal, sw_db_lengths(db), nseqs, NULL) : SW_GPU_NO_INTRA;
         threshold_source = measured ? "calibrated now" : "calibration cache";
+        if (options->resident) sw_resident_gpu_remember(options->resident, options->gpu_id, &gpu, eopt.intra_threshold);
     }
     if (options->resident) {
         /* Decoded and (for these settings) uploaded already: borrowed. */
@@ -164,7 +176,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     }
     sw_search_stats st;
     memset(&st, 0, sizeof st);
-    snprintf(st.engine, sizeof st.engine, "GPU %d (%s)", options->gpu_id, gpus[options->gpu_id].name);
+    snprintf(st.engine, sizeof st.engine, "GPU %d (%.80s)", options->gpu_id, gpu.name);
     st.load_seconds = loaded - start;
     st.scan_seconds = gst.total_seconds;
     st.transfer_seconds = gst.transfer_seconds;
