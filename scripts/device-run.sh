@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds on the GPU machine and runs what is asked: `test` (GPU tests),
 # `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh), `alncost` (bench/alignment_cost.sh),
-# `peers` (bench/peers_side_by_side.sh: CUDASW++4.0 side by side), `serve` (bench/serve_latency.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
+# `peers` (bench/peers_side_by_side.sh: CUDASW++4.0 side by side), `serve` (bench/serve_latency.sh), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
 # `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh).
@@ -72,6 +72,9 @@ for step in "$@"; do
       bash bench/peers_side_by_side.sh $build .peers .deps/shared ${ROUNDS:-3} > "$out/peers.log" 2>&1
       echo "peers rc=$?"; cat "$out/peers.log"
       mkdir -p "$out/peers-bin" && cp .peers/bin/* "$out/peers-bin/" 2>/dev/null ;;
+    many)
+      bash bench/many_queries.sh $build .deps/shared ${STEP:-57} > "$out/many.log" 2>&1
+      echo "many rc=$?"; cat "$out/many.log" ;;
     serve)
       bash bench/serve_latency.sh $build .deps/shared ${RUNS:-20} > "$out/serve.log" 2>&1
       echo "serve rc=$?"; cat "$out/serve.log" ;;

@@ -840,11 +840,13 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
             at += sw_db_lengths(db)[i];
         }
     }
-    /* Each batch is one sw_search_run call, and the GPU engine loads the
-     * database for each. The GPU's larger batches keep that a small share:
-     * on an H100, 2^21 query residues against 1.5 M database residues took
-     * 8 s to scan and 0.3 s to load. Keeping the database resident on the
-     * GPU across batches is separate work. */
+    /* Each batch is one sw_search_run call. On the GPU, the batches after
+     * the first use a resident copy of the database (sw_resident.h), so
+     * the database is decoded and uploaded twice in all, however many
+     * batches there are, and batches can stay small: hits are written
+     * batch by batch. */
+    sw_resident *own_resident = NULL;
+    int residues_borrowed = options->resident != NULL;
     sw_search_options opt = *options;
     opt.keep_all_scores = keep_all_scores;
     batch_progress progress = {options, -1.0, -1.0};
@@ -860,6 +862,16 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         if (rc <= 0) break;
         progress.first = first;
         progress.last = first < 0 ? -1.0 : sw_queries_fraction_read(queries);
+        if (sum.batches > 0 && sum.stats.on_gpu && opt.device != SW_DEVICE_CPU && !opt.resident) {
+            sw_error ignored;
+            /* Without the memory for it, each batch loads the database. */
+            if (sw_resident_create(db, options->threads, &own_resident, &ignored) == SW_OK) {
+                opt.resident = own_resident;
+                free(r.residues);
+                r.residues = r.with_alignment ? (uint8_t *)sw_resident_residues(own_resident) : NULL;
+                residues_borrowed = 1;
+            }
+        }
         sw_search_results *results = NULL;
         size_t nq = sw_queries_count(batch);
         query_report *qr = calloc(nq ? nq : 1, sizeof *qr);
@@ -881,7 +893,7 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
                 run_opt.query_done_user = pa;
                 /* Reading each query's subjects from the files would decode
                  * most chunks once per query: take the GPU's copy. */
-                if (r.offsets && !options->resident) run_opt.residues_out = &r.residues;
+                if (r.offsets && !residues_borrowed) run_opt.residues_out = &r.residues;
             } else {
                 ahead_stop(&a, 1); /* no thread could start: everything after the search */
             }
@@ -894,8 +906,6 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
             if (sum.batches == 0) {
                 /* The threshold depends on the GPU and the database only. */
                 if (st.on_gpu && opt.gpu_threshold == 0) opt.gpu_threshold = st.gpu_threshold;
-                if (st.on_gpu && !(batching && batching->max_residues))
-                    max_residues = SW_REPORT_BATCH_RESIDUES_GPU;
                 if (!st.on_gpu) opt.device = SW_DEVICE_CPU;
                 rc = sw_outfmt_begin(out, report->format, &report->run, err);
             }
@@ -907,7 +917,7 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         if (pa) ahead_stop(pa, rc != SW_OK);
         for (size_t q = 0; q < nq; q++) query_report_clear(&qr[q]);
         free(qr);
-        if (!options->resident) {
+        if (!residues_borrowed) {
             free(r.residues);
             r.residues = NULL;
         }
@@ -919,5 +929,6 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
     if (rc == SW_OK && ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
     if (summary) *summary = sum;
     if (!options->resident) free(r.offsets);
+    sw_resident_free(own_resident);
     return rc;
 }

@@ -16,10 +16,6 @@
  * about 230 bytes (striped profiles of 8-, 16- and 32-bit lanes: 32 codes x
  * 7 bytes, and the residue), so a batch costs at most about 500 MB. */
 #define SW_REPORT_BATCH_RESIDUES ((uint64_t)1 << 21)
-/* On the GPU a query residue costs the host a few bytes, and each batch
- * loads the database again: once the first batch has run there, batches
- * grow to this bound. */
-#define SW_REPORT_BATCH_RESIDUES_GPU ((uint64_t)1 << 23)
 #define SW_REPORT_BATCH_QUERIES ((size_t)1 << 14)
 /* Hit lists are allocated whole (top_n entries per query and thread), so a
  * batch also holds at most this many top_n entries per thread. */

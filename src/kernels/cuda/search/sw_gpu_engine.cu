@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sw_clock.h"
+#include "sw_pool.h"
 #include "sw_gpu_engine_state.cuh"
 #include "sw_gpu_launch.cuh"
 #include "sw_gpu_plan.cuh"
@@ -458,6 +459,34 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
     free(e);
 }
 
+/* Counting the residue codes of the database, part by part. */
+#define TALLY_PARTS 16
+struct tally_ctx {
+    const uint8_t *residues;
+    uint64_t total;
+    int parts;
+    uint64_t counts[TALLY_PARTS][256];
+};
+
+static void tally_worker(void *arg, int part)
+{
+    tally_ctx *t = (tally_ctx *)arg;
+    const uint64_t from = t->total * (uint64_t)part / (uint64_t)t->parts;
+    const uint64_t to = t->total * (uint64_t)(part + 1) / (uint64_t)t->parts;
+    /* Four tallies break the store-to-load chain on runs of one code. */
+    uint64_t t4[4][256];
+    memset(t4, 0, sizeof t4);
+    uint64_t i = from;
+    for (; i + 4 <= to; i += 4) {
+        t4[0][t->residues[i]]++;
+        t4[1][t->residues[i + 1]]++;
+        t4[2][t->residues[i + 2]]++;
+        t4[3][t->residues[i + 3]]++;
+    }
+    for (; i < to; ++i) t4[0][t->residues[i]]++;
+    for (int c = 0; c < 256; ++c) t->counts[part][c] = t4[0][c] + t4[1][c] + t4[2][c] + t4[3][c];
+}
+
 extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32_t *lengths,
                                     const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err)
 {
@@ -479,19 +508,20 @@ extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, c
     if (total && !residues) return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
     uint64_t seen[SW_CODE_LIMIT] = {0};
     {
-        /* Four tallies break the store-to-load chain on runs of one code. */
-        uint64_t t4[4][256];
-        memset(t4, 0, sizeof t4);
-        uint64_t i = 0;
-        for (; i + 4 <= total; i += 4) {
-            t4[0][residues[i]]++;
-            t4[1][residues[i + 1]]++;
-            t4[2][residues[i + 2]]++;
-            t4[3][residues[i + 3]]++;
-        }
-        for (; i < total; ++i) t4[0][residues[i]]++;
+        /* The codes that occur, counted on all cores: on one, the 211 M
+         * residues of the Swiss-Prot-like benchmark took 0.09 s, a sixth
+         * of the whole command's time outside the scan. */
+        tally_ctx t;
+        memset(&t, 0, sizeof t);
+        t.residues = residues;
+        t.total = total;
+        t.parts = total < ((uint64_t)1 << 24) ? 1 : TALLY_PARTS;
+        int started = 0;
+        if (t.parts > 1) sw_pool_run(t.parts, tally_worker, &t, &started);
+        for (int p = started; p < t.parts; ++p) tally_worker(&t, p); /* what no thread took */
         for (int c = 0; c < 256; ++c) {
-            const uint64_t n = t4[0][c] + t4[1][c] + t4[2][c] + t4[3][c];
+            uint64_t n = 0;
+            for (int p = 0; p < t.parts; ++p) n += t.counts[p][c];
             if (n && c >= SW_CODE_LIMIT)
                 return sw_error_set(err, SW_EINVAL, "GPU engine: residue code %d in the database", c);
             if (n) seen[c] = n;

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Many queries: every STEP-th sequence of the Swiss-Prot-like database (57:
+# about 10,000 queries) searched against the whole database in one command,
+# against the 20 benchmark queries' throughput. Prints TCUPS of both, the
+# command's peak memory, and when the first and the last hits were written
+# (hits go out batch by batch, not at the end). BLAST's tabular output, -e
+# 10 and the default --top 500: statistics and alignments included.
+# Usage: bench/many_queries.sh BUILD [SHARED_DIR] [STEP]
+set -euo pipefail
+build=$1
+shared=${2:-../shared}
+step=${3:-57}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+queries="$shared/data/queries20.fasta"
+swsearch="$build/src/cli/swsearch"
+cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
+"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
+awk -v step="$step" '/^>/ { keep = (n++ % step == 0) } keep' "$work/sp.fa" > "$work/many.fa"
+"$build/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
+rm "$work/sp.fa"
+nq=$(grep -c '^>' "$work/many.fa")
+nres=$(awk '!/^>/ { n += length($0) } END { print n }' "$work/many.fa")
+"$swsearch" search -q "$queries" -d "$work/sp" --outfmt tsv --top 10 -o "$work/warm.out" 2> /dev/null
+
+"$swsearch" search -q "$queries" -d "$work/sp" -v -o "$work/q20.out" 2> "$work/q20.err"
+# The big run; a watcher notes when the output file first grows.
+"$swsearch" search -q "$work/many.fa" -d "$work/sp" -v -o /dev/stdout > "$work/many.out" 2> "$work/many.err" &
+pid=$!
+start=$(date +%s.%N) first=
+peak=0
+while kill -0 $pid 2> /dev/null; do
+  if [ -z "$first" ] && [ -s "$work/many.out" ]; then first=$(date +%s.%N); fi
+  rss=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status 2> /dev/null || echo 0)
+  [ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss
+  sleep 0.5
+done
+wait $pid
+end=$(date +%s.%N)
+scan20=$(sed -n 's/.*scan \([0-9.]*\) s (\([0-9.]*\) GCUPS).*/\2/p' "$work/q20.err")
+scanN=$(sed -n 's/.*scan \([0-9.]*\) s (\([0-9.]*\) GCUPS).*/\2/p' "$work/many.err")
+echo "== $nq queries ($nres residues, every ${step}th database sequence) against the Swiss-Prot-like database"
+tail -2 "$work/many.err"
+awk -v a="$scan20" -v b="$scanN" -v s="$start" -v f="${first:-$end}" -v e="$end" -v peak="$peak" -v hits="$(wc -l < "$work/many.out")" \
+  'BEGIN { printf "scan: %.2f TCUPS (20 queries: %.2f TCUPS, ratio %.3f); first hits written after %.1f s of %.1f s; %d hits; peak memory %.0f MB\n", b / 1000, a / 1000, b / a, f - s, e - s, hits, peak / 1024 }'
