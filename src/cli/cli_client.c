@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -19,7 +20,13 @@
 typedef struct sender {
     int from, to;
     int failed; /* errno of a failed read of the query file, else 0 */
+    atomic_int holders; /* the sender thread and the request; the last one frees */
 } sender;
+
+static void release_sender(sender *s)
+{
+    if (atomic_fetch_sub(&s->holders, 1) == 1) free(s);
+}
 
 static void *send_queries(void *arg)
 {
@@ -35,6 +42,7 @@ static void *send_queries(void *arg)
         if (r == 0 || cli_wire_send(s->to, buf, (size_t)r)) break;
     }
     shutdown(s->to, SHUT_WR);
+    release_sender(s);
     return NULL;
 }
 
@@ -84,7 +92,11 @@ int cli_search_client(const search_args *a)
     /* On the heap: a sender let go below may outlive this function. */
     sender *snd = malloc(sizeof *snd);
     pthread_t thread;
-    if (!snd || (*snd = (sender){qfd, sock, 0}, pthread_create(&thread, NULL, send_queries, snd))) {
+    if (snd) {
+        *snd = (sender){.from = qfd, .to = sock};
+        atomic_init(&snd->holders, 2);
+    }
+    if (!snd || pthread_create(&thread, NULL, send_queries, snd)) {
         free(snd);
         cli_error("cannot start a thread: out of resources");
         goto done;
@@ -125,11 +137,12 @@ int cli_search_client(const search_args *a)
             cli_error("%s: %s", query_name, strerror(snd->failed));
             status = CLI_EXIT_FAILURE;
         }
-        free(snd);
+        release_sender(snd);
     } else {
         /* The sender may wait on the query input forever: let it go. */
         shutdown(sock, SHUT_RDWR);
         pthread_detach(thread);
+        release_sender(snd);
         if (!ended) cli_error("the server at %s closed the connection before answering", a->server_path);
         if (status == CLI_EXIT_OK) status = CLI_EXIT_FAILURE;
     }
