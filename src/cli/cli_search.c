@@ -10,6 +10,7 @@
 #include "cli_search.h"
 #include "sw_clock.h"
 #include "sw_db.h"
+#include "sw_gpu.h"
 #include "sw_matrix.h"
 #include "sw_queries.h"
 #include "sw_report.h"
@@ -390,6 +391,8 @@ int cli_search(int argc, char **argv)
     if (a.server_path) return cli_search_client(&a);
 
     double t0 = sw_clock_seconds();
+    /* The GPU's context starts while the input is read and decoded. */
+    sw_gpu_warm_up *warm_up = a.device != SW_DEVICE_CPU ? sw_gpu_warm_up_start((int)a.gpu_id) : NULL;
     sw_error err;
     sw_error_clear(&err);
     sw_query_reader *queries = NULL;
@@ -430,5 +433,6 @@ done:
     }
     sw_db_close(db);
     sw_queries_close(queries);
+    sw_gpu_warm_up_finish(warm_up);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

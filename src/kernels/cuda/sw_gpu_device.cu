@@ -1,6 +1,8 @@
 /* GPU discovery through the CUDA runtime. */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sw_cuda_check.h"
 #include "sw_gpu.h"
@@ -32,4 +34,38 @@ extern "C" int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *er
     }
     *count = n;
     return SW_OK;
+}
+
+struct sw_gpu_warm_up {
+    pthread_t thread;
+    int device;
+};
+
+static void *warm_up(void *arg)
+{
+    const sw_gpu_warm_up *w = (const sw_gpu_warm_up *)arg;
+    /* The runtime creates the device's primary context on first use; every
+     * thread of the process shares it afterwards. Errors are left for the
+     * real use to report. */
+    if (cudaSetDevice(w->device) == cudaSuccess) cudaFree(0);
+    return NULL;
+}
+
+extern "C" sw_gpu_warm_up *sw_gpu_warm_up_start(int device)
+{
+    sw_gpu_warm_up *w = (sw_gpu_warm_up *)malloc(sizeof *w);
+    if (!w) return NULL;
+    w->device = device;
+    if (pthread_create(&w->thread, NULL, warm_up, w)) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+extern "C" void sw_gpu_warm_up_finish(sw_gpu_warm_up *w)
+{
+    if (!w) return;
+    pthread_join(w->thread, NULL);
+    free(w);
 }

@@ -22,6 +22,14 @@ int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *err)
     return no_cuda(err);
 }
 
+sw_gpu_warm_up *sw_gpu_warm_up_start(int device)
+{
+    (void)device;
+    return NULL;
+}
+
+void sw_gpu_warm_up_finish(sw_gpu_warm_up *w) { (void)w; }
+
 int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_t top_n,
                          const sw_gpu_engine_options *opt, sw_gpu_engine **out, sw_error *err)
 {

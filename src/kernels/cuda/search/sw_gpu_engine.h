@@ -32,7 +32,7 @@ typedef struct sw_gpu_engine_options {
     /* Nonzero: buckets run one after another and each is timed into
      * sw_gpu_stats.buckets (slower; for finding where the time goes). */
     int profile;
-    /* Largest columns per thread for the single-pass kernels (16..32; 0: 24).
+    /* Largest columns per thread for the single-pass kernels (16..32; 0: 28).
      * Smaller values trade padding for occupancy; for benchmarks. */
     int max_columns_per_thread;
     /* Database sequences longer than this go to the intra-task kernel (one

@@ -7,6 +7,7 @@
 #include "sw_gpu_kernels.cuh"
 #include "sw_gpu_lanes.cuh"
 
+
 namespace {
 
 using sw_lanes::lanes16;
@@ -26,9 +27,21 @@ __device__ __forceinline__ uint32_t mad(uint32_t a, uint32_t b, uint32_t c)
  *   E(i,j) = max(E(i,j-1) - ext, H(i,j-1) - open - ext)
  *   F(i,j) = max(F(i-1,j) - ext, H(i-1,j) - open - ext)
  *   H(i,j) = max(0, H(i-1,j-1) + s(q_i, d_j), E(i,j), F(i,j))
+ * Evaluated as written, E(i,j+1) waits on H(i,j), which waits on E(i,j):
+ * four dependent instructions per column along a thread's row, and with
+ * the few warps that the registers leave, that chain, not the arithmetic,
+ * set the pace. The kernel computes instead, with oe = open + ext,
+ *   X = max(H(i-1,j-1) + s, F(i,j), 0) - oe
+ *   E(i,j+1) = max(E(i,j) - ext, X)          (E - oe <= E - ext)
+ *   T(i,j) = H(i,j) - oe = max(X, E(i,j) - oe)
+ *   F(i+1,j) = max(F(i,j) - ext, T(i,j))
+ * and keeps T in place of H (the scores in shared memory carry + oe, so
+ * T + s + oe is H + s for free). One instruction per column is left on the
+ * chain, for one more per cell (6.5 instead of 5.5 per pair of cells);
+ * the maximum of T is the score minus oe.
  * A group of G threads aligns one work item (two subjects in 16-bit lanes, or
- * one in 32-bit lanes). Thread t holds R consecutive subject columns: their H
- * of the previous row and their F. At step s it computes row s - t, so the H
+ * one in 32-bit lanes). Thread t holds R consecutive subject columns: their T
+ * of the previous row and their F. At step s it computes row s - t, so the T
  * and E of its left neighbour's last column for that row arrived by shuffle
  * at the end of step s - 1 (an anti-diagonal wavefront).
  *
@@ -53,7 +66,16 @@ __global__ void align_kernel(const sw_gk_align_params p)
     extern __shared__ uint4 sw_dyn_smem[];
     uint8_t *const smem = (uint8_t *)sw_dyn_smem;
     uint8_t *const subject_class = smem + (size_t)p.table_words * 4;
-    for (uint32_t i = threadIdx.x; i < p.table_words / 4; i += blockDim.x) sw_dyn_smem[i] = p.table[i];
+    {
+        /* Every score plus open + ext: the cells keep H - open - ext (see
+         * above), so the diagonal term comes out as H + score. A 16-bit
+         * lane's word keeps its score zero-extended. */
+        const uint32_t oe = (uint32_t)(p.gap_open + p.gap_extend);
+        const uint32_t *const from = (const uint32_t *)p.table;
+        uint32_t *const to = (uint32_t *)sw_dyn_smem;
+        for (uint32_t i = threadIdx.x; i < p.table_words; i += blockDim.x)
+            to[i] = L::subjects == 2 ? ((from[i] + oe) & 0xffffu) : from[i] + oe;
+    }
     if (threadIdx.x < SW_CODE_LIMIT) subject_class[threadIdx.x] = p.subject_class[threadIdx.x];
     __syncthreads();
 
@@ -66,6 +88,8 @@ __global__ void align_kernel(const sw_gk_align_params p)
     const uint32_t neg = L::splat(L::subjects == 2 ? SW_GK_NEG16 : SW_GK_NEG32);
     const uint32_t neg_open_ext = L::splat(-(p.gap_open + p.gap_extend));
     const uint32_t neg_ext = L::splat(-p.gap_extend);
+    /* T = H - open - ext of a cell where H = 0. */
+    const uint32_t h_zero = neg_open_ext;
     const uint32_t sc = p.subject_classes;
     /* 32-bit lanes: one row of sc words per query class. 16-bit lanes:
      * every lane has its own copy of the table, one word in every 32, so
@@ -122,7 +146,7 @@ __global__ void align_kernel(const sw_gk_align_params p)
             }
         }
 
-        uint32_t best = 0;
+        uint32_t best = h_zero;
         for (uint32_t pass = 0; pass < passes; ++pass) {
             /* Byte offsets of each column's table entries: in 16-bit lanes
              * one per subject (within this lane's copy of the table), in
@@ -146,17 +170,17 @@ __global__ void align_kernel(const sw_gk_align_params p)
             uint32_t h0[R], h1[R], f[R];
 #pragma unroll
             for (int k = 0; k < R; ++k) {
-                h0[k] = 0;
-                h1[k] = 0;
+                h0[k] = h_zero;
+                h1[k] = h_zero;
                 f[k] = neg;
             }
             /* Left H and E of the current row, and left H of the row before. */
-            uint32_t h_left = 0, e_left = neg, h_diag = 0;
+            uint32_t h_left = h_zero, e_left = neg, h_diag = h_zero;
 
             uint2 *temp_in = nullptr, *temp_out = nullptr;
             const bool has_in = MULTIPASS && pass > 0;
             const bool has_out = MULTIPASS && pass + 1 < passes;
-            uint2 in_now = make_uint2(0, neg), in_next = make_uint2(0, neg), out = make_uint2(0, 0);
+            uint2 in_now = make_uint2(h_zero, neg), in_next = make_uint2(h_zero, neg), out = make_uint2(0, 0);
             if (MULTIPASS) {
                 uint2 *const mine = p.temp + (size_t)global_group * 2 * p.temp_rows;
                 temp_out = mine + (pass & 1) * p.temp_rows;
@@ -194,13 +218,15 @@ __global__ void align_kernel(const sw_gk_align_params p)
                     } else {
                         score = *(const uint32_t *)(smem + row + col_a[k]);
                     }
-                    const uint32_t hk = L::add_max(diag, score, L::max_relu(e, f[k]));
+                    /* X = max(H(diag) + s, F, 0) - open - ext; then
+                     * E(next) = max(E - ext, X): the only step that
+                     * waits on the previous column (see above). */
+                    const uint32_t x = L::add(L::max_relu(L::add(diag, score), f[k]), neg_open_ext);
                     diag = h_prev[k];
-                    h_cur[k] = hk;
-                    /* open + ext is charged once for both gap directions. */
-                    const uint32_t h_open = L::add(hk, neg_open_ext);
-                    e = L::add_max(e, neg_ext, h_open);
-                    f[k] = L::add_max(f[k], neg_ext, h_open);
+                    const uint32_t tk = L::add_max(e, neg_open_ext, x);
+                    e = L::add_max(e, neg_ext, x);
+                    f[k] = L::add_max(f[k], neg_ext, tk);
+                    h_cur[k] = tk;
                 }
 #pragma unroll
                 for (int k = 0; k < R; k += 2) best = L::max3(best, h_cur[k], h_cur[k + 1]);
@@ -208,13 +234,13 @@ __global__ void align_kernel(const sw_gk_align_params p)
                 const uint32_t h_up = __shfl_up_sync(FULL_MASK, h_cur[R - 1], 1, G);
                 const uint32_t e_up = __shfl_up_sync(FULL_MASK, e, 1, G);
                 h_diag = h_left;
-                uint32_t bh = 0, be = neg;
+                uint32_t bh = h_zero, be = neg;
                 if (has_in) {
                     const int r1 = s + 1;
                     if ((r1 & (G - 1)) == 0) {
                         in_now = in_next;
                         const int next = r1 + G + t;
-                        in_next = next < qlen ? temp_in[next] : make_uint2(0, neg);
+                        in_next = next < qlen ? temp_in[next] : make_uint2(h_zero, neg);
                     }
                     bh = __shfl_sync(FULL_MASK, in_now.x, r1 & (G - 1), G);
                     be = __shfl_sync(FULL_MASK, in_now.y, r1 & (G - 1), G);
@@ -248,16 +274,16 @@ __global__ void align_kernel(const sw_gk_align_params p)
         for (int m = G / 2; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m, G));
         if (valid && t == 0) {
             if (L::subjects == 2) {
-                const int a = (int16_t)(best & 0xffff);
+                const int a = (int16_t)(best & 0xffff) - (int16_t)(h_zero & 0xffff);
                 p.scores[seq_a] = a;
                 if (a >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_a;
                 if (has_b) {
-                    const int b = (int16_t)(best >> 16);
+                    const int b = (int16_t)(best >> 16) - (int16_t)(h_zero & 0xffff);
                     p.scores[seq_b] = b;
                     if (b >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_b;
                 }
             } else {
-                p.scores[seq_a] = (int32_t)best;
+                p.scores[seq_a] = (int32_t)best - (int32_t)h_zero;
             }
         }
     }
