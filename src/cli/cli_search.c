@@ -363,9 +363,14 @@ void cli_search_summary(FILE *to, const sw_db *db, const sw_report_summary *summ
             st.scan_seconds > 0 ? (double)st.cells / st.scan_seconds / 1e9 : 0.0);
     if (st.threads) fprintf(to, ", %d threads", st.threads);
     if (summary->batches > 1) fprintf(to, ", queries in %zu batches", summary->batches);
-    if (st.load_seconds > 0)
-        fprintf(to, ", database load %.3f s, transfers %.3f s, %llu scores recomputed", st.load_seconds,
-                st.transfer_seconds, (unsigned long long)st.recomputed);
+    if (st.load_seconds > 0) {
+        fprintf(to, ", database load %.3f s", st.load_seconds);
+        if (st.gpu_start_seconds > 0)
+            fprintf(to, " (GPU start %.3f s, decoding %.3f s beside it and %.3f s after it, upload %.3f s)",
+                    st.gpu_start_seconds, st.decode_seconds, st.decode_wait_seconds, st.upload_seconds);
+        fprintf(to, ", transfers %.3f s, %llu scores recomputed", st.transfer_seconds,
+                (unsigned long long)st.recomputed);
+    }
     if (summary->alignments) {
         fprintf(to, ", %llu alignments", (unsigned long long)summary->alignments);
         if (summary->aligned_ahead)

@@ -13,6 +13,10 @@ typedef struct sw_search_results sw_search_results;
 typedef struct sw_search_stats {
     char engine[96];        /* "CPU simd (avx2)", "GPU NVIDIA H100 ...", ... */
     double load_seconds;    /* reading the database into the engine (GPU only) */
+    /* GPU, parts of the load: starting the GPU and its engine; decoding the
+     * database (beside that start); waiting for the decoding after it; the
+     * upload (and the engine's preparation of the database). */
+    double gpu_start_seconds, decode_seconds, decode_wait_seconds, upload_seconds;
     double scan_seconds;    /* aligning: CPU: reading and aligning; GPU: kernels */
     double transfer_seconds;/* GPU: host-device copies */
     uint64_t cells;         /* sum over queries of query length x database residues */

@@ -1,6 +1,7 @@
 /* The GPU search: decompresses the database on all cores, hands it to the
  * GPU engine once per call (once per query batch: see sw_report.c), and
  * converts its hits to search results. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,65 @@ typedef struct done_relay {
     const uint32_t *tiebreak;
     sw_hit *hits; /* top_n entries */
 } done_relay;
+
+/* The database decoded on a thread of its own while the GPU engine starts:
+ * both take a good part of the load. */
+typedef struct decode_job {
+    const sw_db *db;
+    int threads;
+    uint8_t *residues;
+    int rc;
+    sw_error err;
+    double seconds;
+    pthread_t thread;
+    int started; /* decode_start was called */
+    int running; /* on its own thread, not yet joined */
+} decode_job;
+
+static void *decode_db(void *arg)
+{
+    decode_job *j = arg;
+    const double t0 = sw_clock_seconds();
+    sw_error_clear(&j->err);
+    j->rc = sw_db_read_all_residues(j->db, j->threads, &j->residues, &j->err);
+    j->seconds = sw_clock_seconds() - t0;
+    return NULL;
+}
+
+static void decode_start(decode_job *j, const sw_db *db, int threads)
+{
+    memset(j, 0, sizeof *j);
+    j->db = db;
+    j->threads = threads;
+    j->started = 1;
+    j->running = !pthread_create(&j->thread, NULL, decode_db, j);
+}
+
+/* The decoded residues (*out, the caller's to free), or the decoder's error. */
+static int decode_finish(decode_job *j, uint8_t **out, sw_error *err)
+{
+    *out = NULL;
+    if (!j->started) return SW_OK;
+    if (j->running) pthread_join(j->thread, NULL);
+    else decode_db(j); /* no thread could be started: decode here */
+    j->started = j->running = 0;
+    *out = j->residues;
+    j->residues = NULL;
+    if (j->rc) {
+        *err = j->err;
+        return j->rc;
+    }
+    return SW_OK;
+}
+
+/* Waits for a decoding that is no longer wanted and frees what it made. */
+static void decode_abandon(decode_job *j)
+{
+    uint8_t *unused = NULL;
+    sw_error ignored;
+    decode_finish(j, &unused, &ignored);
+    free(unused);
+}
 
 static void relay_query_done(void *user, size_t query, const sw_gpu_hit *hits, size_t count,
                              const int32_t *scores)
@@ -51,12 +111,17 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     if (!options->resident || !sw_resident_gpu_known(options->resident, options->gpu_id, &gpu, &kept_threshold)) {
         sw_gpu_info gpus[64];
         int ngpus = 0;
-        if ((rc = sw_gpu_list(gpus, 64, &ngpus, err))) return rc;
-        if (options->gpu_id < 0 || options->gpu_id >= ngpus)
-            return sw_error_set(err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)", options->gpu_id,
-                                ngpus, ngpus - 1);
+        if (!(rc = sw_gpu_list(gpus, 64, &ngpus, err)) && (options->gpu_id < 0 || options->gpu_id >= ngpus))
+            rc = sw_error_set(err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)", options->gpu_id, ngpus,
+                              ngpus - 1);
+        if (rc) return rc;
         gpu = gpus[options->gpu_id];
     }
+    /* A GPU is there: decode beside the engine's start. */
+    decode_job decode;
+    memset(&decode, 0, sizeof decode);
+    if (!options->resident) decode_start(&decode, db, options->threads);
+    const double gpu_started = sw_clock_seconds();
 
     sw_gpu_engine *engine = NULL;
     uint8_t *residues = NULL;
@@ -67,6 +132,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     sw_hit *hits = NULL;
     sw_search_results *r = NULL;
 
+    double engine_made = gpu_started, decoded = gpu_started;
     sw_gpu_engine_options eopt;
     memset(&eopt, 0, sizeof eopt);
     eopt.keep_all_scores = options->keep_all_scores;
@@ -99,7 +165,9 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     } else {
         if ((rc = sw_gpu_engine_create(options->gpu_id, scoring, options->top_n, &eopt, &engine, err)))
             goto done;
-        if ((rc = sw_db_read_all_residues(db, options->threads, &residues, err))) goto done;
+        engine_made = sw_clock_seconds();
+        if ((rc = decode_finish(&decode, &residues, err))) goto done;
+        decoded = sw_clock_seconds();
         tiebreak = malloc((nseqs ? nseqs : 1) * sizeof *tiebreak);
     }
     qptr = malloc((nq ? nq : 1) * sizeof *qptr);
@@ -178,6 +246,12 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     memset(&st, 0, sizeof st);
     snprintf(st.engine, sizeof st.engine, "GPU %d (%.80s)", options->gpu_id, gpu.name);
     st.load_seconds = loaded - start;
+    if (!options->resident) {
+        st.gpu_start_seconds = engine_made - start;
+        st.decode_seconds = decode.seconds;
+        st.decode_wait_seconds = decoded - engine_made;
+        st.upload_seconds = loaded - decoded;
+    }
     st.scan_seconds = gst.total_seconds;
     st.transfer_seconds = gst.transfer_seconds;
     st.cells = gst.cells;
@@ -194,6 +268,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     r = NULL;
 
 done:
+    if (decode.running) decode_abandon(&decode);
     sw_results_free(r);
     if (rc == SW_EDEVICE && options->resident) sw_resident_drop_engine(options->resident);
     if (!options->resident) {

@@ -25,7 +25,6 @@ struct lanes16 {
     static __device__ __forceinline__ uint32_t max(uint32_t a, uint32_t b) { return __vmaxs2(a, b); }
     static __device__ __forceinline__ uint32_t max_relu(uint32_t a, uint32_t b) { return __vimax_s16x2_relu(a, b); }
     static __device__ __forceinline__ uint32_t max3(uint32_t a, uint32_t b, uint32_t c) { return __vimax3_s16x2(a, b, c); }
-    static __device__ __forceinline__ uint32_t max3_relu(uint32_t a, uint32_t b, uint32_t c) { return __vimax3_s16x2_relu(a, b, c); }
     static __device__ __forceinline__ uint32_t add_max(uint32_t a, uint32_t b, uint32_t c) { return __viaddmax_s16x2(a, b, c); }
 };
 
@@ -37,7 +36,6 @@ struct lanes32 {
     static __device__ __forceinline__ uint32_t max(uint32_t a, uint32_t b) { return (uint32_t)::max((int)a, (int)b); }
     static __device__ __forceinline__ uint32_t max_relu(uint32_t a, uint32_t b) { return (uint32_t)__vimax_s32_relu((int)a, (int)b); }
     static __device__ __forceinline__ uint32_t max3(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)__vimax3_s32((int)a, (int)b, (int)c); }
-    static __device__ __forceinline__ uint32_t max3_relu(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)__vimax3_s32_relu((int)a, (int)b, (int)c); }
     static __device__ __forceinline__ uint32_t add_max(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)__viaddmax_s32((int)a, (int)b, (int)c); }
 };
 
