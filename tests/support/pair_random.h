@@ -19,4 +19,25 @@ static inline uint8_t *random_dna(uint64_t len, test_rng *rng, unsigned n_rate)
     return s;
 }
 
+/* A copy of `src` with about one change in `rate` bases: substitutions,
+ * short insertions and deletions. *len_out receives its length. */
+static inline uint8_t *mutate_dna(const uint8_t *src, uint64_t len, unsigned rate, test_rng *rng, uint64_t *len_out)
+{
+    uint8_t *d = malloc(2 * len + 16);
+    cr_assert_not_null(d);
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < len; ++i) {
+        const unsigned r = (unsigned)(test_rng_next(rng) % (rate ? rate : 1));
+        if (rate && r == 0) d[k++] = (uint8_t)(test_rng_next(rng) & 3);
+        else if (rate && r == 1) continue;
+        else if (rate && r == 2) {
+            const unsigned extra = 1 + (unsigned)(test_rng_next(rng) % 4);
+            for (unsigned x = 0; x < extra; ++x) d[k++] = (uint8_t)(test_rng_next(rng) & 3);
+            d[k++] = src[i];
+        } else d[k++] = src[i];
+    }
+    *len_out = k;
+    return d;
+}
+
 #endif

@@ -18,27 +18,6 @@
 
 static const sw_pair_scoring paper = {1, -3, 3, 2};
 
-/* A copy of `src` with about one change in `rate` bases: substitutions,
- * short insertions and deletions. *len_out receives its length. */
-static uint8_t *mutate(const uint8_t *src, uint64_t len, unsigned rate, test_rng *rng, uint64_t *len_out)
-{
-    uint8_t *d = malloc(2 * len + 16);
-    cr_assert_not_null(d);
-    uint64_t k = 0;
-    for (uint64_t i = 0; i < len; ++i) {
-        const unsigned r = (unsigned)(test_rng_next(rng) % (rate ? rate : 1));
-        if (rate && r == 0) d[k++] = (uint8_t)(test_rng_next(rng) & 3);
-        else if (rate && r == 1) continue;
-        else if (rate && r == 2) {
-            const unsigned extra = 1 + (unsigned)(test_rng_next(rng) % 4);
-            for (unsigned x = 0; x < extra; ++x) d[k++] = (uint8_t)(test_rng_next(rng) & 3);
-            d[k++] = src[i];
-        } else d[k++] = src[i];
-    }
-    *len_out = k;
-    return d;
-}
-
 static sw_pair_hit run_reference(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
                                  const sw_pair_scoring *s, sw_pair_mode mode, int32_t target)
 {
@@ -144,7 +123,7 @@ Test(pair_reference, equals_the_scalar_engine_with_a_dna_matrix)
             const uint64_t na = 1 + test_rng_next(&rng) % 300, nb = 1 + test_rng_next(&rng) % 300;
             uint8_t *a = random_dna(na, &rng, 20), *b = NULL;
             uint64_t mb = nb;
-            if (trial % 2) b = mutate(a, na, 8, &rng, &mb);
+            if (trial % 2) b = mutate_dna(a, na, 8, &rng, &mb);
             else b = random_dna(nb, &rng, 20);
             sw_ref_result ref;
             cr_assert_eq(sw_ref_align(a, na, b, mb, &sc, &ref), SW_OK);
@@ -214,7 +193,7 @@ Test(pair_threads, anchored_pass_equals_the_reference)
         const uint64_t na = 2000 + test_rng_next(&rng) % 8000;
         uint8_t *a = random_dna(na, &rng, 30);
         uint64_t nb;
-        uint8_t *b = mutate(a, na, 10 + (unsigned)trial, &rng, &nb);
+        uint8_t *b = mutate_dna(a, na, 10 + (unsigned)trial, &rng, &nb);
         const sw_pair_hit best = run_reference(a, na, b, nb, &paper, SW_PAIR_LOCAL, 0);
         cr_assert_gt(best.score, 0);
         /* The pass that finds the start: reversed prefixes up to the end. */
@@ -294,7 +273,7 @@ Test(pair_align, related_pairs_start_where_their_pieces_score_the_best)
         const uint64_t na = 1000 + test_rng_next(&rng) % 6000;
         uint8_t *a = random_dna(na, &rng, 100);
         uint64_t nb;
-        uint8_t *b = mutate(a, na, 6 + 3 * (unsigned)trial, &rng, &nb);
+        uint8_t *b = mutate_dna(a, na, 6 + 3 * (unsigned)trial, &rng, &nb);
         check_alignment(a, na, b, nb, &paper, 1 + trial % 4);
         check_alignment(b, nb, a, na, &paper, 3);
         free(a);
@@ -316,7 +295,7 @@ Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
     test_rng rng = test_rng_seed(31);
     uint64_t nb;
     uint8_t *a = random_dna(900, &rng, 0);
-    uint8_t *b = mutate(a, 900, 12, &rng, &nb);
+    uint8_t *b = mutate_dna(a, 900, 12, &rng, &nb);
     const sw_pair_hit whole = run_reference(a, 900, b, nb, &paper, SW_PAIR_LOCAL, 0);
     sw_pair_edge *mid = malloc(nb * sizeof *mid), *end1 = malloc(nb * sizeof *end1), *end2 = malloc(nb * sizeof *end2);
     cr_assert(mid && end1 && end2);
@@ -381,8 +360,8 @@ Test(pair_split, slices_equal_the_reference)
     test_rng rng = test_rng_seed(77);
     uint64_t nb, nc;
     uint8_t *a = random_dna(3000, &rng, 40);
-    uint8_t *b = mutate(a, 3000, 100, &rng, &nb); /* 3% changed */
-    uint8_t *c = mutate(a, 3000, 15, &rng, &nc);  /* 20% changed: short alignments */
+    uint8_t *b = mutate_dna(a, 3000, 100, &rng, &nb); /* 3% changed */
+    uint8_t *c = mutate_dna(a, 3000, 15, &rng, &nc);  /* 20% changed: short alignments */
     uint8_t *r = random_dna(2500, &rng, 40);
     for (int members = 1; members <= 5; ++members) {
         /* The best alignment runs through every slice; a small overlap

@@ -1,0 +1,387 @@
+/* The alignment behind a megabase result by Myers and Miller's divide and
+ * conquer (Myers & Miller 1988, "Optimal alignments in linear space"), as
+ * CUDAlign 2.0 uses it for its last stages: the rectangle between the
+ * alignment's start and end is cut at its middle row; one pass from the top
+ * and one from the bottom give, for every column, the best score of each
+ * half, and the best sum is a point of an optimal alignment; both halves are
+ * then solved the same way. Memory: four rows of the rectangle's width.
+ * docs/PAIR_PATH.md explains the boundary rules and the ties. */
+#include "sw_pair_path.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw_clock.h"
+#include "sw_pool.h"
+
+/* Scores stay in 32 bits: a cell is never set below this. No part of an
+ * optimal alignment scores below -SW_PAIR_MAX_SCORE relative to any other
+ * part, and a path that was raised to the floor gains at most
+ * SW_PAIR_MAX_SCORE afterwards, so it can neither win nor tie a split. */
+#define FLOOR SW_PAIR_FLOOR
+
+/* Splits of at least this many cells run their two halves side by side. */
+#define PARALLEL_CELLS ((uint64_t)1 << 22)
+/* Cells between progress calls. */
+#define PROGRESS_CELLS ((uint64_t)1 << 24)
+
+struct sw_pair_path {
+    sw_pair_run *runs;
+    size_t n, cap;
+    uint64_t a_start, b_start;
+    sw_pair_path_summary summary;
+};
+
+typedef struct solver {
+    const sw_pair_scoring *s;
+    int32_t *cc, *dd, *rr, *ss; /* width + 1 each */
+    sw_pair_path *path;
+    int oom;
+    int threads;
+    _Atomic uint64_t done;
+    uint64_t total, reported;
+    const sw_pair_path_options *options;
+} solver;
+
+static void push(solver *v, char op, uint64_t len)
+{
+    if (!len || v->oom) return;
+    sw_pair_path *p = v->path;
+    if (p->n && p->runs[p->n - 1].op == op) {
+        p->runs[p->n - 1].len += len;
+        return;
+    }
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 256;
+        sw_pair_run *r = realloc(p->runs, cap * sizeof *r);
+        if (!r) {
+            v->oom = 1;
+            return;
+        }
+        p->runs = r;
+        p->cap = cap;
+    }
+    p->runs[p->n++] = (sw_pair_run){op, len};
+}
+
+static void report(solver *v)
+{
+    const sw_pair_path_options *o = v->options;
+    const uint64_t done = atomic_load(&v->done);
+    if (o && o->progress && done - v->reported >= PROGRESS_CELLS) {
+        v->reported = done;
+        o->progress(o->progress_user, done, v->total);
+    }
+}
+
+static inline int32_t max32(int32_t x, int32_t y) { return x > y ? x : y; }
+
+/* Global alignment values of rows 1..m of A against columns 0..n of B,
+ * row by row from row 0: after it, h[j] is the best score of A[1..m]
+ * against B[1..j] and d[j] the best of those that end with A[m] against a
+ * gap. A[i] is a[(i - 1) * astep], B[j] is b[(j - 1) * bstep] (a step of
+ * -1 runs a sequence backwards). A vertical gap down column 0 from the
+ * corner opens at `open0` instead of gap_open (0 when it continues a gap
+ * from outside the rectangle). */
+typedef struct half_pass {
+    const uint8_t *a, *b;
+    ptrdiff_t astep, bstep;
+    uint64_t m, n;
+    int32_t open0;
+    int32_t *h, *d;
+    solver *v;
+    int report; /* this thread may call the progress function */
+} half_pass;
+
+static void run_half(const half_pass *hp)
+{
+    const sw_pair_scoring *s = hp->v->s;
+    const int32_t go = s->gap_open, ge = s->gap_extend, match = s->match, mis = s->mismatch;
+    int32_t *const h = hp->h, *const d = hp->d;
+    const uint64_t n = hp->n;
+    h[0] = 0;
+    d[0] = FLOOR;
+    for (uint64_t j = 1; j <= n; ++j) {
+        const int64_t t = -(int64_t)go - (int64_t)j * ge;
+        h[j] = t < FLOOR ? FLOOR : (int32_t)t;
+        d[j] = FLOOR;
+    }
+    uint64_t pending = 0;
+    for (uint64_t i = 1; i <= hp->m; ++i) {
+        const uint8_t x = hp->a[(ptrdiff_t)(i - 1) * hp->astep];
+        const int64_t t = -(int64_t)hp->open0 - (int64_t)i * ge;
+        int32_t diag = h[0];
+        int32_t left = t < FLOOR ? FLOOR : (int32_t)t;
+        int32_t e = FLOOR;
+        h[0] = d[0] = left;
+        const uint8_t *bp = hp->b;
+        for (uint64_t j = 1; j <= n; ++j, bp += hp->bstep) {
+            const uint8_t y = *bp;
+            e = max32(e - ge, left - go - ge);
+            const int32_t up = h[j];
+            const int32_t dj = max32(d[j] - ge, up - go - ge);
+            int32_t hj = diag + (x == y && x < 4 ? match : mis);
+            hj = max32(max32(hj, e), max32(dj, FLOOR));
+            diag = up;
+            h[j] = hj;
+            d[j] = dj;
+            left = hj;
+        }
+        pending += n;
+        if (pending >= PROGRESS_CELLS / 16) {
+            atomic_fetch_add(&hp->v->done, pending);
+            pending = 0;
+            if (hp->report) report(hp->v);
+        }
+    }
+    atomic_fetch_add(&hp->v->done, pending);
+}
+
+static void half_worker(void *ctx, int index)
+{
+    (void)index;
+    run_half((const half_pass *)ctx);
+}
+
+/* The best alignment of A = a[0..m-1] against B = b[0..n-1], appended to
+ * the path. tb and te: the opening cost of a vertical gap (bases of A
+ * against gaps) that touches the top-left corner, down column 0, or the
+ * bottom-right corner, down column n (gap_open, or 0 when the gap goes on
+ * outside the rectangle). */
+static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb, int32_t te)
+{
+    if (v->oom) return;
+    const sw_pair_scoring *s = v->s;
+    const int64_t go = s->gap_open, ge = s->gap_extend;
+    if (n == 0) {
+        push(v, 'I', m);
+        return;
+    }
+    if (m == 0) {
+        push(v, 'D', n);
+        return;
+    }
+    if (m == 1) {
+        /* A[1] against a gap, at column 0 (opening at tb) or at column n
+         * (at te), the rest of B against a gap; or A[1] against B[j] with
+         * B on both sides against gaps. Ties: the first of these in that
+         * order, the smallest j. */
+        const int64_t b_gap = n ? go + (int64_t)n * ge : 0;
+        int64_t best = -(int64_t)(tb <= te ? tb : te) - ge - b_gap;
+        uint64_t best_j = 0;
+        for (uint64_t j = 1; j <= n; ++j) {
+            const int64_t before = j > 1 ? go + (int64_t)(j - 1) * ge : 0;
+            const int64_t after = j < n ? go + (int64_t)(n - j) * ge : 0;
+            const int64_t c = sw_pair_substitution(s, a[0], b[j - 1]) - before - after;
+            if (c > best) {
+                best = c;
+                best_j = j;
+            }
+        }
+        if (best_j == 0) {
+            if (tb <= te) {
+                push(v, 'I', 1);
+                push(v, 'D', n);
+            } else {
+                push(v, 'D', n);
+                push(v, 'I', 1);
+            }
+        } else {
+            push(v, 'D', best_j - 1);
+            push(v, 'M', 1);
+            push(v, 'D', n - best_j);
+        }
+        return;
+    }
+
+    const uint64_t mid = m / 2;
+    /* From the top: rows 1..mid. From the bottom: rows m..mid+1 against
+     * B backwards, so that rr[k] and ss[k] describe B[n-k+1..n]. */
+    half_pass top = {a, b, 1, 1, mid, n, tb, v->cc, v->dd, v, 1};
+    half_pass bottom = {a + m - 1, b + n - 1, -1, -1, m - mid, n, te, v->rr, v->ss, v, 1};
+    int ran_beside = 0;
+    if (v->threads > 1 && (uint64_t)m * n >= PARALLEL_CELLS) {
+        sw_pool *pool = NULL;
+        int started = 0;
+        bottom.report = 0;
+        sw_pool_start(1, half_worker, &bottom, &pool, &started);
+        if (started == 1) {
+            run_half(&top);
+            sw_pool_join(pool);
+            ran_beside = 1;
+        } else {
+            sw_pool_join(pool);
+            bottom.report = 1;
+        }
+    }
+    if (!ran_beside) {
+        run_half(&top);
+        run_half(&bottom);
+    }
+    report(v);
+
+    /* The best split: column j with the top half ending anywhere at
+     * (mid, j) and the bottom half starting below it (type 1), or a
+     * vertical gap crossing from row mid to row mid + 1 in column j, whose
+     * opening both halves paid (type 2). Ties: the smallest j, type 1
+     * before type 2. */
+    int64_t best = INT64_MIN;
+    uint64_t best_j = 0;
+    int best_type = 1;
+    for (uint64_t j = 0; j <= n; ++j) {
+        const int64_t t1 = (int64_t)v->cc[j] + v->rr[n - j];
+        const int64_t t2 = (int64_t)v->dd[j] + v->ss[n - j] + go;
+        if (t1 > best) {
+            best = t1;
+            best_j = j;
+            best_type = 1;
+        }
+        if (t2 > best) {
+            best = t2;
+            best_j = j;
+            best_type = 2;
+        }
+    }
+    if (best_type == 1) {
+        solve(v, a, mid, b, best_j, tb, (int32_t)go);
+        solve(v, a + mid, m - mid, b + best_j, n - best_j, (int32_t)go, te);
+    } else {
+        solve(v, a, mid - 1, b, best_j, tb, 0);
+        push(v, 'I', 2);
+        solve(v, a + mid + 1, m - mid - 1, b + best_j, n - best_j, 0, te);
+    }
+}
+
+int sw_pair_path_rescore(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                         const sw_pair_scoring *scoring, uint64_t a_start, uint64_t b_start, const sw_pair_run *runs,
+                         size_t n, sw_pair_path_summary *out, sw_error *err)
+{
+    sw_pair_path_summary sum;
+    memset(&sum, 0, sizeof sum);
+    int64_t score = 0;
+    uint64_t i = a_start ? a_start - 1 : 0, j = b_start ? b_start - 1 : 0;
+    for (size_t k = 0; k < n; ++k) {
+        const uint64_t len = runs[k].len;
+        switch (runs[k].op) {
+        case 'M':
+            if (len > a_len - i || len > b_len - j)
+                return sw_error_set(err, SW_EINVAL, "alignment run %zu (%lluM) leaves the sequences", k,
+                                    (unsigned long long)len);
+            for (uint64_t t = 0; t < len; ++t) {
+                const int sub = sw_pair_substitution(scoring, a[i + t], b[j + t]);
+                score += sub;
+                if (sub == scoring->match) ++sum.matches;
+                else ++sum.mismatches;
+            }
+            i += len;
+            j += len;
+            break;
+        case 'I':
+        case 'D':
+            if (runs[k].op == 'I' ? len > a_len - i : len > b_len - j)
+                return sw_error_set(err, SW_EINVAL, "alignment run %zu (%llu%c) leaves the sequences", k,
+                                    (unsigned long long)len, runs[k].op);
+            score -= (int64_t)scoring->gap_open + (int64_t)len * scoring->gap_extend;
+            ++sum.gap_openings;
+            sum.gap_bases += len;
+            if (runs[k].op == 'I') i += len;
+            else j += len;
+            break;
+        default:
+            return sw_error_set(err, SW_EINVAL, "alignment run %zu has no operation", k);
+        }
+        sum.columns += len;
+    }
+    if (score > INT32_MAX || score < INT32_MIN)
+        return sw_error_set(err, SW_EINVAL, "alignment score out of range");
+    sum.score = (int32_t)score;
+    *out = sum;
+    return SW_OK;
+}
+
+int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                      const sw_pair_scoring *scoring, const sw_pair_result *r, const sw_pair_path_options *options,
+                      sw_pair_path **out, sw_error *err)
+{
+    *out = NULL;
+    int rc = sw_pair_check_scoring(scoring, a_len, b_len, err);
+    if (rc) return rc;
+    sw_pair_path *p = calloc(1, sizeof *p);
+    if (!p) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    if (r->score <= 0) {
+        *out = p;
+        return SW_OK;
+    }
+    if (r->a_start < 1 || r->a_start > r->a_end || r->a_end > a_len || r->b_start < 1 || r->b_start > r->b_end ||
+        r->b_end > b_len) {
+        free(p);
+        return sw_error_set(err, SW_EINVAL, "alignment coordinates %llu-%llu, %llu-%llu outside the sequences",
+                            (unsigned long long)r->a_start, (unsigned long long)r->a_end,
+                            (unsigned long long)r->b_start, (unsigned long long)r->b_end);
+    }
+    p->a_start = r->a_start;
+    p->b_start = r->b_start;
+    const uint64_t m = r->a_end - r->a_start + 1, n = r->b_end - r->b_start + 1;
+    solver v;
+    memset(&v, 0, sizeof v);
+    v.s = scoring;
+    v.path = p;
+    v.options = options;
+    v.threads = options && options->threads > 0 ? options->threads : sw_clock_online_cpus();
+    atomic_init(&v.done, 0);
+    /* Each level of the recursion covers about half the rectangle's cells
+     * less than the one above it. */
+    v.total = 2 * m * n;
+    const size_t width = (size_t)n + 1;
+    if (n >= SIZE_MAX / 4 / sizeof(int32_t) || !(v.cc = malloc(4 * width * sizeof(int32_t)))) {
+        free(p);
+        return sw_error_set(err, SW_ENOMEM, "out of memory for 4 rows of %llu cells",
+                            (unsigned long long)width);
+    }
+    v.dd = v.cc + width;
+    v.rr = v.dd + width;
+    v.ss = v.rr + width;
+    solve(&v, a + r->a_start - 1, m, b + r->b_start - 1, n, scoring->gap_open, scoring->gap_open);
+    free(v.cc);
+    if (v.oom) {
+        sw_pair_path_free(p);
+        return sw_error_set(err, SW_ENOMEM, "out of memory for the alignment's runs");
+    }
+    if ((rc = sw_pair_path_rescore(a, a_len, b, b_len, scoring, p->a_start, p->b_start, p->runs, p->n, &p->summary,
+                                   err))) {
+        sw_pair_path_free(p);
+        return rc == SW_EINVAL ? sw_error_set(err, SW_ECORRUPT, "the alignment found is not valid: %s", err->message)
+                               : rc;
+    }
+    /* The path must end where the result ends and score what it scored. */
+    uint64_t a_used = 0, b_used = 0;
+    for (size_t k = 0; k < p->n; ++k) {
+        if (p->runs[k].op != 'D') a_used += p->runs[k].len;
+        if (p->runs[k].op != 'I') b_used += p->runs[k].len;
+    }
+    if (p->summary.score != r->score || a_used != m || b_used != n) {
+        const int32_t got = p->summary.score;
+        sw_pair_path_free(p);
+        return sw_error_set(err, SW_ECORRUPT,
+                            "the alignment found scores %d over %llu x %llu bases, not %d over %llu x %llu", got,
+                            (unsigned long long)a_used, (unsigned long long)b_used, r->score,
+                            (unsigned long long)m, (unsigned long long)n);
+    }
+    if (options && options->progress) options->progress(options->progress_user, v.total, v.total);
+    *out = p;
+    return SW_OK;
+}
+
+void sw_pair_path_free(sw_pair_path *p)
+{
+    if (!p) return;
+    free(p->runs);
+    free(p);
+}
+
+size_t sw_pair_path_runs(const sw_pair_path *p) { return p->n; }
+sw_pair_run sw_pair_path_run(const sw_pair_path *p, size_t k) { return p->runs[k]; }
+uint64_t sw_pair_path_a_start(const sw_pair_path *p) { return p->a_start; }
+uint64_t sw_pair_path_b_start(const sw_pair_path *p) { return p->b_start; }
+sw_pair_path_summary sw_pair_path_get_summary(const sw_pair_path *p) { return p->summary; }

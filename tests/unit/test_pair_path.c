@@ -1,0 +1,245 @@
+/* The alignment behind a megabase result (sw_pair_path): on random related
+ * pairs, scorings with and without gap opening costs, long insertions and
+ * deletions, runs of N and one sequence inside the other, the path must
+ * start and end where the result says and re-score to its score (which
+ * sw_pair_path_find checks itself, and this test again from the runs), and
+ * must not depend on the number of threads. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pair_random.h"
+#include "sw_pair.h"
+#include "sw_pair_path.h"
+
+static const sw_pair_scoring scorings[] = {
+    {1, -3, 3, 2}, /* the example scoring of the CUDAlign papers */
+    {2, -3, 5, 2},
+    {1, -1, 0, 1}, /* no opening cost */
+    {5, -4, 10, 1},
+};
+
+static sw_pair_result align(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s)
+{
+    sw_pair_options o;
+    memset(&o, 0, sizeof o);
+    o.engine = SW_PAIR_ENGINE_CPU;
+    o.threads = 2;
+    sw_pair_result r;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_align(a, na, b, nb, s, &o, &r, &err), SW_OK, "%s", err.message);
+    return r;
+}
+
+/* The path of r on `threads` threads, checked against r: coordinates,
+ * operations, the score re-counted here from the runs. */
+static sw_pair_path *path_of(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
+                             const sw_pair_result *r, int threads)
+{
+    sw_pair_path_options o = {threads, NULL, NULL};
+    sw_pair_path *p = NULL;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, r, &o, &p, &err), SW_OK, "%llux%llu: %s",
+                 (unsigned long long)na, (unsigned long long)nb, err.message);
+    const size_t n = sw_pair_path_runs(p);
+    if (r->score <= 0) {
+        cr_expect_eq(n, 0, "a zero score has an empty path");
+        return p;
+    }
+    cr_assert_gt(n, 0);
+    cr_expect_eq(sw_pair_path_run(p, 0).op, 'M', "the path starts with a gap");
+    cr_expect_eq(sw_pair_path_run(p, n - 1).op, 'M', "the path ends with a gap");
+    uint64_t i = r->a_start - 1, j = r->b_start - 1;
+    int64_t score = 0;
+    char last = 0;
+    for (size_t k = 0; k < n; ++k) {
+        const sw_pair_run run = sw_pair_path_run(p, k);
+        cr_assert(run.len > 0 && run.op != last, "run %zu: %llu%c after %c", k, (unsigned long long)run.len, run.op,
+                  last);
+        last = run.op;
+        if (run.op == 'M') {
+            for (uint64_t t = 0; t < run.len; ++t) score += sw_pair_substitution(s, a[i + t], b[j + t]);
+            i += run.len;
+            j += run.len;
+        } else {
+            score -= s->gap_open + (int64_t)run.len * s->gap_extend;
+            if (run.op == 'I') i += run.len;
+            else j += run.len;
+        }
+    }
+    cr_expect(i == r->a_end && j == r->b_end, "the path ends at %llu/%llu, not %llu/%llu", (unsigned long long)i,
+              (unsigned long long)j, (unsigned long long)r->a_end, (unsigned long long)r->b_end);
+    cr_expect_eq(score, r->score, "the path scores %lld, not %d", (long long)score, r->score);
+    const sw_pair_path_summary sum = sw_pair_path_get_summary(p);
+    cr_expect_eq(sum.score, r->score);
+    cr_expect_eq(sum.matches + sum.mismatches + sum.gap_bases, sum.columns);
+    return p;
+}
+
+static void expect_same_path(const sw_pair_path *x, const sw_pair_path *y, const char *what)
+{
+    cr_assert_eq(sw_pair_path_runs(x), sw_pair_path_runs(y), "%s: %zu runs against %zu", what,
+                 sw_pair_path_runs(x), sw_pair_path_runs(y));
+    for (size_t k = 0; k < sw_pair_path_runs(x); ++k) {
+        const sw_pair_run p = sw_pair_path_run(x, k), q = sw_pair_path_run(y, k);
+        cr_assert(p.op == q.op && p.len == q.len, "%s: run %zu is %llu%c against %llu%c", what, k,
+                  (unsigned long long)p.len, p.op, (unsigned long long)q.len, q.op);
+    }
+}
+
+Test(pair_path, related_pairs_rescore_to_their_score)
+{
+    test_rng rng = test_rng_seed(41);
+    for (int trial = 0; trial < 160; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial % 4];
+        const uint64_t na = 1 + test_rng_below(&rng, trial < 80 ? 60 : 1500);
+        uint8_t *a = random_dna(na, &rng, 50);
+        uint64_t nb;
+        uint8_t *b = mutate_dna(a, na, 4 + (unsigned)(trial % 9), &rng, &nb);
+        if (nb == 0) {
+            free(b);
+            b = random_dna(nb = 1, &rng, 0);
+        }
+        const sw_pair_result r = align(a, na, b, nb, s);
+        sw_pair_path *one = path_of(a, na, b, nb, s, &r, 1);
+        sw_pair_path *two = path_of(a, na, b, nb, s, &r, 2);
+        expect_same_path(one, two, "1 and 2 threads");
+        sw_pair_path_free(one);
+        sw_pair_path_free(two);
+        free(a);
+        free(b);
+    }
+}
+
+Test(pair_path, large_pair_on_threads_equals_one_thread)
+{
+    /* Big enough for the halves of the first splits to run side by side. */
+    test_rng rng = test_rng_seed(7);
+    const uint64_t na = 6000;
+    uint8_t *a = random_dna(na, &rng, 200);
+    uint64_t nb;
+    uint8_t *b = mutate_dna(a, na, 12, &rng, &nb);
+    const sw_pair_result r = align(a, na, b, nb, &scorings[0]);
+    sw_pair_path *one = path_of(a, na, b, nb, &scorings[0], &r, 1);
+    sw_pair_path *four = path_of(a, na, b, nb, &scorings[0], &r, 4);
+    expect_same_path(one, four, "1 and 4 threads");
+    sw_pair_path_free(one);
+    sw_pair_path_free(four);
+    free(a);
+    free(b);
+}
+
+Test(pair_path, long_insertions_and_deletions_cross_the_split_rows)
+{
+    test_rng rng = test_rng_seed(3);
+    for (int trial = 0; trial < 12; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial % 4];
+        /* Gaps short enough that crossing them beats either side alone. */
+        const uint64_t left = 600 + test_rng_below(&rng, 400), gap = 20 + test_rng_below(&rng, 80),
+                       right = 600 + test_rng_below(&rng, 400);
+        uint8_t *a = random_dna(left + gap + right, &rng, 0);
+        /* b: a without the middle piece (trial even) or a with a piece
+         * inserted there (odd): one long vertical or horizontal gap. */
+        uint8_t *b = malloc(left + 2 * gap + right);
+        cr_assert_not_null(b);
+        uint64_t nb;
+        memcpy(b, a, left);
+        if (trial % 2 == 0) {
+            memcpy(b + left, a + left + gap, right);
+            nb = left + right;
+        } else {
+            memcpy(b + left, a + left, gap + right);
+            for (uint64_t k = 0; k < gap; ++k) b[left + gap + right + k] = (uint8_t)(test_rng_next(&rng) & 3);
+            memmove(b + left + gap, b + left, gap + right);
+            for (uint64_t k = 0; k < gap; ++k) b[left + k] = (uint8_t)(test_rng_next(&rng) & 3);
+            nb = left + 2 * gap + right;
+        }
+        const uint64_t na = left + gap + right;
+        const sw_pair_result r = align(a, na, b, nb, s);
+        sw_pair_path *p = path_of(a, na, b, nb, s, &r, 2);
+        const sw_pair_path_summary sum = sw_pair_path_get_summary(p);
+        cr_expect_geq(sum.gap_bases, gap, "trial %d: %llu gap bases for a gap of %llu", trial,
+                      (unsigned long long)sum.gap_bases, (unsigned long long)gap);
+        sw_pair_path_free(p);
+        free(a);
+        free(b);
+    }
+}
+
+Test(pair_path, one_sequence_inside_the_other)
+{
+    test_rng rng = test_rng_seed(11);
+    uint8_t *a = random_dna(5000, &rng, 0);
+    const sw_pair_result r = align(a, 5000, a + 1000, 2001, &scorings[0]);
+    cr_assert_eq(r.score, 2001 * scorings[0].match);
+    sw_pair_path *p = path_of(a, 5000, a + 1000, 2001, &scorings[0], &r, 2);
+    cr_expect_eq(sw_pair_path_runs(p), 1);
+    cr_expect_eq(sw_pair_path_run(p, 0).len, 2001);
+    cr_expect_eq(sw_pair_path_a_start(p), 1001);
+    cr_expect_eq(sw_pair_path_b_start(p), 1);
+    const sw_pair_path_summary sum = sw_pair_path_get_summary(p);
+    cr_expect(sum.matches == 2001 && sum.mismatches == 0 && sum.gap_openings == 0);
+    sw_pair_path_free(p);
+    free(a);
+}
+
+Test(pair_path, long_runs_of_n)
+{
+    /* Two related halves with 3,000 N in the middle of the first: N never
+     * matches, so the alignment either crosses the run with a gap or is one
+     * of the halves. Either way it must re-score exactly. */
+    test_rng rng = test_rng_seed(5);
+    for (int trial = 0; trial < 4; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial];
+        uint8_t *x = random_dna(800, &rng, 0);
+        uint64_t ny;
+        uint8_t *y = mutate_dna(x, 800, 20, &rng, &ny);
+        const uint64_t na = 800 + 3000 + 800;
+        uint8_t *a = malloc(na);
+        cr_assert_not_null(a);
+        memcpy(a, x, 800);
+        memset(a + 800, 4, 3000);
+        memcpy(a + 3800, x, 800);
+        const sw_pair_result r = align(a, na, y, ny, s);
+        sw_pair_path_free(path_of(a, na, y, ny, s, &r, 2));
+        /* And N against N. */
+        uint8_t *n1 = malloc(2000);
+        cr_assert_not_null(n1);
+        memset(n1, 4, 2000);
+        memcpy(n1 + 600, x, 800);
+        const sw_pair_result rn = align(n1, 2000, a, na, s);
+        sw_pair_path_free(path_of(n1, 2000, a, na, s, &rn, 2));
+        free(n1);
+        free(a);
+        free(x);
+        free(y);
+    }
+}
+
+Test(pair_path, nothing_aligns)
+{
+    const uint8_t a[] = {0, 0, 0}, b[] = {1, 1};
+    const sw_pair_result r = align(a, 3, b, 2, &scorings[0]);
+    cr_assert_eq(r.score, 0);
+    sw_pair_path_free(path_of(a, 3, b, 2, &scorings[0], &r, 1));
+}
+
+Test(pair_path, a_wrong_result_is_refused)
+{
+    test_rng rng = test_rng_seed(2);
+    uint8_t *a = random_dna(300, &rng, 0);
+    sw_pair_result r = align(a, 300, a, 300, &scorings[0]);
+    r.score += 1; /* no alignment of these pieces scores this */
+    sw_pair_path *p = NULL;
+    sw_error err = {0};
+    cr_expect_eq(sw_pair_path_find(a, 300, a, 300, &scorings[0], &r, NULL, &p, &err), SW_ECORRUPT);
+    cr_expect_null(p);
+    r.score -= 1;
+    r.a_end = 301;
+    cr_expect_eq(sw_pair_path_find(a, 300, a, 300, &scorings[0], &r, NULL, &p, &err), SW_EINVAL);
+    const sw_pair_run runs[] = {{'M', 200}, {'I', 150}};
+    sw_pair_path_summary sum;
+    cr_expect_eq(sw_pair_path_rescore(a, 300, a, 300, &scorings[0], 1, 1, runs, 2, &sum, &err), SW_EINVAL);
+    free(a);
+}
