@@ -1,5 +1,6 @@
 /* swsearch align: the best local alignment of two long DNA sequences, with
- * its score and coordinates as TSV or JSON. */
+ * its score and coordinates as TSV or JSON, and on request the alignment
+ * itself (TSV and JSON columns, PAF, MAF, a text window, an SVG picture). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,10 @@
 #include "sw_pair.h"
 #include "sw_pair_input.h"
 #include "sw_pair_mpi.h"
+#include "sw_pair_path.h"
+#include "sw_pair_plot.h"
 #include "sw_pair_report.h"
+#include "sw_pair_view.h"
 #include "sw_parse.h"
 
 static const char help[] =
@@ -52,7 +56,18 @@ static const char help[] =
     "                      bases inside the box (start to end in both\n"
     "                      sequences) of a better one; one forward and one\n"
     "                      start pass each\n"
-    "  -f, --format F      tsv (default) or json\n"
+    "  -f, --format F      tsv (default), json, paf or maf (paf and maf give the\n"
+    "                      alignment itself, as --alignment does)\n"
+    "  -a, --alignment     find the alignment itself, every column of it (in\n"
+    "                      memory linear in the lengths; about as long again as\n"
+    "                      the two passes): TSV and JSON add matches,\n"
+    "                      mismatches, gap openings, gap bases, identity and\n"
+    "                      the CIGAR, and the summary line its counts\n"
+    "      --view FROM:TO  write the alignment's columns whose base of the first\n"
+    "                      sequence lies in FROM..TO (1-based) as text, in\n"
+    "                      blocks of 60, instead of the table\n"
+    "      --plot FILE     draw the alignment (with --best, every one) over the\n"
+    "                      two sequences into FILE, an SVG picture\n"
     "  -o, --out FILE      write the result to FILE instead of standard output;\n"
     "                      a file appears or is replaced only when the run has\n"
     "                      succeeded (a symlink's target is replaced, its mode\n"
@@ -78,6 +93,12 @@ static const char help[] =
     "--best, alignments: the list of {score, a_start, a_end, b_start, b_end},\n"
     "best first, the top-level fields being the first's and cells and seconds\n"
     "those of all passes.\n"
+    "PAF (minimap2's format, the first sequence as the query): query name,\n"
+    "length, start (0-based), end, strand (+), target name, length, start, end,\n"
+    "matching bases, alignment columns, mapping quality 255, then tp:A:P,\n"
+    "AS:i: the score, NM:i: mismatches plus gap bases, cg:Z: the CIGAR (M a\n"
+    "pair of bases, I a base of the first sequence against a gap, D one of the\n"
+    "second). MAF: a block an alignment, the first sequence's row first.\n"
     "\n"
     "The first pass over the whole matrix finds the best score and where it\n"
     "ends; the second runs backwards from that end to find where it starts.\n"
@@ -94,7 +115,32 @@ typedef struct align_args {
     sw_pair_report_format format;
     int quiet, progress, no_pruning;
     long best, gpus;
+    int format_given, alignment;
+    const char *plot_path;
+    int view;
+    uint64_t view_from, view_to;
 } align_args;
+
+/* --view FROM:TO: two positions, 1 <= FROM <= TO. */
+static int parse_view(const char *text, align_args *a)
+{
+    const char *colon = strchr(text, ':');
+    char from[32];
+    long f, t;
+    if (!colon || colon == text || (size_t)(colon - text) >= sizeof from) goto bad;
+    memcpy(from, text, (size_t)(colon - text));
+    from[colon - text] = 0;
+    if (sw_parse_long(from, 1, (long)SW_PAIR_MAX_LENGTH, &f) || sw_parse_long(colon + 1, 1, (long)SW_PAIR_MAX_LENGTH, &t) ||
+        f > t)
+        goto bad;
+    a->view = 1;
+    a->view_from = (uint64_t)f;
+    a->view_to = (uint64_t)t;
+    return 0;
+bad:
+    cli_error("--view needs FROM:TO, two positions of the first sequence with 1 <= FROM <= TO, not '%s'", text);
+    return -1;
+}
 
 /* Like cli_parse_long, with a message that says what kind of value the
  * option wants, since a sign is the usual mistake with scores. */
@@ -113,7 +159,8 @@ static int parse_score(const char *option, const char *text, long min, long max,
 /* Returns CLI_EXIT_OK to go on, -1 after --help, or CLI_EXIT_USAGE. */
 static int parse_args(int argc, char **argv, align_args *a)
 {
-    enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS, OPT_NO_PRUNING, OPT_GPUS };
+    enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS, OPT_NO_PRUNING, OPT_GPUS,
+           OPT_VIEW, OPT_PLOT };
     static const struct option longopts[] = {
         {"engine", required_argument, NULL, 'e'},   {"match", required_argument, NULL, OPT_MATCH},
         {"mismatch", required_argument, NULL, OPT_MISMATCH},
@@ -123,6 +170,8 @@ static int parse_args(int argc, char **argv, align_args *a)
         {"format", required_argument, NULL, 'f'},   {"out", required_argument, NULL, 'o'},
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"no-pruning", no_argument, NULL, OPT_NO_PRUNING}, {"quiet", no_argument, NULL, 'q'},
         {"best", required_argument, NULL, 'k'},     {"gpus", required_argument, NULL, OPT_GPUS},
+        {"alignment", no_argument, NULL, 'a'},      {"view", required_argument, NULL, OPT_VIEW},
+        {"plot", required_argument, NULL, OPT_PLOT},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     /* CUDAlign's +1, -3 and gaps of -5 for the first base, -2 for each
@@ -136,7 +185,7 @@ static int parse_args(int argc, char **argv, align_args *a)
     optind = 1;
     int c;
     cli_options_seen seen = {{0}};
-    while ((c = getopt_long(argc, argv, ":e:t:f:o:k:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:t:f:o:k:aqh", longopts, NULL)) != -1) {
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'e':
@@ -178,11 +227,19 @@ static int parse_args(int argc, char **argv, align_args *a)
         case 'f':
             if (!strcmp(optarg, "tsv")) a->format = SW_PAIR_REPORT_TSV;
             else if (!strcmp(optarg, "json")) a->format = SW_PAIR_REPORT_JSON;
+            else if (!strcmp(optarg, "paf")) a->format = SW_PAIR_REPORT_PAF;
+            else if (!strcmp(optarg, "maf")) a->format = SW_PAIR_REPORT_MAF;
             else {
-                cli_error("--format is 'tsv' or 'json', not '%s'", optarg);
+                cli_error("--format is 'tsv', 'json', 'paf' or 'maf', not '%s'", optarg);
                 return CLI_EXIT_USAGE;
             }
+            a->format_given = 1;
             break;
+        case 'a': a->alignment = 1; break;
+        case OPT_VIEW:
+            if (parse_view(optarg, a)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_PLOT: a->plot_path = optarg; break;
         case 'o': a->out_path = optarg; break;
         case OPT_GPUS:
             if (cli_parse_long("--gpus", optarg, 1, 64, &a->gpus)) return CLI_EXIT_USAGE;
@@ -214,6 +271,11 @@ static int parse_args(int argc, char **argv, align_args *a)
                   files);
         return CLI_EXIT_USAGE;
     }
+    if (a->view && a->format_given) {
+        cli_error("--view writes the alignment as text; it takes no --format");
+        return CLI_EXIT_USAGE;
+    }
+    if (sw_pair_report_needs_paths(a->format) || a->view || a->plot_path) a->alignment = 1;
     a->path_a = argv[optind];
     a->path_b = files == 2 ? argv[optind + 1] : NULL;
     if (a->progress < 0) a->progress = !a->quiet && isatty(STDERR_FILENO);
@@ -259,6 +321,20 @@ static void draw_progress(void *user, int pass, uint64_t done, uint64_t total)
         snprintf(left, sizeof left, ", %s%s left", pass == 2 ? "at most " : "", d);
     }
     sw_progress_line(&p->line, "pass %d/2: %.1f%% of %.1e cells%s", pass, 100 * frac, (double)total, left);
+}
+
+static void draw_path_progress(void *user, uint64_t done, uint64_t total)
+{
+    align_progress *p = user;
+    if (done >= total || !sw_progress_due(&p->line, 0)) return;
+    const double frac = total ? (double)done / (double)total : 0;
+    char left[64] = "";
+    if (frac > 0.001) {
+        char d[32];
+        format_duration(d, sizeof d, sw_progress_left(&p->line, frac));
+        snprintf(left, sizeof left, ", about %s left", d);
+    }
+    sw_progress_line(&p->line, "alignment: %.1f%% of about %.1e cells%s", 100 * frac, (double)total, left);
 }
 
 static double gcups(uint64_t cells, double seconds)
@@ -311,8 +387,9 @@ int cli_align(int argc, char **argv)
     sw_pair_seq seq_a, seq_b;
     memset(&seq_a, 0, sizeof seq_a);
     memset(&seq_b, 0, sizeof seq_b);
-    cli_output out = {0};
+    cli_output out = {0}, plot = {0};
     sw_pair_result *results = NULL;
+    sw_pair_path **paths = NULL;
     int found = 0;
     sw_pair_mpi *mpi = NULL;
     int rc, rank = 0;
@@ -333,7 +410,8 @@ int cli_align(int argc, char **argv)
         }
     }
     results = calloc((size_t)a.best, sizeof *results);
-    if (!results) {
+    paths = calloc((size_t)a.best, sizeof *paths);
+    if (!results || !paths) {
         rc = sw_error_set(&err, SW_ENOMEM, "out of memory for %ld results", a.best);
         goto done;
     }
@@ -343,6 +421,15 @@ int cli_align(int argc, char **argv)
     if (!rc && rank == 0) {
         const cli_input inputs[] = {{"the input", a.path_a, NULL}, {"the input", a.path_b, NULL}};
         rc = cli_output_open(&out, a.out_path, inputs, 2, &err);
+        if (!rc && a.plot_path) {
+            if (!a.plot_path[0]) rc = sw_error_set(&err, SW_EINVAL, "--plot needs a file name");
+            else if (a.out_path && !strcmp(a.plot_path, a.out_path))
+                rc = sw_error_set(&err, SW_EINVAL, "--plot %s: the same file as -o", a.plot_path);
+            else rc = cli_output_open(&plot, a.plot_path, inputs, 2, &err);
+        }
+        if (!rc && a.view && a.view_from > seq_a.length)
+            rc = sw_error_set(&err, SW_EINVAL, "--view %llu:%llu: %s has %llu bases", (unsigned long long)a.view_from,
+                              (unsigned long long)a.view_to, seq_a.id, (unsigned long long)seq_a.length);
     }
     if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc) goto done;
@@ -376,12 +463,51 @@ int cli_align(int argc, char **argv)
     if (a.progress) sw_progress_end(&progress.line);
     if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc || rank != 0) goto done;
+    /* The alignments themselves, each checked by re-scoring. */
+    const double t_path = sw_clock_seconds();
+    uint64_t path_cells = 0;
+    if (a.alignment) {
+        sw_progress_restart(&progress.line);
+        const sw_pair_path_options po = {(int)a.threads, a.progress ? draw_path_progress : NULL, &progress};
+        for (int k = 0; k < found && !rc; ++k) {
+            rc = sw_pair_path_find(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &results[k], &po,
+                                   &paths[k], &err);
+            path_cells += 2 * (results[k].a_end - results[k].a_start + 1) * (results[k].b_end - results[k].b_start + 1);
+        }
+        if (a.progress) sw_progress_end(&progress.line);
+        if (rc) goto done;
+    }
+    const double path_seconds = sw_clock_seconds() - t_path;
     const int rounds = found < a.best ? found + 1 : found;
-    sw_pair_report_write(out.file, a.format, &seq_a, &seq_b, results, found, rounds, a.best > 1);
+    if (a.view) {
+        if (!found) fprintf(out.file, "Nothing aligns: no pair of bases scores above zero.\n");
+        for (int k = 0; k < found; ++k) {
+            if (k) fputc('\n', out.file);
+            sw_pair_view_write(out.file, &seq_a, &seq_b, &results[k], paths[k], a.view_from, a.view_to);
+        }
+    } else {
+        sw_pair_report_write(out.file, a.format, &seq_a, &seq_b, &a.scoring, results,
+                             a.alignment ? (const sw_pair_path *const *)paths : NULL, found, rounds, a.best > 1);
+    }
+    if (a.plot_path) {
+        sw_pair_plot_write(plot.file, &seq_a, &seq_b, results, (const sw_pair_path *const *)paths, found);
+        if ((rc = cli_output_commit(&plot, &err))) goto done;
+    }
     if ((rc = cli_output_commit(&out, &err))) goto done;
     if (!a.quiet) {
         print_summary(&results[0], seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1,
                       results[0].engine != SW_PAIR_ENGINE_CPU ? (int)a.gpus : 1);
+        if (a.alignment && found) {
+            const sw_pair_path_summary ps = sw_pair_path_get_summary(paths[0]);
+            fprintf(stderr,
+                    "swsearch: alignment: %llu columns, %llu matches, %llu mismatches, %llu gap openings, %llu gap "
+                    "bases, identity %.2f%%; %s found in %.3f s on the CPU (%.3e cells, %.2f GCUPS)\n",
+                    (unsigned long long)ps.columns, (unsigned long long)ps.matches,
+                    (unsigned long long)ps.mismatches, (unsigned long long)ps.gap_openings,
+                    (unsigned long long)ps.gap_bases, ps.columns ? 100.0 * (double)ps.matches / (double)ps.columns : 0.0,
+                    found > 1 ? "all alignments" : "the alignment", path_seconds, (double)path_cells,
+                    gcups(path_cells, path_seconds));
+        }
         if (a.best > 1)
             fprintf(stderr, "swsearch: best %ld: %d alignment%s in %.3f s (%d forward pass%s)\n", a.best, found,
                     found == 1 ? "" : "s", sw_clock_seconds() - t0, rounds, rounds == 1 ? "" : "es");
@@ -390,12 +516,15 @@ int cli_align(int argc, char **argv)
 done:
     if (rc) {
         cli_output_abort(&out);
+        cli_output_abort(&plot);
         /* Every rank fails together; rank 0 speaks for them unless its
          * own message is only that another failed. */
         const char *why = err.message[0] ? err.message : sw_strerror(rc);
         if (rank == 0) cli_error("%s", why);
         else if (!strstr(why, "another process")) cli_error("rank %d: %s", rank, why);
     }
+    for (int k = 0; paths && k < found; ++k) sw_pair_path_free(paths[k]);
+    free(paths);
     free(results);
     sw_pair_seq_free(&seq_a);
     sw_pair_seq_free(&seq_b);

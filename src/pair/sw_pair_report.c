@@ -1,7 +1,71 @@
-/* The TSV and JSON output of `swsearch align` (sw_pair_report.h). */
+/* The TSV, JSON, PAF and MAF output of `swsearch align` (sw_pair_report.h). */
 #include "sw_pair_report.h"
 
 #include <stddef.h>
+
+int sw_pair_report_needs_paths(sw_pair_report_format format)
+{
+    return format == SW_PAIR_REPORT_PAF || format == SW_PAIR_REPORT_MAF;
+}
+
+void sw_pair_report_cigar(FILE *out, const sw_pair_path *path)
+{
+    const size_t n = sw_pair_path_runs(path);
+    for (size_t k = 0; k < n; ++k) {
+        const sw_pair_run r = sw_pair_path_run(path, k);
+        fprintf(out, "%llu%c", (unsigned long long)r.len, r.op);
+    }
+}
+
+static double identity(const sw_pair_path_summary *s)
+{
+    return s->columns ? 100.0 * (double)s->matches / (double)s->columns : 0.0;
+}
+
+static void write_paf(FILE *out, const sw_pair_seq *a, const sw_pair_seq *b, const sw_pair_result *x,
+                      const sw_pair_path *p)
+{
+    const sw_pair_path_summary s = sw_pair_path_get_summary(p);
+    fprintf(out, "%s\t%llu\t%llu\t%llu\t+\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t255\ttp:A:P\tAS:i:%d\tNM:i:%llu\tcg:Z:",
+            a->id, (unsigned long long)a->length, (unsigned long long)(x->a_start - 1),
+            (unsigned long long)x->a_end, b->id, (unsigned long long)b->length,
+            (unsigned long long)(x->b_start - 1), (unsigned long long)x->b_end, (unsigned long long)s.matches,
+            (unsigned long long)s.columns, (int)x->score, (unsigned long long)(s.mismatches + s.gap_bases));
+    sw_pair_report_cigar(out, p);
+    fputc('\n', out);
+}
+
+/* One MAF text row: the bases of `seq` from `start` (0-based) along the
+ * path, '-' where the other sequence has a base against a gap. */
+static void maf_row(FILE *out, const sw_pair_seq *seq, uint64_t start, uint64_t size, const sw_pair_path *p,
+                    char own_gap_op)
+{
+    static const char letters[] = "ACGTN";
+    fprintf(out, "s %s %llu %llu + %llu ", seq->id, (unsigned long long)start, (unsigned long long)size,
+            (unsigned long long)seq->length);
+    uint64_t at = start;
+    const size_t n = sw_pair_path_runs(p);
+    for (size_t k = 0; k < n; ++k) {
+        const sw_pair_run r = sw_pair_path_run(p, k);
+        if (r.op == own_gap_op) {
+            for (uint64_t t = 0; t < r.len; ++t) fputc('-', out);
+        } else {
+            for (uint64_t t = 0; t < r.len; ++t) fputc(letters[seq->codes[at + t] < 4 ? seq->codes[at + t] : 4], out);
+            at += r.len;
+        }
+    }
+    fputc('\n', out);
+}
+
+static void write_maf_block(FILE *out, const sw_pair_seq *a, const sw_pair_seq *b, const sw_pair_result *x,
+                            const sw_pair_path *p)
+{
+    fprintf(out, "a score=%d\n", (int)x->score);
+    /* a has a gap where b has a base against one ('D'), and so on. */
+    maf_row(out, a, x->a_start - 1, x->a_end - x->a_start + 1, p, 'D');
+    maf_row(out, b, x->b_start - 1, x->b_end - x->b_start + 1, p, 'I');
+    fputc('\n', out);
+}
 
 /* Writes `s` as a JSON string. Bytes that are not valid UTF-8 become
  * U+FFFD, so any header gives a document that parsers accept. */
@@ -57,16 +121,40 @@ static void json_coordinate(FILE *out, const char *name, int32_t score, uint64_t
 }
 
 void sw_pair_report_write(FILE *out, sw_pair_report_format format, const sw_pair_seq *a, const sw_pair_seq *b,
-                          const sw_pair_result *all, int count, int rounds, int listed)
+                          const sw_pair_scoring *scoring, const sw_pair_result *all, const sw_pair_path *const *paths,
+                          int count, int rounds, int listed)
 {
     const sw_pair_result *r = &all[0];
+    if (format == SW_PAIR_REPORT_PAF) {
+        for (int k = 0; paths && k < count; ++k) write_paf(out, a, b, &all[k], paths[k]);
+        return;
+    }
+    if (format == SW_PAIR_REPORT_MAF) {
+        fprintf(out, "##maf version=1 scoring=swsearch\n# swsearch align: match %d, mismatch %d, gap open %d, gap "
+                     "extend %d (a gap of k bases costs open + k * extend)\n\n",
+                scoring->match, scoring->mismatch, scoring->gap_open, scoring->gap_extend);
+        for (int k = 0; paths && k < count; ++k) write_maf_block(out, a, b, &all[k], paths[k]);
+        return;
+    }
     if (format == SW_PAIR_REPORT_TSV) {
-        fprintf(out, "#a_id\tb_id\tscore\ta_start\ta_end\tb_start\tb_end\n");
+        fprintf(out, "#a_id\tb_id\tscore\ta_start\ta_end\tb_start\tb_end%s\n",
+                paths ? "\tmatches\tmismatches\tgap_openings\tgap_bases\tidentity\tcigar" : "");
         for (int k = 0; k < (count ? count : 1); ++k) {
             const sw_pair_result *x = &all[k];
-            fprintf(out, "%s\t%s\t%d\t%llu\t%llu\t%llu\t%llu\n", a->id, b->id, (int)x->score,
+            fprintf(out, "%s\t%s\t%d\t%llu\t%llu\t%llu\t%llu", a->id, b->id, (int)x->score,
                     (unsigned long long)x->a_start, (unsigned long long)x->a_end, (unsigned long long)x->b_start,
                     (unsigned long long)x->b_end);
+            if (paths) {
+                sw_pair_path_summary s;
+                if (k < count) s = sw_pair_path_get_summary(paths[k]);
+                else s = (sw_pair_path_summary){0};
+                fprintf(out, "\t%llu\t%llu\t%llu\t%llu\t%.3f\t", (unsigned long long)s.matches,
+                        (unsigned long long)s.mismatches, (unsigned long long)s.gap_openings,
+                        (unsigned long long)s.gap_bases, identity(&s));
+                if (k < count) sw_pair_report_cigar(out, paths[k]);
+                else fputc('*', out);
+            }
+            fputc('\n', out);
         }
         return;
     }
@@ -86,6 +174,16 @@ void sw_pair_report_write(FILE *out, sw_pair_report_format format, const sw_pair
     json_coordinate(out, "a_end", r->score, r->a_end);
     json_coordinate(out, "b_start", r->score, r->b_start);
     json_coordinate(out, "b_end", r->score, r->b_end);
+    if (paths && count > 0) {
+        const sw_pair_path_summary ps = sw_pair_path_get_summary(paths[0]);
+        fprintf(out,
+                ", \"matches\": %llu, \"mismatches\": %llu, \"gap_openings\": %llu, \"gap_bases\": %llu, "
+                "\"identity\": %.3f, \"cigar\": \"",
+                (unsigned long long)ps.matches, (unsigned long long)ps.mismatches,
+                (unsigned long long)ps.gap_openings, (unsigned long long)ps.gap_bases, identity(&ps));
+        sw_pair_report_cigar(out, paths[0]);
+        fputc('"', out);
+    }
     fprintf(out, ", \"engine\": \"%s\", \"cells\": %llu, \"pruned\": %llu, \"seconds\": %.6f",
             sw_pair_engine_name(r->engine), (unsigned long long)cells, (unsigned long long)pruned, seconds);
     if (r->engine == SW_PAIR_ENGINE_OVERLAP)
@@ -95,11 +193,20 @@ void sw_pair_report_write(FILE *out, sw_pair_report_format format, const sw_pair
         fputs(", \"overlap\": null", out);
     if (listed) {
         fputs(", \"alignments\": [", out);
-        for (int k = 0; k < count; ++k)
-            fprintf(out, "%s{\"score\": %d, \"a_start\": %llu, \"a_end\": %llu, \"b_start\": %llu, \"b_end\": %llu}",
+        for (int k = 0; k < count; ++k) {
+            fprintf(out, "%s{\"score\": %d, \"a_start\": %llu, \"a_end\": %llu, \"b_start\": %llu, \"b_end\": %llu",
                     k ? ", " : "", (int)all[k].score, (unsigned long long)all[k].a_start,
                     (unsigned long long)all[k].a_end, (unsigned long long)all[k].b_start,
                     (unsigned long long)all[k].b_end);
+            if (paths) {
+                const sw_pair_path_summary ps = sw_pair_path_get_summary(paths[k]);
+                fprintf(out, ", \"matches\": %llu, \"gap_bases\": %llu, \"identity\": %.3f, \"cigar\": \"",
+                        (unsigned long long)ps.matches, (unsigned long long)ps.gap_bases, identity(&ps));
+                sw_pair_report_cigar(out, paths[k]);
+                fputc('"', out);
+            }
+            fputc('}', out);
+        }
         fputs("]", out);
     }
     fputs("}\n", out);

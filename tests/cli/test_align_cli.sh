@@ -58,7 +58,7 @@ err_has "--gap-open needs a penalty of zero or more"
 expect 2 "zero --gap-extend" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --gap-extend 0
 err_has "--gap-extend needs a positive penalty"
 expect 2 "bad --format" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --format xml
-err_has "--format is 'tsv' or 'json', not 'xml'"
+err_has "--format is 'tsv', 'json', 'paf' or 'maf', not 'xml'"
 expect 2 "bad --engine" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine gpu
 err_has "--engine is 'auto', 'cpu', 'cudalign' or 'overlap'"
 expect 2 "zero --threads" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --threads 0
@@ -298,6 +298,80 @@ else
   echo "zstd not found: compressed input check skipped"
 fi
 
+
+# The alignment itself: the hand-checked pair (ACGTACG, 7 matches), and the
+# long pair, whose CIGAR must span the coordinates and whose PAF, MAF, TSV
+# and JSON agree; GPU engines give the same (where one runs).
+expect 0 "-a" -- "$swsearch" align "$tmp/ab.fa" -a --engine cpu -q
+line_is "$(row a b 7 5 11 3 9)${tab}7${tab}0${tab}0${tab}0${tab}100.000${tab}7M"
+head -1 "$tmp/out" | grep -q "${tab}matches${tab}mismatches${tab}gap_openings${tab}gap_bases${tab}identity${tab}cigar$" && pass ||
+  fail "-a header line: $(head -1 "$tmp/out")"
+expect 0 "paf" -- "$swsearch" align "$tmp/ab.fa" -f paf --engine cpu -q
+[ "$(cat "$tmp/out")" = "a${tab}16${tab}4${tab}11${tab}+${tab}b${tab}11${tab}2${tab}9${tab}7${tab}7${tab}255${tab}tp:A:P${tab}AS:i:7${tab}NM:i:0${tab}cg:Z:7M" ] &&
+  pass || fail "PAF line: $(cat "$tmp/out")"
+expect 0 "maf" -- "$swsearch" align "$tmp/ab.fa" -f maf --engine cpu -q
+grep -q "^s a 4 7 + 16 ACGTACG$" "$tmp/out" && grep -q "^s b 2 7 + 11 ACGTACG$" "$tmp/out" && grep -q "^a score=7$" "$tmp/out" &&
+  pass || { fail "MAF block:"; cat "$tmp/out"; }
+# long.fa: PAF's CIGAR consumes exactly the aligned spans, and its score
+# re-counted from the MAF rows (+1 match, -3 mismatch, -(3 + 2k) a gap)
+# is the score.
+expect 0 "long paf" -- "$swsearch" align "$tmp/long.fa" -f paf --engine cpu -q
+awk -F'\t' '{ c = $0; sub(/.*cg:Z:/, "", c); qa = 0; tb = 0
+  while (match(c, /^[0-9]+[MID]/)) { n = substr(c, 1, RLENGTH - 1) + 0; op = substr(c, RLENGTH, 1)
+    if (op != "D") qa += n; if (op != "I") tb += n; c = substr(c, RLENGTH + 1) }
+  exit !(c == "" && qa == $4 - $3 && tb == $9 - $8) }' "$tmp/out" && pass || fail "PAF CIGAR does not span the coordinates: $(cut -f1-12 "$tmp/out")"
+paf_score=$(sed 's/.*AS:i:\([0-9]*\).*/\1/' "$tmp/out")
+expect 0 "long maf" -- "$swsearch" align "$tmp/long.fa" -f maf --engine cpu -q
+awk -v want="$paf_score" '/^s / { row[++n] = $7 } END {
+  a = row[1]; b = row[2]; if (length(a) != length(b)) exit 1
+  s = 0; gap = ""
+  for (i = 1; i <= length(a); i++) { x = substr(a, i, 1); y = substr(b, i, 1)
+    g = x == "-" ? "a" : y == "-" ? "b" : ""
+    if (g == "") s += (x == y && x != "N") ? 1 : -3
+    else s -= (g == gap) ? 2 : 5
+    gap = g }
+  exit s != want }' "$tmp/out" && pass || fail "MAF rows do not re-score to $paf_score"
+expect 0 "long json -a" -- "$swsearch" align "$tmp/long.fa" -f json -a --engine cpu -q
+grep -q '"identity": [0-9.]*, "cigar": "[0-9MID]*"' "$tmp/out" && pass || fail "JSON without the alignment: $(cut -c1-300 "$tmp/out")"
+expect 0 "summary line" -- "$swsearch" align "$tmp/long.fa" -a --engine cpu -o "$tmp/sum.tsv"
+err_has "swsearch: alignment: [0-9]* columns, [0-9]* matches, [0-9]* mismatches, [0-9]* gap openings, [0-9]* gap bases, identity"
+if "$swsearch" align "$tmp/long.fa" --engine cudalign -f paf -q > "$tmp/g.paf" 2> /dev/null; then
+  "$swsearch" align "$tmp/long.fa" --engine cpu -f paf -q > "$tmp/c.paf"
+  cmp -s "$tmp/g.paf" "$tmp/c.paf" && pass || fail "GPU and CPU PAF differ"
+fi
+# A window as text: the columns of a's bases 6..9, and errors.
+expect 0 "--view" -- "$swsearch" align "$tmp/ab.fa" --view 6:9 --engine cpu -q
+grep -q "^a  *6 CGTA 9$" "$tmp/out" && grep -q "^b  *4 CGTA 7$" "$tmp/out" && grep -q "^  *||||$" "$tmp/out" &&
+  pass || { fail "--view 6:9:"; cat "$tmp/out"; }
+expect 0 "--view outside" -- "$swsearch" align "$tmp/ab.fa" --view 13:16 --engine cpu -q
+out_has "no base of a in 13-16"
+expect 2 "--view backwards" -- "$swsearch" align "$tmp/ab.fa" --view 9:6
+err_has "1 <= FROM <= TO"
+expect 2 "--view word" -- "$swsearch" align "$tmp/ab.fa" --view a:b
+err_has "--view needs FROM:TO"
+expect 2 "--view and --format" -- "$swsearch" align "$tmp/ab.fa" --view 1:5 -f paf
+err_has "it takes no --format"
+expect 1 "--view beyond a" -- "$swsearch" align "$tmp/ab.fa" --view 17:20 --engine cpu -o "$tmp/v.txt"
+err_has "a has 16 bases"
+absent "$tmp/v.txt"
+# A picture: well-formed SVG with one path per alignment; never over -o.
+expect 0 "--plot" -- "$swsearch" align "$tmp/two.fa" --best 3 --plot "$tmp/p.svg" --engine cpu -q
+if command -v python3 > /dev/null; then
+  python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); n = len(r.findall('{http://www.w3.org/2000/svg}polyline')); sys.exit(0 if n == int(sys.argv[2]) else 1)" \
+    "$tmp/p.svg" "$(($(wc -l < "$tmp/out") - 1))" && pass || fail "--plot: not an SVG with one path per alignment"
+else
+  grep -q "<svg" "$tmp/p.svg" && pass || fail "--plot wrote no SVG"
+fi
+expect 1 "--plot onto -o" -- "$swsearch" align "$tmp/ab.fa" --plot "$tmp/same.txt" -o "$tmp/same.txt" --engine cpu
+err_has "the same file as -o"
+absent "$tmp/same.txt"
+expect 1 "--plot onto the input" -- "$swsearch" align "$tmp/ab.fa" --plot "$tmp/ab.fa" --engine cpu
+cmp -s "$tmp/ab.fa" /dev/stdin <<EOF2 && pass || fail "--plot replaced the input"
+>a first sequence
+TTTTACGTACGTTTTT
+>b
+GGACGTACGGG
+EOF2
 
 # Each option at most once, in its short or long form.
 expect 2 "--engine twice" -- "$swsearch" align "$tmp/ab.fa" --engine cpu -e cpu
