@@ -107,26 +107,34 @@ static void run_half(const half_pass *hp)
         h[j] = t < FLOOR ? FLOOR : (int32_t)t;
         d[j] = FLOOR;
     }
+    /* Substitution scores by the pair of codes, a row per base of A. */
+    int32_t table[SW_PAIR_CODES][SW_PAIR_CODES];
+    for (int p = 0; p < SW_PAIR_CODES; ++p)
+        for (int q = 0; q < SW_PAIR_CODES; ++q) table[p][q] = p == q && p < 4 ? match : mis;
     uint64_t pending = 0;
     for (uint64_t i = 1; i <= hp->m; ++i) {
         const uint8_t x = hp->a[(ptrdiff_t)(i - 1) * hp->astep];
+        const int32_t *const sub = table[x < SW_PAIR_CODES ? x : SW_PAIR_CODES - 1];
         const int64_t t = -(int64_t)hp->open0 - (int64_t)i * ge;
         int32_t diag = h[0];
-        int32_t left = t < FLOOR ? FLOOR : (int32_t)t;
-        int32_t e = FLOOR;
-        h[0] = d[0] = left;
+        const int32_t first = t < FLOOR ? FLOOR : (int32_t)t;
+        h[0] = d[0] = first;
+        /* e is E of the cell at hand (a gap along the row). With
+         * X = max(diagonal, D, floor), H = max(X, E) and the next E is
+         * max(E - extend, X - open - extend): E - open - extend never wins
+         * there, so the chain from one E to the next is two operations
+         * instead of going through H. */
+        int32_t e = first - go - ge;
         const uint8_t *bp = hp->b;
         for (uint64_t j = 1; j <= n; ++j, bp += hp->bstep) {
             const uint8_t y = *bp;
-            e = max32(e - ge, left - go - ge);
             const int32_t up = h[j];
             const int32_t dj = max32(d[j] - ge, up - go - ge);
-            int32_t hj = diag + (x == y && x < 4 ? match : mis);
-            hj = max32(max32(hj, e), max32(dj, FLOOR));
+            const int32_t xj = max32(max32(diag + sub[y < SW_PAIR_CODES ? y : SW_PAIR_CODES - 1], dj), FLOOR);
+            h[j] = max32(xj, e);
+            e = max32(e - ge, xj - go - ge);
             diag = up;
-            h[j] = hj;
             d[j] = dj;
-            left = hj;
         }
         pending += n;
         if (pending >= PROGRESS_CELLS / 16) {
