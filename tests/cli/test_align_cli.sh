@@ -373,6 +373,29 @@ TTTTACGTACGTTTTT
 GGACGTACGGG
 EOF2
 
+# Killed while it aligns (SIGTERM, SIGHUP; a background job of this shell
+# ignores SIGINT): no output file, no picture, no temporary file left. A
+# 40,000-base related pair takes a few seconds with the alignment on two
+# cores.
+awk 'BEGIN { srand(17); s = ""; for (i = 0; i < 40000; i++) s = s substr("ACGT", int(rand() * 4) + 1, 1)
+  t = ""; for (i = 1; i <= length(s); i++) { r = rand(); c = substr(s, i, 1)
+    if (r < 0.01) t = t substr("ACGT", int(rand() * 4) + 1, 1); else if (r < 0.012) continue; else t = t c }
+  print ">big_a"; for (i = 1; i <= length(s); i += 80) print substr(s, i, 80)
+  print ">big_b"; for (i = 1; i <= length(t); i += 80) print substr(t, i, 80) }' > "$tmp/big.fa"
+for sig in TERM HUP; do
+  rm -f "$tmp/killed.paf" "$tmp/killed.svg"
+  "$swsearch" align "$tmp/big.fa" -a -f paf --engine cpu -q -o "$tmp/killed.paf" --plot "$tmp/killed.svg" 2> /dev/null &
+  pid=$!
+  sleep 1
+  kill -$sig $pid
+  wait $pid
+  status=$?
+  [ $status -ne 0 ] && pass || fail "align killed by SIG$sig exited 0"
+  absent "$tmp/killed.paf"
+  absent "$tmp/killed.svg"
+  no_temp
+done
+
 # Each option at most once, in its short or long form.
 expect 2 "--engine twice" -- "$swsearch" align "$tmp/ab.fa" --engine cpu -e cpu
 err_has "option -e/--engine given twice"
