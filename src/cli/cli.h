@@ -7,6 +7,7 @@ int cli_info(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_align(int argc, char **argv);
+int cli_profile(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static void usage(FILE *out)
           "  align      best local alignment of two DNA sequences of up to 2^31 bases\n"
           "  serve      hold a database in memory and on the GPU, answering searches\n"
           "             sent with 'search --server'\n"
+          "  profile    merge two multiple alignments by aligning their profiles\n"
           "\n"
           "Databases are built with makedb. 'swsearch COMMAND --help' describes a command.\n"
           "  -h, --help     this help\n"
@@ -43,6 +44,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "calibrate")) return cli_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "align")) return cli_align(argc - 1, argv + 1);
     if (!strcmp(cmd, "serve")) return cli_serve(argc - 1, argv + 1);
+    if (!strcmp(cmd, "profile")) return cli_profile(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return CLI_EXIT_OK;

@@ -1,0 +1,74 @@
+/* Profiles and column scores (sw_profile.h). */
+#include "sw_profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct sw_profile {
+    size_t columns;
+    uint8_t *freq; /* columns x SW_PROFILE_SYMBOLS */
+};
+
+int sw_profile_from_msa(const sw_msa *m, sw_profile **out, sw_error *err)
+{
+    *out = NULL;
+    const size_t rows = sw_msa_rows(m), cols = sw_msa_columns(m);
+    sw_profile *p = calloc(1, sizeof *p);
+    if (!p || !(p->freq = calloc(cols ? cols : 1, SW_PROFILE_SYMBOLS))) {
+        free(p);
+        return sw_error_set(err, SW_ENOMEM, "out of memory for a profile of %zu columns", cols);
+    }
+    p->columns = cols;
+    uint64_t count[SW_PROFILE_SYMBOLS];
+    for (size_t c = 0; c < cols; ++c) {
+        memset(count, 0, sizeof count);
+        for (size_t r = 0; r < rows; ++r) ++count[sw_msa_row(m, r)[c]];
+        for (int s = 0; s < SW_PROFILE_SYMBOLS; ++s)
+            p->freq[c * SW_PROFILE_SYMBOLS + s] = (uint8_t)((2 * SW_PROFILE_SCALE * count[s] + rows) / (2 * rows));
+    }
+    *out = p;
+    return SW_OK;
+}
+
+void sw_profile_free(sw_profile *p)
+{
+    if (!p) return;
+    free(p->freq);
+    free(p);
+}
+
+size_t sw_profile_columns(const sw_profile *p) { return p->columns; }
+const uint8_t *sw_profile_column(const sw_profile *p, size_t i) { return p->freq + i * SW_PROFILE_SYMBOLS; }
+
+int64_t sw_profile_pair_score(const sw_profile_scoring *s, const uint8_t *x, const uint8_t *y)
+{
+    int64_t v = 0;
+    if (s->kind == SW_PROFILE_EUCLID) {
+        for (int k = 0; k < SW_PROFILE_SYMBOLS; ++k) {
+            const int64_t d = (int64_t)x[k] - y[k];
+            v -= d * d;
+        }
+        return v;
+    }
+    for (int a = 0; a < SW_MSA_GAP; ++a) {
+        if (!x[a]) continue;
+        int64_t row = 0;
+        for (int b = 0; b < SW_MSA_GAP; ++b) row += (int64_t)s->matrix[a * SW_CODE_LIMIT + b] * y[b];
+        v += row * x[a];
+    }
+    return v;
+}
+
+int64_t sw_profile_gap_cost(const sw_profile_scoring *s, const uint8_t *x)
+{
+    if (s->kind == SW_PROFILE_EUCLID) {
+        /* Distance to a column of gaps only. */
+        int64_t v = 0;
+        for (int k = 0; k < SW_PROFILE_SYMBOLS; ++k) {
+            const int64_t d = (int64_t)x[k] - (k == SW_MSA_GAP ? SW_PROFILE_SCALE : 0);
+            v += d * d;
+        }
+        return v;
+    }
+    return (int64_t)s->gap_extend * SW_PROFILE_SCALE * SW_PROFILE_SCALE;
+}

@@ -1,0 +1,274 @@
+/* The plain CPU reference of profile-profile alignment (sw_profile_align.h). */
+#include "sw_profile_align.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct sw_profile_alignment {
+    int64_t score;
+    sw_profile_pair *pairs;
+    size_t n;
+};
+
+/* Traceback byte: where H came from, and whether E and F opened there. */
+enum { FROM_DIAG = 0, FROM_E = 1, FROM_F = 2, E_OPENED = 4, F_OPENED = 8 };
+
+#define NEG (INT64_MIN / 4)
+
+/* Column scores of a against b, with the part that depends on b alone
+ * computed once per column of b: for EXPECTED, m_b[a] = sum over b of
+ * M[a][b] g[b]; for EUCLID, |g|^2. A column of a lists its nonzero
+ * frequencies, so a cell costs a handful of products. */
+typedef struct scorer {
+    const sw_profile_scoring *s;
+    int64_t *b_terms; /* columns of b x SW_PROFILE_SYMBOLS (EXPECTED) or x 1 (EUCLID) */
+    uint8_t *a_nz_sym, *a_nz_freq;
+    uint8_t *a_nz_count;
+    int64_t *a_norm;
+    const sw_profile *b;
+} scorer;
+
+static int scorer_init(scorer *c, const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s)
+{
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->b = b;
+    const size_t na = sw_profile_columns(a), nb = sw_profile_columns(b);
+    const size_t per = s->kind == SW_PROFILE_EXPECTED ? SW_PROFILE_SYMBOLS : 1;
+    c->b_terms = malloc((nb ? nb : 1) * per * sizeof *c->b_terms);
+    c->a_nz_sym = malloc((na ? na : 1) * SW_PROFILE_SYMBOLS);
+    c->a_nz_freq = malloc((na ? na : 1) * SW_PROFILE_SYMBOLS);
+    c->a_nz_count = malloc(na ? na : 1);
+    c->a_norm = malloc((na ? na : 1) * sizeof *c->a_norm);
+    if (!c->b_terms || !c->a_nz_sym || !c->a_nz_freq || !c->a_nz_count || !c->a_norm) return -1;
+    for (size_t j = 0; j < nb; ++j) {
+        const uint8_t *g = sw_profile_column(b, j);
+        if (s->kind == SW_PROFILE_EXPECTED) {
+            for (int x = 0; x < SW_PROFILE_SYMBOLS; ++x) {
+                int64_t t = 0;
+                if (x < SW_MSA_GAP)
+                    for (int y = 0; y < SW_MSA_GAP; ++y) t += (int64_t)s->matrix[x * SW_CODE_LIMIT + y] * g[y];
+                c->b_terms[j * per + x] = t;
+            }
+        } else {
+            int64_t t = 0;
+            for (int x = 0; x < SW_PROFILE_SYMBOLS; ++x) t += (int64_t)g[x] * g[x];
+            c->b_terms[j] = t;
+        }
+    }
+    for (size_t i = 0; i < na; ++i) {
+        const uint8_t *f = sw_profile_column(a, i);
+        int k = 0;
+        int64_t norm = 0;
+        for (int x = 0; x < SW_PROFILE_SYMBOLS; ++x) {
+            norm += (int64_t)f[x] * f[x];
+            if (f[x]) {
+                c->a_nz_sym[i * SW_PROFILE_SYMBOLS + k] = (uint8_t)x;
+                c->a_nz_freq[i * SW_PROFILE_SYMBOLS + k] = f[x];
+                ++k;
+            }
+        }
+        c->a_nz_count[i] = (uint8_t)k;
+        c->a_norm[i] = norm;
+    }
+    return 0;
+}
+
+static void scorer_free(scorer *c)
+{
+    free(c->b_terms);
+    free(c->a_nz_sym);
+    free(c->a_nz_freq);
+    free(c->a_nz_count);
+    free(c->a_norm);
+}
+
+/* Equals sw_profile_pair_score on the two columns. */
+static inline int64_t cell_score(const scorer *c, size_t i, size_t j)
+{
+    const uint8_t *sym = c->a_nz_sym + i * SW_PROFILE_SYMBOLS, *fr = c->a_nz_freq + i * SW_PROFILE_SYMBOLS;
+    const int k = c->a_nz_count[i];
+    int64_t v = 0;
+    if (c->s->kind == SW_PROFILE_EXPECTED) {
+        const int64_t *t = c->b_terms + j * SW_PROFILE_SYMBOLS;
+        for (int q = 0; q < k; ++q) v += fr[q] * t[sym[q]];
+        return v;
+    }
+    const uint8_t *g = sw_profile_column(c->b, j);
+    for (int q = 0; q < k; ++q) v += (int64_t)fr[q] * g[sym[q]];
+    /* -(|f|^2 + |g|^2 - 2 f.g) */
+    return 2 * v - c->a_norm[i] - c->b_terms[j];
+}
+
+int sw_profile_rescore(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s,
+                       const sw_profile_pair *pairs, size_t n, int64_t *score, sw_error *err)
+{
+    const int64_t open = (int64_t)s->gap_open * SW_PROFILE_SCALE * SW_PROFILE_SCALE;
+    int64_t v = 0, next_a = 0, next_b = 0;
+    int run = 0; /* 0 none, 1 a column of b against gaps, 2 one of a */
+    for (size_t k = 0; k < n; ++k) {
+        const sw_profile_pair p = pairs[k];
+        if (p.a >= 0 && p.a != next_a) return sw_error_set(err, SW_EINVAL, "pair %zu: column %lld of the first profile out of order", k, (long long)p.a);
+        if (p.b >= 0 && p.b != next_b) return sw_error_set(err, SW_EINVAL, "pair %zu: column %lld of the second profile out of order", k, (long long)p.b);
+        if (p.a >= 0 && p.b >= 0) {
+            v += sw_profile_pair_score(s, sw_profile_column(a, (size_t)p.a), sw_profile_column(b, (size_t)p.b));
+            run = 0;
+        } else if (p.b >= 0) {
+            v -= sw_profile_gap_cost(s, sw_profile_column(b, (size_t)p.b)) + (run == 1 ? 0 : open);
+            run = 1;
+        } else if (p.a >= 0) {
+            v -= sw_profile_gap_cost(s, sw_profile_column(a, (size_t)p.a)) + (run == 2 ? 0 : open);
+            run = 2;
+        } else {
+            return sw_error_set(err, SW_EINVAL, "pair %zu has no column", k);
+        }
+        if (p.a >= 0) ++next_a;
+        if (p.b >= 0) ++next_b;
+    }
+    if ((size_t)next_a != sw_profile_columns(a) || (size_t)next_b != sw_profile_columns(b))
+        return sw_error_set(err, SW_EINVAL, "the pairs cover %lld and %lld columns, not %zu and %zu", (long long)next_a,
+                            (long long)next_b, sw_profile_columns(a), sw_profile_columns(b));
+    *score = v;
+    return SW_OK;
+}
+
+int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s,
+                     sw_profile_alignment **out, sw_error *err)
+{
+    *out = NULL;
+    const size_t m = sw_profile_columns(a), n = sw_profile_columns(b);
+    if ((uint64_t)(m + 1) * (uint64_t)(n + 1) > SW_PROFILE_MAX_CELLS)
+        return sw_error_set(err, SW_ELIMIT, "profiles of %zu and %zu columns: the reference engine holds at most %llu cells",
+                            m, n, (unsigned long long)SW_PROFILE_MAX_CELLS);
+    if (s->gap_open < 0 || (s->kind == SW_PROFILE_EXPECTED && (s->gap_extend < 1 || !s->matrix)))
+        return sw_error_set(err, SW_EINVAL, "profile scoring: invalid gap costs or no matrix");
+    const int64_t open = (int64_t)s->gap_open * SW_PROFILE_SCALE * SW_PROFILE_SCALE;
+    sw_profile_alignment *x = calloc(1, sizeof *x);
+    uint8_t *tb = malloc((m + 1) * (n + 1));
+    int64_t *h = malloc((n + 1) * sizeof *h), *f = malloc((n + 1) * sizeof *f);
+    int64_t *gap_a = malloc((m + 1) * sizeof *gap_a), *gap_b = malloc((n + 1) * sizeof *gap_b);
+    scorer sc;
+    const int sc_bad = scorer_init(&sc, a, b, s);
+    int rc = SW_OK;
+    if (!x || !tb || !h || !f || !gap_a || !gap_b || sc_bad) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu x %zu profile columns", m, n);
+        goto done;
+    }
+    for (size_t i = 0; i < m; ++i) gap_a[i] = sw_profile_gap_cost(s, sw_profile_column(a, i));
+    for (size_t j = 0; j < n; ++j) gap_b[j] = sw_profile_gap_cost(s, sw_profile_column(b, j));
+
+    /* Row 0: columns of b against gaps; F (columns of a against gaps) has
+     * none yet. */
+    h[0] = 0;
+    f[0] = NEG;
+    int64_t acc = -open;
+    for (size_t j = 1; j <= n; ++j) {
+        acc -= gap_b[j - 1];
+        h[j] = acc;
+        f[j] = NEG;
+    }
+    int64_t left_gap = -open;
+    for (size_t i = 1; i <= m; ++i) {
+        int64_t diag = h[0];
+        left_gap -= gap_a[i - 1];
+        h[0] = left_gap;
+        int64_t e = NEG;
+        uint8_t *row = tb + i * (n + 1);
+        for (size_t j = 1; j <= n; ++j) {
+            uint8_t t = 0;
+            const int64_t e_open = h[j - 1] - open - gap_b[j - 1], e_ext = e - gap_b[j - 1];
+            if (e_open >= e_ext) {
+                e = e_open;
+                t |= E_OPENED;
+            } else {
+                e = e_ext;
+            }
+            const int64_t f_open = h[j] - open - gap_a[i - 1], f_ext = f[j] - gap_a[i - 1];
+            if (f_open >= f_ext) {
+                f[j] = f_open;
+                t |= F_OPENED;
+            } else {
+                f[j] = f_ext;
+            }
+            int64_t v = diag + cell_score(&sc, i - 1, j - 1);
+            if (e > v) {
+                v = e;
+                t |= FROM_E;
+            }
+            if (f[j] > v && f[j] > e) {
+                v = f[j];
+                t = (uint8_t)((t & ~3) | FROM_F);
+            }
+            diag = h[j];
+            h[j] = v;
+            row[j] = t;
+        }
+    }
+    x->score = h[n];
+
+    /* Traceback from (m, n), collected backwards. */
+    x->pairs = malloc((m + n + 1) * sizeof *x->pairs);
+    if (!x->pairs) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t k = 0, i = m, j = n;
+    int state = FROM_DIAG;
+    while (i > 0 || j > 0) {
+        if (i == 0) {
+            x->pairs[k++] = (sw_profile_pair){-1, (int64_t)--j};
+            continue;
+        }
+        if (j == 0) {
+            x->pairs[k++] = (sw_profile_pair){(int64_t)--i, -1};
+            continue;
+        }
+        const uint8_t t = tb[i * (n + 1) + j];
+        if (state == FROM_DIAG) state = t & 3;
+        if (state == FROM_DIAG) {
+            x->pairs[k++] = (sw_profile_pair){(int64_t)--i, (int64_t)--j};
+        } else if (state == FROM_E) {
+            x->pairs[k++] = (sw_profile_pair){-1, (int64_t)--j};
+            if (t & E_OPENED) state = FROM_DIAG;
+        } else {
+            x->pairs[k++] = (sw_profile_pair){(int64_t)--i, -1};
+            if (t & F_OPENED) state = FROM_DIAG;
+        }
+    }
+    for (size_t p = 0; p < k / 2; ++p) {
+        const sw_profile_pair t = x->pairs[p];
+        x->pairs[p] = x->pairs[k - 1 - p];
+        x->pairs[k - 1 - p] = t;
+    }
+    x->n = k;
+    int64_t check;
+    if ((rc = sw_profile_rescore(a, b, s, x->pairs, x->n, &check, err))) goto done;
+    if (check != x->score)
+        rc = sw_error_set(err, SW_ECORRUPT, "the profile alignment re-scores to %lld, not %lld", (long long)check,
+                          (long long)x->score);
+
+done:
+    scorer_free(&sc);
+    free(tb);
+    free(h);
+    free(f);
+    free(gap_a);
+    free(gap_b);
+    if (rc) {
+        sw_profile_alignment_free(x);
+        return rc;
+    }
+    *out = x;
+    return SW_OK;
+}
+
+void sw_profile_alignment_free(sw_profile_alignment *x)
+{
+    if (!x) return;
+    free(x->pairs);
+    free(x);
+}
+
+int64_t sw_profile_alignment_score(const sw_profile_alignment *x) { return x->score; }
+size_t sw_profile_alignment_length(const sw_profile_alignment *x) { return x->n; }
+sw_profile_pair sw_profile_alignment_pair(const sw_profile_alignment *x, size_t k) { return x->pairs[k]; }

@@ -1,0 +1,78 @@
+#!/bin/sh
+# swsearch profile as a user meets it: help, usage errors, malformed
+# alignments named by file and line with nothing written, the hand-checked
+# merge in both formats, the column map, and the merge of two halves of a
+# real family keeping every row.
+# Usage: test_profile_cli.sh SWSEARCH
+set -u
+swsearch=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../support/cli_checks.sh"
+
+printf '>s1 first\nACDEFGHIK\n>s2\nACDE-GHIK\n' > "$tmp/a.afa"
+printf '>t1\nACDFGHIK\n>t2\nAC-FGHLK\n>t3\nACDFGHIK\n' > "$tmp/b.afa"
+
+expect 0 "profile --help" -- "$swsearch" profile --help
+out_has "aligned FASTA"
+out_has "euclid"
+expect 2 "one file" -- "$swsearch" profile "$tmp/a.afa"
+err_has "two aligned FASTA files, not 1"
+expect 2 "bad --score" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" --score max
+err_has "--score is 'expected' or 'euclid', not 'max'"
+expect 2 "bad --format" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -f msf
+err_has "--format is 'fasta' or 'clustal'"
+expect 2 "--gap-open twice" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" --gap-open 3 --gap-open 4
+err_has "given twice"
+
+# The hand-checked merge: E of the first alignment faces a gap column.
+expect 0 "merge" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa"
+printf '>s1 first\nACDEFGHIK\n>s2\nACDE-GHIK\n>t1\nACD-FGHIK\n>t2\nAC--FGHLK\n>t3\nACD-FGHIK\n' > "$tmp/want.afa"
+cmp -s "$tmp/out" "$tmp/want.afa" && pass || { fail "merged alignment:"; cat "$tmp/out"; }
+err_has "swsearch: profile: 9 x 8 columns (2 and 3 rows): score 124416 (30.3750 in matrix units), 9 merged columns"
+expect 0 "clustal and map" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -f clustal --map "$tmp/map.tsv" -q
+out_has "^CLUSTAL"
+out_has "^t2  *AC--FGHLK$"
+[ "$(sed -n '1p;6p' "$tmp/map.tsv" | tr '\n\t' '| ')" = "#score 124416|4 -|" ] && pass || { fail "map:"; cat "$tmp/map.tsv"; }
+expect 0 "euclid" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" --score euclid
+err_has "in distance units"
+
+# Malformed input: a clear error naming file and line; -o never appears.
+printf '>x\nACDE\n>y\nAC-\n' > "$tmp/ragged.afa"
+expect 1 "ragged rows" -- "$swsearch" profile "$tmp/ragged.afa" "$tmp/b.afa" -o "$tmp/never.afa"
+err_has "ragged.afa:3: row 'y' has 3 columns, the first row has 4"
+absent "$tmp/never.afa"
+printf '>x\nAC1E\n' > "$tmp/digit.afa"
+expect 1 "unknown character" -- "$swsearch" profile "$tmp/a.afa" "$tmp/digit.afa" -o "$tmp/never.afa"
+err_has "digit.afa:2: invalid residue '1'"
+absent "$tmp/never.afa"
+: > "$tmp/empty.afa"
+expect 1 "empty file" -- "$swsearch" profile "$tmp/empty.afa" "$tmp/b.afa"
+err_has "empty.afa: no aligned sequences"
+expect 1 "missing file" -- "$swsearch" profile "$tmp/nothere.afa" "$tmp/b.afa"
+err_has "nothere.afa"
+expect 1 "--map onto -o" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -o "$tmp/same" --map "$tmp/same"
+err_has "the same file as -o"
+absent "$tmp/same"
+expect 1 "-o onto an input" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -o "$tmp/a.afa"
+cmp -s "$tmp/a.afa" - <<EOF2 && pass || fail "-o replaced an input"
+>s1 first
+ACDEFGHIK
+>s2
+ACDE-GHIK
+EOF2
+
+# A bigger merge: every row of both inputs comes out with its residues in
+# order, and all rows have one length.
+awk 'BEGIN { srand(5); s = ""; for (i = 0; i < 300; i++) s = s substr("ACDEFGHIKLMNPQRSTVWY", int(rand() * 20) + 1, 1)
+  for (r = 0; r < 12; r++) { t = ""; for (i = 1; i <= 300; i++) { x = rand()
+      t = t (x < 0.05 ? "-" : x < 0.15 ? substr("ACDEFGHIKLMNPQRSTVWY", int(rand() * 20) + 1, 1) : substr(s, i, 1)) }
+    f = r < 6 ? "h1" : "h2"; print ">" f "_" r > ("'"$tmp"'/" f ".afa"); print t > ("'"$tmp"'/" f ".afa") } }'
+expect 0 "halves" -- "$swsearch" profile "$tmp/h1.afa" "$tmp/h2.afa" -q
+awk '/^>/ { if (n) print n "\t" seq; n = $1; seq = ""; next } { seq = seq $0 } END { print n "\t" seq }' "$tmp/out" > "$tmp/merged.tsv"
+awk -F'\t' '{ print length($2) }' "$tmp/merged.tsv" | sort -u | wc -l | grep -q '^1$' && pass || fail "merged rows differ in length"
+cat "$tmp/h1.afa" "$tmp/h2.afa" | awk '/^>/ { n = $1; next } { gsub(/-/, ""); print n "\t" $0 }' > "$tmp/in.tsv"
+awk -F'\t' '{ gsub(/-/, "", $2); print $1 "\t" $2 }' "$tmp/merged.tsv" > "$tmp/out.tsv"
+cmp -s "$tmp/in.tsv" "$tmp/out.tsv" && pass || fail "a row lost or changed residues in the merge"
+
+cli_checks_done
