@@ -50,10 +50,10 @@ int64_t sw_profile_pair_score(const sw_profile_scoring *s, const uint8_t *x, con
         }
         return v;
     }
-    for (int a = 0; a < SW_MSA_GAP; ++a) {
+    for (int a = 0; a < SW_PROFILE_SYMBOLS; ++a) {
         if (!x[a]) continue;
         int64_t row = 0;
-        for (int b = 0; b < SW_MSA_GAP; ++b) row += (int64_t)s->matrix[a * SW_CODE_LIMIT + b] * y[b];
+        for (int b = 0; b < SW_PROFILE_SYMBOLS; ++b) row += (int64_t)sw_profile_symbol_score(s, a, b) * y[b];
         v += row * x[a];
     }
     return v;
@@ -70,5 +70,16 @@ int64_t sw_profile_gap_cost(const sw_profile_scoring *s, const uint8_t *x)
         }
         return v;
     }
-    return (int64_t)s->gap_extend * SW_PROFILE_SCALE * SW_PROFILE_SCALE;
+    /* Against a column of gaps only: gap_extend for each residue. */
+    int64_t residues = 0;
+    for (int k = 0; k < SW_MSA_GAP; ++k) residues += x[k];
+    return (int64_t)s->gap_extend * SW_PROFILE_SCALE * residues;
+}
+
+int64_t sw_profile_gap_open_cost(const sw_profile_scoring *s, const uint8_t *x)
+{
+    if (s->kind == SW_PROFILE_EUCLID) return (int64_t)s->gap_open * SW_PROFILE_SCALE * SW_PROFILE_SCALE;
+    int64_t residues = 0;
+    for (int k = 0; k < SW_MSA_GAP; ++k) residues += x[k];
+    return (int64_t)s->gap_open * SW_PROFILE_SCALE * residues;
 }

@@ -31,9 +31,11 @@ size_t sw_profile_columns(const sw_profile *p);
 const uint8_t *sw_profile_column(const sw_profile *p, size_t i);
 
 typedef enum {
-    /* Expected substitution score of a residue of one column against one
-     * of the other, f^T M g (as today's aligners score profiles), to be
-     * maximised, with affine gaps. */
+    /* Expected score of a symbol of one column against one of the other,
+     * f^T M g (as today's aligners score profiles), to be maximised, with
+     * affine gaps: M is the substitution matrix between residues, extended
+     * by the gap (sw_profile_symbol_score). A column against a gap costs
+     * gap_extend per residue in it. */
     SW_PROFILE_EXPECTED = 0,
     /* Hanif and Zimmermann's: the squared Euclidean distance between the
      * two columns' frequency vectors, the gap included, to be minimised; a
@@ -47,14 +49,28 @@ typedef enum {
 typedef struct sw_profile_scoring {
     sw_profile_kind kind;
     const int8_t *matrix; /* SW_CODE_LIMIT x SW_CODE_LIMIT (sw_matrix_table), for EXPECTED */
-    int gap_open;         /* in matrix units; charged once per gap, times SCALE^2 */
-    int gap_extend;       /* EXPECTED: per column against a gap, times SCALE^2 */
+    int gap_open;         /* in matrix units, once per gap (sw_profile_gap_open_cost) */
+    int gap_extend;       /* EXPECTED: per residue against a gap, times SCALE^2 */
 } sw_profile_scoring;
+
+/* EXPECTED's score of symbol a against symbol b, the gap included: the
+ * matrix between residues, -gap_extend between a residue and a gap, 0
+ * between two gaps, so that a column pair scores what its pairs of rows
+ * would add to a sum-of-pairs score (gap openings aside). */
+static inline int sw_profile_symbol_score(const sw_profile_scoring *s, int a, int b)
+{
+    if (a < SW_MSA_GAP && b < SW_MSA_GAP) return s->matrix[a * SW_CODE_LIMIT + b];
+    return a == b ? 0 : -s->gap_extend;
+}
 
 /* The score of column x against column y. */
 int64_t sw_profile_pair_score(const sw_profile_scoring *s, const uint8_t *x, const uint8_t *y);
 /* What a column against a gap costs (>= 0), besides the gap's opening. */
 int64_t sw_profile_gap_cost(const sw_profile_scoring *s, const uint8_t *x);
+/* What opening a gap costs where column x is the first against it:
+ * EXPECTED, gap_open for each residue of the column (the rows that would
+ * open a gap in a sum-of-pairs count); EUCLID, gap_open times SCALE^2. */
+int64_t sw_profile_gap_open_cost(const sw_profile_scoring *s, const uint8_t *x);
 
 #ifdef __cplusplus
 }

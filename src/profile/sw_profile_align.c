@@ -46,8 +46,7 @@ static int scorer_init(scorer *c, const sw_profile *a, const sw_profile *b, cons
         if (s->kind == SW_PROFILE_EXPECTED) {
             for (int x = 0; x < SW_PROFILE_SYMBOLS; ++x) {
                 int64_t t = 0;
-                if (x < SW_MSA_GAP)
-                    for (int y = 0; y < SW_MSA_GAP; ++y) t += (int64_t)s->matrix[x * SW_CODE_LIMIT + y] * g[y];
+                for (int y = 0; y < SW_PROFILE_SYMBOLS; ++y) t += (int64_t)sw_profile_symbol_score(s, x, y) * g[y];
                 c->b_terms[j * per + x] = t;
             }
         } else {
@@ -103,7 +102,6 @@ static inline int64_t cell_score(const scorer *c, size_t i, size_t j)
 int sw_profile_rescore(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s,
                        const sw_profile_pair *pairs, size_t n, int64_t *score, sw_error *err)
 {
-    const int64_t open = (int64_t)s->gap_open * SW_PROFILE_SCALE * SW_PROFILE_SCALE;
     int64_t v = 0, next_a = 0, next_b = 0;
     int run = 0; /* 0 none, 1 a column of b against gaps, 2 one of a */
     for (size_t k = 0; k < n; ++k) {
@@ -114,10 +112,12 @@ int sw_profile_rescore(const sw_profile *a, const sw_profile *b, const sw_profil
             v += sw_profile_pair_score(s, sw_profile_column(a, (size_t)p.a), sw_profile_column(b, (size_t)p.b));
             run = 0;
         } else if (p.b >= 0) {
-            v -= sw_profile_gap_cost(s, sw_profile_column(b, (size_t)p.b)) + (run == 1 ? 0 : open);
+            const uint8_t *col = sw_profile_column(b, (size_t)p.b);
+            v -= sw_profile_gap_cost(s, col) + (run == 1 ? 0 : sw_profile_gap_open_cost(s, col));
             run = 1;
         } else if (p.a >= 0) {
-            v -= sw_profile_gap_cost(s, sw_profile_column(a, (size_t)p.a)) + (run == 2 ? 0 : open);
+            const uint8_t *col = sw_profile_column(a, (size_t)p.a);
+            v -= sw_profile_gap_cost(s, col) + (run == 2 ? 0 : sw_profile_gap_open_cost(s, col));
             run = 2;
         } else {
             return sw_error_set(err, SW_EINVAL, "pair %zu has no column", k);
@@ -142,11 +142,12 @@ int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_
                             m, n, (unsigned long long)SW_PROFILE_MAX_CELLS);
     if (s->gap_open < 0 || (s->kind == SW_PROFILE_EXPECTED && (s->gap_extend < 1 || !s->matrix)))
         return sw_error_set(err, SW_EINVAL, "profile scoring: invalid gap costs or no matrix");
-    const int64_t open = (int64_t)s->gap_open * SW_PROFILE_SCALE * SW_PROFILE_SCALE;
     sw_profile_alignment *x = calloc(1, sizeof *x);
     uint8_t *tb = malloc((m + 1) * (n + 1));
     int64_t *h = malloc((n + 1) * sizeof *h), *f = malloc((n + 1) * sizeof *f);
-    int64_t *gap_a = malloc((m + 1) * sizeof *gap_a), *gap_b = malloc((n + 1) * sizeof *gap_b);
+    /* Per column: its cost against a gap, and the cost of a gap opening there. */
+    int64_t *gap_a = malloc(2 * (m + 1) * sizeof *gap_a), *gap_b = malloc(2 * (n + 1) * sizeof *gap_b);
+    int64_t *const open_a = gap_a + m + 1, *const open_b = gap_b + n + 1;
     scorer sc;
     const int sc_bad = scorer_init(&sc, a, b, s);
     int rc = SW_OK;
@@ -154,20 +155,26 @@ int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_
         rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu x %zu profile columns", m, n);
         goto done;
     }
-    for (size_t i = 0; i < m; ++i) gap_a[i] = sw_profile_gap_cost(s, sw_profile_column(a, i));
-    for (size_t j = 0; j < n; ++j) gap_b[j] = sw_profile_gap_cost(s, sw_profile_column(b, j));
+    for (size_t i = 0; i < m; ++i) {
+        gap_a[i] = sw_profile_gap_cost(s, sw_profile_column(a, i));
+        open_a[i] = sw_profile_gap_open_cost(s, sw_profile_column(a, i));
+    }
+    for (size_t j = 0; j < n; ++j) {
+        gap_b[j] = sw_profile_gap_cost(s, sw_profile_column(b, j));
+        open_b[j] = sw_profile_gap_open_cost(s, sw_profile_column(b, j));
+    }
 
     /* Row 0: columns of b against gaps; F (columns of a against gaps) has
      * none yet. */
     h[0] = 0;
     f[0] = NEG;
-    int64_t acc = -open;
+    int64_t acc = n ? -open_b[0] : 0;
     for (size_t j = 1; j <= n; ++j) {
         acc -= gap_b[j - 1];
         h[j] = acc;
         f[j] = NEG;
     }
-    int64_t left_gap = -open;
+    int64_t left_gap = m ? -open_a[0] : 0;
     for (size_t i = 1; i <= m; ++i) {
         int64_t diag = h[0];
         left_gap -= gap_a[i - 1];
@@ -176,14 +183,14 @@ int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_
         uint8_t *row = tb + i * (n + 1);
         for (size_t j = 1; j <= n; ++j) {
             uint8_t t = 0;
-            const int64_t e_open = h[j - 1] - open - gap_b[j - 1], e_ext = e - gap_b[j - 1];
+            const int64_t e_open = h[j - 1] - open_b[j - 1] - gap_b[j - 1], e_ext = e - gap_b[j - 1];
             if (e_open >= e_ext) {
                 e = e_open;
                 t |= E_OPENED;
             } else {
                 e = e_ext;
             }
-            const int64_t f_open = h[j] - open - gap_a[i - 1], f_ext = f[j] - gap_a[i - 1];
+            const int64_t f_open = h[j] - open_a[i - 1] - gap_a[i - 1], f_ext = f[j] - gap_a[i - 1];
             if (f_open >= f_ext) {
                 f[j] = f_open;
                 t |= F_OPENED;
