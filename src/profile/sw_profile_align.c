@@ -1,8 +1,12 @@
 /* The plain CPU reference of profile-profile alignment (sw_profile_align.h). */
 #include "sw_profile_align.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sw_clock.h"
+#include "sw_pool.h"
 
 struct sw_profile_alignment {
     int64_t score;
@@ -132,72 +136,52 @@ int sw_profile_rescore(const sw_profile *a, const sw_profile *b, const sw_profil
     return SW_OK;
 }
 
-int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s,
-                     sw_profile_alignment **out, sw_error *err)
-{
-    *out = NULL;
-    const size_t m = sw_profile_columns(a), n = sw_profile_columns(b);
-    if ((uint64_t)(m + 1) * (uint64_t)(n + 1) > SW_PROFILE_MAX_CELLS)
-        return sw_error_set(err, SW_ELIMIT, "profiles of %zu and %zu columns: the reference engine holds at most %llu cells",
-                            m, n, (unsigned long long)SW_PROFILE_MAX_CELLS);
-    if (s->gap_open < 0 || (s->kind == SW_PROFILE_EXPECTED && (s->gap_extend < 1 || !s->matrix)))
-        return sw_error_set(err, SW_EINVAL, "profile scoring: invalid gap costs or no matrix");
-    sw_profile_alignment *x = calloc(1, sizeof *x);
-    uint8_t *tb = malloc((m + 1) * (n + 1));
-    int64_t *h = malloc((n + 1) * sizeof *h), *f = malloc((n + 1) * sizeof *f);
-    /* Per column: its cost against a gap, and the cost of a gap opening there. */
-    int64_t *gap_a = malloc(2 * (m + 1) * sizeof *gap_a), *gap_b = malloc(2 * (n + 1) * sizeof *gap_b);
-    int64_t *const open_a = gap_a + m + 1, *const open_b = gap_b + n + 1;
+/* What every engine's cells share: the column scores, the gap costs by
+ * column, and the traceback bytes. */
+typedef struct dp {
     scorer sc;
-    const int sc_bad = scorer_init(&sc, a, b, s);
-    int rc = SW_OK;
-    if (!x || !tb || !h || !f || !gap_a || !gap_b || sc_bad) {
-        rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu x %zu profile columns", m, n);
-        goto done;
-    }
-    for (size_t i = 0; i < m; ++i) {
-        gap_a[i] = sw_profile_gap_cost(s, sw_profile_column(a, i));
-        open_a[i] = sw_profile_gap_open_cost(s, sw_profile_column(a, i));
-    }
-    for (size_t j = 0; j < n; ++j) {
-        gap_b[j] = sw_profile_gap_cost(s, sw_profile_column(b, j));
-        open_b[j] = sw_profile_gap_open_cost(s, sw_profile_column(b, j));
-    }
+    const int64_t *gap_a, *gap_b, *open_a, *open_b;
+    uint8_t *tb;
+    size_t n;
+    int64_t *row_h, *row_f; /* H and F of the last row done, by column (0..n) */
+} dp;
 
-    /* Row 0: columns of b against gaps; F (columns of a against gaps) has
-     * none yet. */
-    h[0] = 0;
-    f[0] = NEG;
-    int64_t acc = n ? -open_b[0] : 0;
-    for (size_t j = 1; j <= n; ++j) {
-        acc -= gap_b[j - 1];
-        h[j] = acc;
-        f[j] = NEG;
-    }
-    int64_t left_gap = m ? -open_a[0] : 0;
-    for (size_t i = 1; i <= m; ++i) {
-        int64_t diag = h[0];
-        left_gap -= gap_a[i - 1];
-        h[0] = left_gap;
-        int64_t e = NEG;
-        uint8_t *row = tb + i * (n + 1);
-        for (size_t j = 1; j <= n; ++j) {
+/* Fills cells (i, j) for i in r0..r1-1 and j in c0..c1-1 (1-based), from
+ * row_h / row_f at those columns (the row above) and col_h / col_e, the
+ * column to the left: col_h[k] = H(r0 - 1 + k, c0 - 1) for k = 0..rows,
+ * col_e[k] = E(r0 + k, c0 - 1). Leaves in them the bottom row and the right
+ * column, so that the tile below and the tile to the right can go on: the
+ * one way every engine computes a cell, so all agree to the byte. */
+static void fill_tile(const dp *d, size_t r0, size_t r1, size_t c0, size_t c1, int64_t *col_h, int64_t *col_e)
+{
+    int64_t *const h = d->row_h, *const f = d->row_f;
+    const size_t n1 = d->n + 1;
+    /* The tile's top-right corner, for the right column's first entry. */
+    int64_t up_corner = h[c1 - 1];
+    for (size_t i = r0; i < r1; ++i) {
+        const size_t k = i - r0;
+        int64_t diag = col_h[k];
+        int64_t left = col_h[k + 1];
+        int64_t e = col_e[k];
+        uint8_t *row = d->tb + i * n1;
+        const int64_t ga = d->gap_a[i - 1], oa = d->open_a[i - 1];
+        for (size_t j = c0; j < c1; ++j) {
             uint8_t t = 0;
-            const int64_t e_open = h[j - 1] - open_b[j - 1] - gap_b[j - 1], e_ext = e - gap_b[j - 1];
+            const int64_t e_open = left - d->open_b[j - 1] - d->gap_b[j - 1], e_ext = e - d->gap_b[j - 1];
             if (e_open >= e_ext) {
                 e = e_open;
                 t |= E_OPENED;
             } else {
                 e = e_ext;
             }
-            const int64_t f_open = h[j] - open_a[i - 1] - gap_a[i - 1], f_ext = f[j] - gap_a[i - 1];
+            const int64_t f_open = h[j] - oa - ga, f_ext = f[j] - ga;
             if (f_open >= f_ext) {
                 f[j] = f_open;
                 t |= F_OPENED;
             } else {
                 f[j] = f_ext;
             }
-            int64_t v = diag + cell_score(&sc, i - 1, j - 1);
+            int64_t v = diag + cell_score(&d->sc, i - 1, j - 1);
             if (e > v) {
                 v = e;
                 t |= FROM_E;
@@ -209,9 +193,151 @@ int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_
             diag = h[j];
             h[j] = v;
             row[j] = t;
+            left = v;
         }
+        /* The right column: H(i - 1, c1 - 1) went into diag's place above;
+         * keep H(i, c1 - 1) and E(i, c1 - 1). */
+        col_h[k] = up_corner;
+        up_corner = left;
+        col_e[k] = e;
     }
-    x->score = h[n];
+    col_h[r1 - r0] = up_corner;
+}
+
+/* The multi-threaded engine: tiles of TILE_ROWS x TILE_COLS cells, one
+ * anti-diagonal of tiles after another, the tiles of a diagonal side by
+ * side (the wavefront of Hanif and Zimmermann's GPU version, on CPU
+ * threads). */
+#define TILE_ROWS 64
+#define TILE_COLS 512
+
+typedef struct wave {
+    const dp *d;
+    size_t m, tiles_r, tiles_c, diagonal;
+    int64_t *col_h, *col_e; /* per tile row: TILE_ROWS + 1 and TILE_ROWS entries */
+    atomic_size_t next;
+} wave;
+
+static void wave_worker(void *ctx, int index)
+{
+    (void)index;
+    wave *w = ctx;
+    const size_t first_r = w->diagonal >= w->tiles_c ? w->diagonal - w->tiles_c + 1 : 0;
+    const size_t last_r = w->diagonal < w->tiles_r ? w->diagonal : w->tiles_r - 1;
+    for (;;) {
+        const size_t r = first_r + atomic_fetch_add(&w->next, 1);
+        if (r > last_r) break;
+        const size_t c = w->diagonal - r;
+        const size_t r0 = 1 + r * TILE_ROWS, c0 = 1 + c * TILE_COLS;
+        const size_t r1 = r0 + TILE_ROWS <= w->m + 1 ? r0 + TILE_ROWS : w->m + 1;
+        const size_t c1 = c0 + TILE_COLS <= w->d->n + 1 ? c0 + TILE_COLS : w->d->n + 1;
+        fill_tile(w->d, r0, r1, c0, c1, w->col_h + r * (TILE_ROWS + 1), w->col_e + r * TILE_ROWS);
+    }
+}
+
+int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s,
+                     sw_profile_alignment **out, sw_error *err)
+{
+    return sw_profile_align_threads(a, b, s, 1, out, err);
+}
+
+int sw_profile_align_threads(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s, int threads,
+                             sw_profile_alignment **out, sw_error *err)
+{
+    *out = NULL;
+    const size_t m = sw_profile_columns(a), n = sw_profile_columns(b);
+    if ((uint64_t)(m + 1) * (uint64_t)(n + 1) > SW_PROFILE_MAX_CELLS)
+        return sw_error_set(err, SW_ELIMIT, "profiles of %zu and %zu columns: the reference engine holds at most %llu cells",
+                            m, n, (unsigned long long)SW_PROFILE_MAX_CELLS);
+    if (s->gap_open < 0 || (s->kind == SW_PROFILE_EXPECTED && (s->gap_extend < 1 || !s->matrix)))
+        return sw_error_set(err, SW_EINVAL, "profile scoring: invalid gap costs or no matrix");
+    if (threads <= 0) threads = sw_clock_online_cpus();
+    const size_t tiles_r = (m + TILE_ROWS - 1) / TILE_ROWS, tiles_c = (n + TILE_COLS - 1) / TILE_COLS;
+    /* One tile, or one column of tiles, is the reference: the same code
+     * over the whole matrix on this thread. */
+    const int tiled = threads > 1 && tiles_r > 1 && tiles_c > 1;
+    sw_profile_alignment *x = calloc(1, sizeof *x);
+    uint8_t *tb = malloc((m + 1) * (n + 1));
+    int64_t *h = malloc((n + 1) * sizeof *h), *f = malloc((n + 1) * sizeof *f);
+    /* Per column: its cost against a gap, and the cost of a gap opening there. */
+    int64_t *gap_a = malloc(2 * (m + 1) * sizeof *gap_a), *gap_b = malloc(2 * (n + 1) * sizeof *gap_b);
+    int64_t *const open_a = gap_a ? gap_a + m + 1 : NULL, *const open_b = gap_b ? gap_b + n + 1 : NULL;
+    const size_t col_rows = tiled ? tiles_r : 1, col_len = tiled ? TILE_ROWS : m;
+    int64_t *col_h = malloc(col_rows * (col_len + 1) * sizeof *col_h), *col_e = malloc((col_rows * col_len + 1) * sizeof *col_e);
+    dp d;
+    memset(&d, 0, sizeof d);
+    const int sc_bad = scorer_init(&d.sc, a, b, s);
+    int rc = SW_OK;
+    if (!x || !tb || !h || !f || !gap_a || !gap_b || !col_h || !col_e || sc_bad) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu x %zu profile columns", m, n);
+        goto done;
+    }
+    for (size_t i = 0; i < m; ++i) {
+        gap_a[i] = sw_profile_gap_cost(s, sw_profile_column(a, i));
+        open_a[i] = sw_profile_gap_open_cost(s, sw_profile_column(a, i));
+    }
+    for (size_t j = 0; j < n; ++j) {
+        gap_b[j] = sw_profile_gap_cost(s, sw_profile_column(b, j));
+        open_b[j] = sw_profile_gap_open_cost(s, sw_profile_column(b, j));
+    }
+    d.gap_a = gap_a;
+    d.gap_b = gap_b;
+    d.open_a = open_a;
+    d.open_b = open_b;
+    d.tb = tb;
+    d.n = n;
+    d.row_h = h;
+    d.row_f = f;
+
+    /* Row 0: columns of b against gaps; F (columns of a against gaps) has
+     * none yet. Column 0: columns of a against gaps; E has none. */
+    h[0] = 0;
+    f[0] = NEG;
+    int64_t acc = n ? -open_b[0] : 0;
+    for (size_t j = 1; j <= n; ++j) {
+        acc -= gap_b[j - 1];
+        h[j] = acc;
+        f[j] = NEG;
+    }
+    if (m && n) {
+        int64_t down = -open_a[0];
+        const size_t stride = col_len + 1;
+        for (size_t i = 0; i <= m; ++i) {
+            /* H(i, 0) into the column of tile row (i - 1) / rows, and the
+             * last row of a tile row again as the first of the next. */
+            const int64_t v = i ? (down -= gap_a[i - 1]) : 0;
+            if (tiled) {
+                const size_t r = i ? (i - 1) / TILE_ROWS : 0, k = i ? (i - 1) % TILE_ROWS + 1 : 0;
+                col_h[r * stride + k] = v;
+                if (k == TILE_ROWS && r + 1 < tiles_r) col_h[(r + 1) * stride] = v;
+                if (i) col_e[r * TILE_ROWS + k - 1] = NEG;
+            } else {
+                col_h[i] = v;
+                if (i) col_e[i - 1] = NEG;
+            }
+        }
+        if (!tiled) {
+            fill_tile(&d, 1, m + 1, 1, n + 1, col_h, col_e);
+        } else {
+            wave w = {&d, m, tiles_r, tiles_c, 0, col_h, col_e, 0};
+            for (size_t diag = 0; diag + 1 < tiles_r + tiles_c; ++diag) {
+                w.diagonal = diag;
+                atomic_store(&w.next, 0);
+                const size_t r_lo = diag >= tiles_c ? diag - tiles_c + 1 : 0, r_hi = diag < tiles_r ? diag : tiles_r - 1;
+                const size_t count = r_hi - r_lo + 1;
+                int started = 0;
+                if (count > 1) sw_pool_run(count < (size_t)threads ? (int)count : threads, wave_worker, &w, &started);
+                /* Whatever no thread took (none could start, or one tile), here. */
+                wave_worker(&w, 0);
+            }
+        }
+    } else {
+        /* A profile without columns: the other's columns against gaps. */
+        int64_t down = m ? -open_a[0] : 0;
+        for (size_t i = 1; i <= m; ++i) down -= gap_a[i - 1];
+        if (m) h[0] = down;
+    }
+    x->score = m ? (n ? h[n] : h[0]) : h[n];
 
     /* Traceback from (m, n), collected backwards. */
     x->pairs = malloc((m + n + 1) * sizeof *x->pairs);
@@ -255,7 +381,9 @@ int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_
                           (long long)x->score);
 
 done:
-    scorer_free(&sc);
+    scorer_free(&d.sc);
+    free(col_h);
+    free(col_e);
     free(tb);
     free(h);
     free(f);

@@ -1,4 +1,5 @@
-/* Global alignment of two profiles (the plain CPU reference engine):
+/* Global alignment of two profiles (the plain CPU reference engine, and
+ * the multi-threaded one that computes the same cells in tiles):
  * Gotoh's recurrences over column pairs scored by sw_profile_scoring, with
  * position-specific gap costs, and a traceback of one byte a cell. */
 #ifndef SW_PROFILE_ALIGN_H
@@ -31,6 +32,11 @@ typedef struct sw_profile_alignment sw_profile_alignment;
  * must equal the recurrences' value, else SW_ECORRUPT. */
 int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s,
                      sw_profile_alignment **out, sw_error *err);
+/* The same on `threads` threads (<= 0: every online CPU): tiles of cells in
+ * a wavefront, each cell computed as the reference computes it, so the
+ * score and the alignment are the reference's. */
+int sw_profile_align_threads(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s, int threads,
+                             sw_profile_alignment **out, sw_error *err);
 void sw_profile_alignment_free(sw_profile_alignment *x);
 
 int64_t sw_profile_alignment_score(const sw_profile_alignment *x);

@@ -305,3 +305,37 @@ Test(profile, a_wrong_column_list_is_refused)
     sw_msa_free(ma);
     sw_msa_free(mb);
 }
+
+Test(profile, threads_give_the_reference_alignment)
+{
+    /* Several tiles each way (64 x 512 cells a tile), odd sizes at the
+     * edges; both scores; every column pair equal. */
+    test_rng r = test_rng_seed(12);
+    for (int trial = 0; trial < 6; ++trial) {
+        sw_msa *ma = random_msa(&r, 3 + test_rng_below(&r, 5), 150 + test_rng_below(&r, 300), 5);
+        sw_msa *mb = random_msa(&r, 2 + test_rng_below(&r, 5), 600 + test_rng_below(&r, 1200), 7);
+        sw_profile *pa = profile_of(ma), *pb = profile_of(mb);
+        const sw_profile_scoring s = {trial % 2 ? SW_PROFILE_EUCLID : SW_PROFILE_EXPECTED,
+                                      sw_matrix_table(blosum62()), trial % 2 ? 3 : 11, 1};
+        sw_profile_alignment *one = align_or_die(pa, pb, &s);
+        for (int threads = 2; threads <= 5; threads += 3) {
+            sw_profile_alignment *many = NULL;
+            sw_error err = {0};
+            cr_assert_eq(sw_profile_align_threads(pa, pb, &s, threads, &many, &err), SW_OK, "%s", err.message);
+            cr_expect_eq(sw_profile_alignment_score(many), sw_profile_alignment_score(one), "trial %d, %d threads",
+                         trial, threads);
+            cr_assert_eq(sw_profile_alignment_length(many), sw_profile_alignment_length(one));
+            for (size_t k = 0; k < sw_profile_alignment_length(one); ++k) {
+                const sw_profile_pair p = sw_profile_alignment_pair(one, k), q = sw_profile_alignment_pair(many, k);
+                cr_assert(p.a == q.a && p.b == q.b, "trial %d, %d threads: column %zu differs", trial, threads, k);
+            }
+            sw_profile_alignment_free(many);
+        }
+        cr_expect_eq(sw_profile_alignment_score(one), full_matrix_optimum(pa, pb, &s));
+        sw_profile_alignment_free(one);
+        sw_profile_free(pa);
+        sw_profile_free(pb);
+        sw_msa_free(ma);
+        sw_msa_free(mb);
+    }
+}
