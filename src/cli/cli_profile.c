@@ -1,18 +1,24 @@
 /* swsearch profile: two multiple alignments merged by aligning their
  * profiles; the merged alignment, its score, and on request the column map. */
+#include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_common.h"
 #include "cli_output.h"
+#include "sw_cleanup.h"
 #include "sw_clock.h"
 #include "sw_matrix.h"
+#include "sw_pool.h"
 #include "sw_profile_report.h"
 
 static const char help[] =
     "usage: swsearch profile A.afa B.afa [options]\n"
+    "       swsearch profile --pairs LIST [options]\n"
     "\n"
     "Merges two multiple alignments of proteins (aligned FASTA, plain or\n"
     "zstd-compressed; '-' and '.' are gaps) by the best global alignment of\n"
@@ -41,6 +47,12 @@ static const char help[] =
     "      --gap-extend E    expected: each residue against a gap (default 1)\n"
     "  -t, --threads T       threads (default: all cores): tiles of cells in a\n"
     "                        wavefront, the same result as one thread\n"
+    "      --pairs LIST      merge many pairs: each line of LIST names A.afa, B.afa\n"
+    "                        and the output file, separated by blanks (paths\n"
+    "                        without blanks; '#' lines and blank lines skipped);\n"
+    "                        the pairs run side by side on the threads, each\n"
+    "                        output appearing whole once its pair is done; the\n"
+    "                        first error stops the run\n"
     "      --map FILE        also write the column map: the score, then for every\n"
     "                        merged column the column of A and of B (1-based,\n"
     "                        '-' for a gap)\n"
@@ -55,7 +67,7 @@ static const char help[] =
     "units (euclid), the merged length and the time.\n";
 
 typedef struct profile_args {
-    const char *path_a, *path_b, *out_path, *map_path, *matrix;
+    const char *path_a, *path_b, *out_path, *map_path, *matrix, *pairs_path;
     sw_profile_format format;
     sw_profile_kind kind;
     long gap_open, gap_extend, threads;
@@ -64,14 +76,14 @@ typedef struct profile_args {
 
 static int parse_args(int argc, char **argv, profile_args *a)
 {
-    enum { OPT_MATRIX = 256, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_MAP };
+    enum { OPT_MATRIX = 256, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_MAP, OPT_PAIRS };
     static const struct option longopts[] = {
         {"out", required_argument, NULL, 'o'},       {"format", required_argument, NULL, 'f'},
         {"score", required_argument, NULL, 's'},     {"matrix", required_argument, NULL, OPT_MATRIX},
         {"gap-open", required_argument, NULL, OPT_GAP_OPEN},
         {"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
         {"map", required_argument, NULL, OPT_MAP},   {"quiet", no_argument, NULL, 'q'},
-        {"threads", required_argument, NULL, 't'},
+        {"threads", required_argument, NULL, 't'},  {"pairs", required_argument, NULL, OPT_PAIRS},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->matrix = "BLOSUM62";
@@ -110,6 +122,7 @@ static int parse_args(int argc, char **argv, profile_args *a)
             if (cli_parse_long("--gap-extend", optarg, 1, 255, &a->gap_extend)) return CLI_EXIT_USAGE;
             break;
         case OPT_MAP: a->map_path = optarg; break;
+        case OPT_PAIRS: a->pairs_path = optarg; break;
         case 't':
             if (cli_parse_long("--threads", optarg, 1, 4096, &a->threads)) return CLI_EXIT_USAGE;
             break;
@@ -123,14 +136,205 @@ static int parse_args(int argc, char **argv, profile_args *a)
             return CLI_EXIT_USAGE;
         }
     }
+    if (a->kind == SW_PROFILE_EUCLID && !a->open_given) a->gap_open = 0;
+    if (a->pairs_path) {
+        if (argc - optind != 0 || a->out_path || a->map_path) {
+            cli_error("--pairs names the inputs and outputs of every pair: it takes no files, -o or --map");
+            return CLI_EXIT_USAGE;
+        }
+        return CLI_EXIT_OK;
+    }
     if (argc - optind != 2) {
         cli_error("profile needs two aligned FASTA files, not %d; see 'swsearch profile --help'", argc - optind);
         return CLI_EXIT_USAGE;
     }
-    if (a->kind == SW_PROFILE_EUCLID && !a->open_given) a->gap_open = 0;
     a->path_a = argv[optind];
     a->path_b = argv[optind + 1];
     return CLI_EXIT_OK;
+}
+
+/* One pair of a --pairs list. */
+typedef struct pair_job {
+    char *a, *b, *out;
+    unsigned long line;
+} pair_job;
+
+typedef struct batch {
+    const profile_args *args;
+    const sw_matrix *matrix;
+    pair_job *jobs;
+    size_t count;
+    atomic_size_t next;
+    atomic_ullong cells;
+    pthread_mutex_t lock; /* the first error */
+    int rc;
+    sw_error err;
+} batch;
+
+/* Reads LIST: every line "A B OUT". */
+static int read_pairs(const char *path, pair_job **out, size_t *count, sw_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return sw_error_set(err, SW_EIO, "%s: %s", path, strerror(errno));
+    size_t cap = 0;
+    pair_job *jobs = NULL;
+    char *line = NULL;
+    size_t line_cap = 0;
+    unsigned long number = 0;
+    int rc = SW_OK;
+    while (getline(&line, &line_cap, f) >= 0) {
+        ++number;
+        char *save = NULL, *word[4];
+        int words = 0;
+        for (char *w = strtok_r(line, " \t\r\n", &save); w && words < 4; w = strtok_r(NULL, " \t\r\n", &save))
+            word[words++] = w;
+        if (words == 0 || word[0][0] == '#') continue;
+        if (words != 3) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: expected 'A.afa B.afa OUT', %s", path, number,
+                              words < 3 ? "too few paths" : "more than three paths");
+            break;
+        }
+        if (*count == cap) {
+            cap = cap ? 2 * cap : 64;
+            pair_job *grown = realloc(jobs, cap * sizeof *grown);
+            if (!grown) {
+                rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+                break;
+            }
+            jobs = grown;
+        }
+        pair_job *j = &jobs[(*count)++];
+        j->a = strdup(word[0]);
+        j->b = strdup(word[1]);
+        j->out = strdup(word[2]);
+        j->line = number;
+        if (!j->a || !j->b || !j->out) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+            break;
+        }
+    }
+    if (!rc && ferror(f)) rc = sw_error_set(err, SW_EIO, "%s: %s", path, strerror(errno));
+    if (!rc && *count == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no pairs", path);
+    free(line);
+    fclose(f);
+    *out = jobs;
+    return rc;
+}
+
+static void free_pairs(pair_job *jobs, size_t count)
+{
+    for (size_t k = 0; k < count; ++k) {
+        free(jobs[k].a);
+        free(jobs[k].b);
+        free(jobs[k].out);
+    }
+    free(jobs);
+}
+
+/* Merges one pair into its output; the output appears only on success. */
+static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_error *err)
+{
+    const profile_args *a = bt->args;
+    sw_msa *ma = NULL, *mb = NULL;
+    sw_profile *pa = NULL, *pb = NULL;
+    sw_profile_alignment *x = NULL;
+    cli_output out = {0};
+    int rc;
+    const cli_input inputs[] = {{"an input alignment", j->a, NULL}, {"an input alignment", j->b, NULL}};
+    if (!(rc = sw_msa_read(j->a, &ma, err)) && !(rc = sw_msa_read(j->b, &mb, err)) &&
+        !(rc = sw_profile_from_msa(ma, &pa, err)) && !(rc = sw_profile_from_msa(mb, &pb, err))) {
+        const sw_profile_scoring scoring = {a->kind, sw_matrix_table(bt->matrix), (int)a->gap_open,
+                                            (int)a->gap_extend};
+        if (!(rc = sw_profile_align_threads(pa, pb, &scoring, 1, &x, err)) &&
+            !(rc = cli_output_open(&out, j->out, inputs, 2, err))) {
+            sw_profile_write_merged(out.file, a->format, ma, mb, x);
+            rc = cli_output_commit(&out, err);
+            *cells = (uint64_t)sw_msa_columns(ma) * sw_msa_columns(mb);
+        }
+    }
+    if (rc) cli_output_abort(&out);
+    sw_profile_alignment_free(x);
+    sw_profile_free(pa);
+    sw_profile_free(pb);
+    sw_msa_free(ma);
+    sw_msa_free(mb);
+    return rc;
+}
+
+static void batch_worker(void *ctx, int index)
+{
+    (void)index;
+    batch *bt = ctx;
+    for (;;) {
+        pthread_mutex_lock(&bt->lock);
+        const int stop = bt->rc != 0;
+        pthread_mutex_unlock(&bt->lock);
+        if (stop) return;
+        const size_t k = atomic_fetch_add(&bt->next, 1);
+        if (k >= bt->count) return;
+        sw_error err;
+        sw_error_clear(&err);
+        uint64_t cells = 0;
+        const int rc = merge_pair(bt, &bt->jobs[k], &cells, &err);
+        if (rc) {
+            pthread_mutex_lock(&bt->lock);
+            if (!bt->rc) {
+                bt->rc = rc;
+                sw_error_set(&bt->err, rc, "%s:%lu: %s", bt->args->pairs_path, bt->jobs[k].line, err.message);
+            }
+            pthread_mutex_unlock(&bt->lock);
+            return;
+        }
+        atomic_fetch_add(&bt->cells, cells);
+    }
+}
+
+static int run_pairs(const profile_args *a)
+{
+    sw_error err;
+    sw_error_clear(&err);
+    sw_matrix *matrix = NULL;
+    pair_job *jobs = NULL;
+    size_t count = 0;
+    int rc = read_pairs(a->pairs_path, &jobs, &count, &err);
+    if (!rc) rc = sw_matrix_load(a->matrix, &matrix, &err);
+    if (!rc && sw_matrix_alphabet(matrix)->kind != SW_ALPHABET_PROTEIN)
+        rc = sw_error_set(&err, SW_EINVAL, "--matrix %s: not a protein matrix", a->matrix);
+    if (rc) {
+        cli_error("%s", err.message);
+        free_pairs(jobs, count);
+        return CLI_EXIT_FAILURE;
+    }
+    batch bt;
+    memset(&bt, 0, sizeof bt);
+    bt.args = a;
+    bt.matrix = matrix;
+    bt.jobs = jobs;
+    bt.count = count;
+    atomic_init(&bt.next, 0);
+    atomic_init(&bt.cells, 0);
+    pthread_mutex_init(&bt.lock, NULL);
+    /* Each output in flight holds a cleanup slot. */
+    int threads = a->threads > 0 ? (int)a->threads : sw_clock_online_cpus();
+    if (threads > SW_CLEANUP_MAX_PATHS / 2) threads = SW_CLEANUP_MAX_PATHS / 2;
+    if ((size_t)threads > count) threads = (int)count;
+    const double t0 = sw_clock_seconds();
+    int started = 0;
+    sw_pool_run(threads, batch_worker, &bt, &started);
+    if (!started) batch_worker(&bt, 0);
+    const double seconds = sw_clock_seconds() - t0;
+    rc = bt.rc;
+    if (rc) cli_error("%s", bt.err.message);
+    else if (!a->quiet)
+        fprintf(stderr, "swsearch: profile: %zu pairs, %.3e cells in %.3f s on %d thread%s (%.3f GCUPS)\n", count,
+                (double)atomic_load(&bt.cells), seconds, started ? started : 1, started == 1 ? "" : "s",
+                seconds > 0 ? (double)atomic_load(&bt.cells) / seconds / 1e9 : 0.0);
+    pthread_mutex_destroy(&bt.lock);
+    free_pairs(jobs, count);
+    sw_matrix_free(matrix);
+    return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }
 
 int cli_profile(int argc, char **argv)
@@ -138,6 +342,7 @@ int cli_profile(int argc, char **argv)
     profile_args a;
     int status = parse_args(argc, argv, &a);
     if (status) return status < 0 ? CLI_EXIT_OK : status;
+    if (a.pairs_path) return run_pairs(&a);
     sw_error err;
     sw_error_clear(&err);
     sw_msa *ma = NULL, *mb = NULL;

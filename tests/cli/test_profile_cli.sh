@@ -76,4 +76,24 @@ cat "$tmp/h1.afa" "$tmp/h2.afa" | awk '/^>/ { n = $1; next } { gsub(/-/, ""); pr
 awk -F'\t' '{ gsub(/-/, "", $2); print $1 "\t" $2 }' "$tmp/merged.tsv" > "$tmp/out.tsv"
 cmp -s "$tmp/in.tsv" "$tmp/out.tsv" && pass || fail "a row lost or changed residues in the merge"
 
+# Many pairs at once: each output equals the pair merged alone.
+printf '# pairs\n%s %s %s\n\n%s %s %s\n%s %s %s\n' "$tmp/a.afa" "$tmp/b.afa" "$tmp/m1.afa" \
+  "$tmp/h1.afa" "$tmp/h2.afa" "$tmp/m2.afa" "$tmp/b.afa" "$tmp/h1.afa" "$tmp/m3.afa" > "$tmp/list"
+expect 0 "--pairs" -- "$swsearch" profile --pairs "$tmp/list" -t 2
+err_has "swsearch: profile: 3 pairs"
+"$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -q > "$tmp/s1.afa"
+"$swsearch" profile "$tmp/h1.afa" "$tmp/h2.afa" -q > "$tmp/s2.afa"
+"$swsearch" profile "$tmp/b.afa" "$tmp/h1.afa" -q > "$tmp/s3.afa"
+cmp -s "$tmp/m1.afa" "$tmp/s1.afa" && cmp -s "$tmp/m2.afa" "$tmp/s2.afa" && cmp -s "$tmp/m3.afa" "$tmp/s3.afa" && pass ||
+  fail "--pairs outputs differ from single merges"
+printf '%s %s\n' "$tmp/a.afa" "$tmp/b.afa" > "$tmp/short.list"
+expect 1 "--pairs short line" -- "$swsearch" profile --pairs "$tmp/short.list"
+err_has "short.list:1: expected 'A.afa B.afa OUT', too few paths"
+printf '%s %s %s\n%s %s %s\n' "$tmp/a.afa" "$tmp/b.afa" "$tmp/n1.afa" "$tmp/ragged.afa" "$tmp/b.afa" "$tmp/n2.afa" > "$tmp/bad.list"
+expect 1 "--pairs bad input" -- "$swsearch" profile --pairs "$tmp/bad.list" -t 1
+err_has "bad.list:2: .*ragged.afa:3: row 'y' has 3 columns"
+absent "$tmp/n2.afa"
+expect 2 "--pairs with files" -- "$swsearch" profile --pairs "$tmp/list" "$tmp/a.afa" "$tmp/b.afa"
+err_has "it takes no files"
+
 cli_checks_done
