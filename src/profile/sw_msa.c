@@ -2,6 +2,8 @@
  * knows the gap (sw_msa.h). */
 #include "sw_msa.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,9 +44,186 @@ static int grow(sw_msa *m, size_t *cap, size_t columns)
     return 0;
 }
 
+/* ---- Clustal and Stockholm: "name sequence" lines in blocks ---- */
+
+/* Rows being gathered by name, in order of first appearance. */
+typedef struct gather {
+    char **names;
+    uint8_t **codes;
+    size_t *len, *cap;
+    unsigned long *line; /* of each name's first line */
+    size_t rows, rows_cap;
+} gather;
+
+static void gather_free(gather *g)
+{
+    for (size_t k = 0; k < g->rows; ++k) {
+        free(g->names[k]);
+        free(g->codes[k]);
+    }
+    free(g->names);
+    free(g->codes);
+    free(g->len);
+    free(g->cap);
+    free(g->line);
+    memset(g, 0, sizeof *g);
+}
+
+/* Appends `seq` (n bytes) to the row called name, made if new. */
+static int gather_add(gather *g, const sw_alphabet *alpha, const char *name, size_t name_len, const char *seq,
+                      size_t n, const char *file, unsigned long line, sw_error *err)
+{
+    size_t k = 0;
+    while (k < g->rows && !(strlen(g->names[k]) == name_len && !memcmp(g->names[k], name, name_len))) ++k;
+    if (k == g->rows) {
+        if (g->rows == g->rows_cap) {
+            const size_t nc = g->rows_cap ? 2 * g->rows_cap : 16;
+            char **names = realloc(g->names, nc * sizeof *names);
+            if (names) g->names = names;
+            uint8_t **codes = realloc(g->codes, nc * sizeof *codes);
+            if (codes) g->codes = codes;
+            size_t *len = realloc(g->len, nc * sizeof *len);
+            if (len) g->len = len;
+            size_t *cap = realloc(g->cap, nc * sizeof *cap);
+            if (cap) g->cap = cap;
+            unsigned long *ln = realloc(g->line, nc * sizeof *ln);
+            if (ln) g->line = ln;
+            if (!names || !codes || !len || !cap || !ln) return sw_error_set(err, SW_ENOMEM, "out of memory");
+            g->rows_cap = nc;
+        }
+        g->names[k] = strndup(name, name_len);
+        g->codes[k] = NULL;
+        g->len[k] = g->cap[k] = 0;
+        g->line[k] = line;
+        if (!g->names[k]) return sw_error_set(err, SW_ENOMEM, "out of memory");
+        ++g->rows;
+    }
+    for (size_t t = 0; t < n; ++t) {
+        const uint8_t c = sw_alphabet_encode(alpha, (unsigned char)seq[t]);
+        if (c == SW_CODE_INVALID)
+            return sw_error_set(err, SW_EFORMAT, "%s:%lu: invalid residue '%c' in row %s", file, line, seq[t],
+                                g->names[k]);
+        if (g->len[k] == g->cap[k]) {
+            const size_t nc = g->cap[k] ? 2 * g->cap[k] : 256;
+            uint8_t *grown = realloc(g->codes[k], nc);
+            if (!grown) return sw_error_set(err, SW_ENOMEM, "out of memory");
+            g->codes[k] = grown;
+            g->cap[k] = nc;
+        }
+        g->codes[k][g->len[k]++] = c;
+    }
+    return SW_OK;
+}
+
+/* Reads a Clustal (clustal != 0) or Stockholm file from f, whose first line
+ * was already read into `first`. */
+static int read_blocks(FILE *f, int clustal, const char *file, sw_msa *m, sw_error *err)
+{
+    const sw_alphabet alpha = gapped_alphabet();
+    gather g;
+    memset(&g, 0, sizeof g);
+    char *line = NULL;
+    size_t line_cap = 0;
+    unsigned long number = 1; /* the header line */
+    int rc = SW_OK, ended = 0;
+    ssize_t got;
+    while (!rc && (got = getline(&line, &line_cap, f)) >= 0) {
+        ++number;
+        size_t n = (size_t)got;
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) --n;
+        if (n == 0) continue;
+        if (!clustal && n >= 2 && line[0] == '/' && line[1] == '/') {
+            ended = 1;
+            break;
+        }
+        /* Clustal: a line that starts with a blank is the conservation
+         * line; Stockholm: '#' lines are annotations. */
+        if (clustal ? (line[0] == ' ' || line[0] == '\t') : line[0] == '#') continue;
+        size_t name_len = strcspn(line, " \t");
+        if (name_len >= n) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: expected a name and its sequence", file, number);
+            break;
+        }
+        size_t at = name_len + strspn(line + name_len, " \t");
+        size_t seq_len = strcspn(line + at, " \t\r\n");
+        /* Clustal may end a line with a residue count. */
+        const size_t rest = at + seq_len + strspn(line + at + seq_len, " \t");
+        if (rest < n && !(clustal && strspn(line + rest, "0123456789") == n - rest)) {
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: unexpected text after the sequence of %.*s", file, number,
+                              (int)(name_len < 60 ? name_len : 60), line);
+            break;
+        }
+        rc = gather_add(&g, &alpha, line, name_len, line + at, seq_len, file, number, err);
+    }
+    free(line);
+    if (!rc && ferror(f)) rc = sw_error_set(err, SW_EIO, "%s: read error", file);
+    if (!rc && !clustal && !ended) rc = sw_error_set(err, SW_EFORMAT, "%s: no '//' line at the end of the alignment", file);
+    if (!rc && g.rows == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no aligned sequences", file);
+    for (size_t k = 1; !rc && k < g.rows; ++k)
+        if (g.len[k] != g.len[0])
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row '%s' has %zu columns, the first row has %zu: not an alignment",
+                              file, g.line[k], g.names[k], g.len[k], g.len[0]);
+    if (!rc && g.len[0] == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: the rows are empty", file);
+    if (!rc) {
+        m->columns = g.len[0];
+        m->names = calloc(g.rows, sizeof *m->names);
+        m->codes = malloc(g.rows * m->columns);
+        if (!m->names || !m->codes) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+        for (size_t k = 0; !rc && k < g.rows; ++k) {
+            m->names[k] = g.names[k];
+            g.names[k] = NULL;
+            memcpy(m->codes + k * m->columns, g.codes[k], m->columns);
+            m->rows = k + 1;
+        }
+    }
+    gather_free(&g);
+    return rc;
+}
+
+/* The format of a plain text file from its first line: 1 Clustal, 2
+ * Stockholm, 0 anything else (FASTA, or zstd). */
+static int sniff(const char *path, FILE **opened, sw_error *err)
+{
+    *opened = NULL;
+    if (!strcmp(path, "-")) return 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return sw_error_set(err, SW_EIO, "%s: %s", path, strerror(errno)), -1;
+    char head[16] = {0};
+    const size_t got = fread(head, 1, sizeof head - 1, f);
+    head[got] = 0;
+    int kind = 0;
+    if (!strncmp(head, "CLUSTAL", 7) || !strncmp(head, "MUSCLE", 6)) kind = 1;
+    else if (!strncmp(head, "# STOCKHOLM", 11)) kind = 2;
+    if (!kind) {
+        fclose(f);
+        return 0;
+    }
+    /* Past the header line. */
+    rewind(f);
+    int c;
+    while ((c = fgetc(f)) != EOF && c != '\n') {
+    }
+    *opened = f;
+    return kind;
+}
+
 int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
 {
     *out = NULL;
+    FILE *blocks = NULL;
+    const int kind = sniff(path, &blocks, err);
+    if (kind < 0) return err->code ? err->code : SW_EIO;
+    if (kind > 0) {
+        sw_msa *m = calloc(1, sizeof *m);
+        int rc = m ? read_blocks(blocks, kind == 1, path, m, err) : sw_error_set(err, SW_ENOMEM, "out of memory");
+        fclose(blocks);
+        if (rc) {
+            sw_msa_free(m);
+            return rc;
+        }
+        *out = m;
+        return SW_OK;
+    }
     const sw_alphabet alpha = gapped_alphabet();
     const sw_fasta_options opt = {&alpha, NULL, NULL, 0};
     sw_fasta *f = NULL;

@@ -1,6 +1,7 @@
-/* A multiple alignment read from aligned FASTA (plain or zstd-compressed):
- * rows of equal length over the protein letters and the gap ('-' or '.'),
- * each with its name. Errors name the file, the line and the problem. */
+/* A multiple alignment read from aligned FASTA (plain or zstd-compressed),
+ * Clustal or Stockholm (plain; recognised by their first line): rows of
+ * equal length over the protein letters and the gap ('-' or '.'), each with
+ * its name. Errors name the file, the line and the problem. */
 #ifndef SW_MSA_H
 #define SW_MSA_H
 

@@ -76,6 +76,28 @@ cat "$tmp/h1.afa" "$tmp/h2.afa" | awk '/^>/ { n = $1; next } { gsub(/-/, ""); pr
 awk -F'\t' '{ gsub(/-/, "", $2); print $1 "\t" $2 }' "$tmp/merged.tsv" > "$tmp/out.tsv"
 cmp -s "$tmp/in.tsv" "$tmp/out.tsv" && pass || fail "a row lost or changed residues in the merge"
 
+# Clustal and Stockholm input: our Clustal output reads back as the same
+# alignment; a Stockholm file with annotations and two blocks.
+"$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -f clustal -q > "$tmp/ab.aln"
+"$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -q > "$tmp/ab.afa"
+printf '>z\nACDEFGHIK\n' > "$tmp/z.afa"
+expect 0 "clustal input" -- "$swsearch" profile "$tmp/ab.aln" "$tmp/z.afa" -q
+"$swsearch" profile "$tmp/ab.afa" "$tmp/z.afa" -q > "$tmp/via_fasta.afa"
+sed 's/ .*//' "$tmp/via_fasta.afa" | cmp -s "$tmp/out" - && pass || fail "Clustal input differs from the same alignment in FASTA"
+printf '# STOCKHOLM 1.0\n#=GF ID test\ns1      ACDEF.GHIK\ns2      ACDE--GHIK\n#=GC SS_cons ..........\n\ns1      LL\ns2      L-\n//\n' > "$tmp/st.sto"
+expect 0 "stockholm input" -- "$swsearch" profile "$tmp/st.sto" "$tmp/z.afa" -q
+[ "$(sed -n 2p "$tmp/out")" = "ACDEF-GHIKLL" ] && [ "$(sed -n 4p "$tmp/out")" = "ACDE--GHIKL-" ] && pass ||
+  { fail "Stockholm rows:"; cat "$tmp/out"; }
+printf 'CLUSTAL W\n\nx   ACD\ny   AC\n' > "$tmp/rag.aln"
+expect 1 "ragged clustal" -- "$swsearch" profile "$tmp/rag.aln" "$tmp/z.afa"
+err_has "rag.aln:4: row 'y' has 2 columns, the first row has 3"
+printf '# STOCKHOLM 1.0\nx AC#D\n//\n' > "$tmp/bad.sto"
+expect 1 "bad stockholm residue" -- "$swsearch" profile "$tmp/bad.sto" "$tmp/z.afa"
+err_has "bad.sto:2: invalid residue '#' in row x"
+printf '# STOCKHOLM 1.0\nx ACD\n' > "$tmp/open.sto"
+expect 1 "stockholm without //" -- "$swsearch" profile "$tmp/open.sto" "$tmp/z.afa"
+err_has "no '//' line"
+
 # Many pairs at once: each output equals the pair merged alone.
 printf '# pairs\n%s %s %s\n\n%s %s %s\n%s %s %s\n' "$tmp/a.afa" "$tmp/b.afa" "$tmp/m1.afa" \
   "$tmp/h1.afa" "$tmp/h2.afa" "$tmp/m2.afa" "$tmp/b.afa" "$tmp/h1.afa" "$tmp/m3.afa" > "$tmp/list"
