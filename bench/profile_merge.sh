@@ -7,6 +7,7 @@
 # `mafft --merge`. Prints each merge's time and sum-of-pairs score
 # (bench/sp_score.c, BLOSUM62 11/1; higher is better).
 # Needs clustalo and mafft (Debian packages clustalo, mafft).
+# PROFILE_ARGS: more options for swsearch profile (for example "-w henikoff").
 # Usage: bench/profile_merge.sh BUILD [SHARED_DIR] [FAMILIES]   (default 8)
 set -euo pipefail
 build=$1
@@ -39,7 +40,7 @@ grep '^>' "$db" | awk '{ print $2 }' | grep -v '\.0$' | sort | uniq -c | sort -k
   half "$work/fam.afa" 0 > "$work/h1.afa"
   half "$work/fam.afa" 1 > "$work/h2.afa"
   rows=$(grep -c '^>' "$work/fam.afa")
-  t=$(now); "$swsearch" profile "$work/h1.afa" "$work/h2.afa" -q -o "$work/sw.afa"; ts=$(since "$t")
+  t=$(now); "$swsearch" profile "$work/h1.afa" "$work/h2.afa" -q ${PROFILE_ARGS:-} -o "$work/sw.afa"; ts=$(since "$t")
   t=$(now); clustalo --profile1 "$work/h1.afa" --profile2 "$work/h2.afa" -o "$work/co.afa" --outfmt=fa --force 2> /dev/null; tc=$(since "$t")
   cat "$work/h1.afa" "$work/h2.afa" > "$work/both.afa"
   n1=$(grep -c '^>' "$work/h1.afa")

@@ -46,6 +46,9 @@ static const char help[] =
     "                        euclid); expected charges it for each residue of\n"
     "                        the first column against the gap\n"
     "      --gap-extend E    expected: each residue against a gap (default 1)\n"
+    "  -w, --weights W       none (default: every row counts alike) or henikoff\n"
+    "                        (position-based weights, so that many similar rows\n"
+    "                        do not outvote the rest)\n"
     "  -t, --threads T       threads (default: all cores): tiles of cells in a\n"
     "                        wavefront, the same result as one thread\n"
     "      --pairs LIST      merge many pairs: each line of LIST names A.afa, B.afa\n"
@@ -72,7 +75,7 @@ typedef struct profile_args {
     sw_profile_format format;
     sw_profile_kind kind;
     long gap_open, gap_extend, threads;
-    int open_given, quiet;
+    int open_given, quiet, weighted;
 } profile_args;
 
 static int parse_args(int argc, char **argv, profile_args *a)
@@ -85,6 +88,7 @@ static int parse_args(int argc, char **argv, profile_args *a)
         {"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
         {"map", required_argument, NULL, OPT_MAP},   {"quiet", no_argument, NULL, 'q'},
         {"threads", required_argument, NULL, 't'},  {"pairs", required_argument, NULL, OPT_PAIRS},
+        {"weights", required_argument, NULL, 'w'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->matrix = "BLOSUM62";
@@ -94,7 +98,7 @@ static int parse_args(int argc, char **argv, profile_args *a)
     optind = 1;
     int c;
     cli_options_seen seen = {{0}};
-    while ((c = getopt_long(argc, argv, ":o:f:s:t:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:f:s:t:w:qh", longopts, NULL)) != -1) {
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'o': a->out_path = optarg; break;
@@ -124,6 +128,14 @@ static int parse_args(int argc, char **argv, profile_args *a)
             break;
         case OPT_MAP: a->map_path = optarg; break;
         case OPT_PAIRS: a->pairs_path = optarg; break;
+        case 'w':
+            if (!strcmp(optarg, "none")) a->weighted = 0;
+            else if (!strcmp(optarg, "henikoff")) a->weighted = 1;
+            else {
+                cli_error("--weights is 'none' or 'henikoff', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
         case 't':
             if (cli_parse_long("--threads", optarg, 1, 4096, &a->threads)) return CLI_EXIT_USAGE;
             break;
@@ -152,6 +164,11 @@ static int parse_args(int argc, char **argv, profile_args *a)
     a->path_a = argv[optind];
     a->path_b = argv[optind + 1];
     return CLI_EXIT_OK;
+}
+
+static int make_profile(const profile_args *a, const sw_msa *m, sw_profile **out, sw_error *err)
+{
+    return a->weighted ? sw_profile_from_msa_weighted(m, out, err) : sw_profile_from_msa(m, out, err);
 }
 
 /* One pair of a --pairs list. */
@@ -245,7 +262,7 @@ static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_er
     int rc;
     const cli_input inputs[] = {{"an input alignment", j->a, NULL}, {"an input alignment", j->b, NULL}};
     if (!(rc = sw_msa_read(j->a, &ma, err)) && !(rc = sw_msa_read(j->b, &mb, err)) &&
-        !(rc = sw_profile_from_msa(ma, &pa, err)) && !(rc = sw_profile_from_msa(mb, &pb, err))) {
+        !(rc = make_profile(a, ma, &pa, err)) && !(rc = make_profile(a, mb, &pb, err))) {
         const sw_profile_scoring scoring = {a->kind, sw_matrix_table(bt->matrix), (int)a->gap_open,
                                             (int)a->gap_extend};
         if (!(rc = sw_profile_align_threads(pa, pb, &scoring, 1, &x, err)) &&
@@ -369,7 +386,7 @@ int cli_profile(int argc, char **argv)
         if ((rc = cli_output_open(&map, a.map_path, inputs, 2, &err))) goto done;
     }
     const double t0 = sw_clock_seconds();
-    if ((rc = sw_profile_from_msa(ma, &pa, &err)) || (rc = sw_profile_from_msa(mb, &pb, &err))) goto done;
+    if ((rc = make_profile(&a, ma, &pa, &err)) || (rc = make_profile(&a, mb, &pb, &err))) goto done;
     const sw_profile_scoring scoring = {a.kind, sw_matrix_table(matrix), (int)a.gap_open, (int)a.gap_extend};
     if ((rc = sw_profile_align_threads(pa, pb, &scoring, (int)a.threads, &x, &err))) goto done;
     const double seconds = sw_clock_seconds() - t0;

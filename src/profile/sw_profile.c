@@ -30,6 +30,46 @@ int sw_profile_from_msa(const sw_msa *m, sw_profile **out, sw_error *err)
     return SW_OK;
 }
 
+int sw_profile_from_msa_weighted(const sw_msa *m, sw_profile **out, sw_error *err)
+{
+    *out = NULL;
+    const size_t rows = sw_msa_rows(m), cols = sw_msa_columns(m);
+    double *w = calloc(rows ? rows : 1, sizeof *w);
+    sw_profile *p = calloc(1, sizeof *p);
+    if (!w || !p || !(p->freq = calloc(cols ? cols : 1, SW_PROFILE_SYMBOLS))) {
+        free(w);
+        free(p);
+        return sw_error_set(err, SW_ENOMEM, "out of memory for a profile of %zu columns", cols);
+    }
+    p->columns = cols;
+    uint64_t count[SW_PROFILE_SYMBOLS];
+    for (size_t c = 0; c < cols; ++c) {
+        memset(count, 0, sizeof count);
+        for (size_t r = 0; r < rows; ++r) ++count[sw_msa_row(m, r)[c]];
+        int types = 0;
+        for (int s = 0; s < SW_MSA_GAP; ++s) types += count[s] > 0;
+        for (size_t r = 0; r < rows; ++r) {
+            const uint8_t x = sw_msa_row(m, r)[c];
+            if (x != SW_MSA_GAP) w[r] += 1.0 / ((double)types * (double)count[x]);
+        }
+    }
+    double total = 0;
+    for (size_t r = 0; r < rows; ++r) total += w[r];
+    for (size_t r = 0; r < rows; ++r) w[r] = total > 0 ? w[r] / total : 1.0 / (double)rows;
+    double share[SW_PROFILE_SYMBOLS];
+    for (size_t c = 0; c < cols; ++c) {
+        for (int s = 0; s < SW_PROFILE_SYMBOLS; ++s) share[s] = 0;
+        for (size_t r = 0; r < rows; ++r) share[sw_msa_row(m, r)[c]] += w[r];
+        for (int s = 0; s < SW_PROFILE_SYMBOLS; ++s) {
+            const double v = share[s] * SW_PROFILE_SCALE + 0.5;
+            p->freq[c * SW_PROFILE_SYMBOLS + s] = (uint8_t)(v > SW_PROFILE_SCALE ? SW_PROFILE_SCALE : (int)v);
+        }
+    }
+    free(w);
+    *out = p;
+    return SW_OK;
+}
+
 void sw_profile_free(sw_profile *p)
 {
     if (!p) return;

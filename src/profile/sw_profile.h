@@ -5,7 +5,7 @@
  * SW_PROFILE_SCALE parts, rounded half up from count x SCALE / rows. Every
  * score below is an integer computed from those, so any engine that adds the
  * same integers gets the same alignment (docs/PROFILE.md). Rows are not
- * weighted. */
+ * weighted unless sw_profile_from_msa_weighted says so. */
 #ifndef SW_PROFILE_H
 #define SW_PROFILE_H
 
@@ -25,6 +25,15 @@ extern "C" {
 typedef struct sw_profile sw_profile;
 
 int sw_profile_from_msa(const sw_msa *m, sw_profile **out, sw_error *err);
+
+/* The same with rows weighted by Henikoff and Henikoff's position-based
+ * weights (a residue of a column counts 1 / (residue types in the column x
+ * rows with that residue), summed over the row's columns, the weights
+ * normalised to 1), so that many near-identical rows do not outvote the
+ * rest: each frequency is the weight of the rows with that symbol, in
+ * SW_PROFILE_SCALE parts, rounded half up. Rows of gaps only weigh
+ * nothing; with no residue at all the rows weigh alike. */
+int sw_profile_from_msa_weighted(const sw_msa *m, sw_profile **out, sw_error *err);
 void sw_profile_free(sw_profile *p);
 size_t sw_profile_columns(const sw_profile *p);
 /* Column i: SW_PROFILE_SYMBOLS frequencies (index SW_MSA_GAP: the gap). */

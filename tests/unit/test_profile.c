@@ -339,3 +339,28 @@ Test(profile, threads_give_the_reference_alignment)
         sw_msa_free(mb);
     }
 }
+
+Test(profile, henikoff_weights_by_hand)
+{
+    /* Rows AA, AA, CC: each column has two types; an A row gets 1/(2 x 2)
+     * a column, the C row 1/(2 x 1): weights 1/4, 1/4, 1/2, so A and C get
+     * 32 parts of 64 each; unweighted, 43 and 21. */
+    const uint8_t A = 0, C = 4;
+    const uint8_t r0[] = {A, A}, r1[] = {A, A}, r2[] = {C, C};
+    const uint8_t *rows[] = {r0, r1, r2};
+    const char *names[] = {"x", "y", "z"};
+    sw_msa *m = NULL;
+    sw_error err = {0};
+    cr_assert_eq(sw_msa_from_rows(names, rows, 3, 2, &m, &err), SW_OK);
+    sw_profile *plain = profile_of(m), *weighted = NULL;
+    cr_assert_eq(sw_profile_from_msa_weighted(m, &weighted, &err), SW_OK, "%s", err.message);
+    for (size_t c = 0; c < 2; ++c) {
+        cr_expect_eq(sw_profile_column(plain, c)[A], 43);
+        cr_expect_eq(sw_profile_column(plain, c)[C], 21);
+        cr_expect_eq(sw_profile_column(weighted, c)[A], 32);
+        cr_expect_eq(sw_profile_column(weighted, c)[C], 32);
+    }
+    sw_profile_free(plain);
+    sw_profile_free(weighted);
+    sw_msa_free(m);
+}
