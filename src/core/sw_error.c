@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *sw_strerror(int code)
 {
@@ -41,4 +42,22 @@ void sw_error_clear(sw_error *err)
         err->code = SW_OK;
         err->message[0] = '\0';
     }
+}
+
+void sw_error_quote(char *dst, size_t cap, const void *s, size_t n, size_t shown_max)
+{
+    const unsigned char *p = s;
+    size_t o = 0;
+    const int cut = n > shown_max;
+    if (cut) n = shown_max;
+    for (size_t i = 0; i < n && o + 5 < cap; i++) {
+        const unsigned char c = p[i];
+        if (c >= 0x20 && c < 0x7F) dst[o++] = (char)c;
+        else o += (size_t)snprintf(dst + o, cap - o, "\\x%02X", c);
+    }
+    if (cut && o + 4 < cap) {
+        memcpy(dst + o, "...", 3);
+        o += 3;
+    }
+    if (cap) dst[o < cap ? o : cap - 1] = '\0';
 }

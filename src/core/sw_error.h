@@ -48,6 +48,11 @@ int sw_error_set(sw_error *err, int code, const char *fmt, ...)
 /* Clears `err` (which may be NULL). */
 void sw_error_clear(sw_error *err);
 
+/* Input bytes made fit for a message: s[0..n-1] into dst (cap bytes, always
+ * terminated), bytes outside printable ASCII as \xHH, cut with "..." past
+ * `shown_max` bytes. */
+void sw_error_quote(char *dst, size_t cap, const void *s, size_t n, size_t shown_max);
+
 #ifdef __cplusplus
 }
 #endif

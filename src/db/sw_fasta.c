@@ -66,23 +66,9 @@ static int is_blank(unsigned char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* Copies `s` into `dst` for a message: non-printable bytes as \xHH, cut
- * with "..." past SHOWN_MAX bytes. */
 static void quote_bytes(char *dst, size_t cap, const char *s, size_t n)
 {
-    size_t o = 0;
-    int cut = n > SHOWN_MAX;
-    if (cut) n = SHOWN_MAX;
-    for (size_t i = 0; i < n && o + 5 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x7F) dst[o++] = (char)c;
-        else o += (size_t)snprintf(dst + o, cap - o, "\\x%02X", c);
-    }
-    if (cut && o + 4 < cap) {
-        memcpy(dst + o, "...", 3);
-        o += 3;
-    }
-    dst[o] = '\0';
+    sw_error_quote(dst, cap, s, n, SHOWN_MAX);
 }
 
 /* The identifier of the current record, quoted for a message. */

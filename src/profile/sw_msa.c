@@ -100,9 +100,13 @@ static int gather_add(gather *g, const sw_alphabet *alpha, const char *name, siz
     }
     for (size_t t = 0; t < n; ++t) {
         const uint8_t c = sw_alphabet_encode(alpha, (unsigned char)seq[t]);
-        if (c == SW_CODE_INVALID)
-            return sw_error_set(err, SW_EFORMAT, "%s:%lu: invalid residue '%c' in row %s", file, line, seq[t],
-                                g->names[k]);
+        if (c == SW_CODE_INVALID) {
+            char shown[8], name_shown[4 * 60 + 8];
+            sw_error_quote(shown, sizeof shown, seq + t, 1, 1);
+            sw_error_quote(name_shown, sizeof name_shown, g->names[k], strlen(g->names[k]), 60);
+            return sw_error_set(err, SW_EFORMAT, "%s:%lu: invalid residue '%s' in row %s", file, line, shown,
+                                name_shown);
+        }
         if (g->len[k] == g->cap[k]) {
             const size_t nc = g->cap[k] ? 2 * g->cap[k] : 256;
             uint8_t *grown = realloc(g->codes[k], nc);
@@ -149,8 +153,10 @@ static int read_blocks(FILE *f, int clustal, const char *file, sw_msa *m, sw_err
         /* Clustal may end a line with a residue count. */
         const size_t rest = at + seq_len + strspn(line + at + seq_len, " \t");
         if (rest < n && !(clustal && strspn(line + rest, "0123456789") == n - rest)) {
-            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: unexpected text after the sequence of %.*s", file, number,
-                              (int)(name_len < 60 ? name_len : 60), line);
+            char name_shown[4 * 60 + 8];
+            sw_error_quote(name_shown, sizeof name_shown, line, name_len, 60);
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: unexpected text after the sequence of %s", file, number,
+                              name_shown);
             break;
         }
         rc = gather_add(&g, &alpha, line, name_len, line + at, seq_len, file, number, err);
@@ -161,8 +167,12 @@ static int read_blocks(FILE *f, int clustal, const char *file, sw_msa *m, sw_err
     if (!rc && g.rows == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no aligned sequences", file);
     for (size_t k = 1; !rc && k < g.rows; ++k)
         if (g.len[k] != g.len[0])
+        {
+            char name_shown[4 * 60 + 8];
+            sw_error_quote(name_shown, sizeof name_shown, g.names[k], strlen(g.names[k]), 60);
             rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row '%s' has %zu columns, the first row has %zu: not an alignment",
-                              file, g.line[k], g.names[k], g.len[k], g.len[0]);
+                              file, g.line[k], name_shown, g.len[k], g.len[0]);
+        }
     if (!rc && g.len[0] == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: the rows are empty", file);
     if (!rc) {
         m->columns = g.len[0];
@@ -243,9 +253,10 @@ int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
         if (rec.length != m->columns) {
             size_t id_len;
             sw_fasta_split_header(rec.header, rec.header_len, &id_len, NULL, NULL);
-            rc = sw_error_set(err, SW_EFORMAT, "%s:%llu: row '%.*s' has %zu columns, the first row has %zu: not an alignment",
-                              name, (unsigned long long)rec.line, (int)(id_len < 60 ? id_len : 60), rec.header,
-                              rec.length, m->columns);
+            char id_shown[4 * 60 + 8];
+            sw_error_quote(id_shown, sizeof id_shown, rec.header, id_len, 60);
+            rc = sw_error_set(err, SW_EFORMAT, "%s:%llu: row '%s' has %zu columns, the first row has %zu: not an alignment",
+                              name, (unsigned long long)rec.line, id_shown, rec.length, m->columns);
             break;
         }
         if (grow(m, &cap, m->columns)) {

@@ -3,11 +3,11 @@
 # from tests/data and matrices/ in each target's input framing (see the
 # comment at the top of each fuzz_*.c); the database seeds are built with
 # MAKEDB, so no generated binary is kept in the repository.
-# Usage: seeds.sh MAKEDB SOURCE_DIR OUT_DIR [TARGET...] (default: all four)
+# Usage: seeds.sh MAKEDB SOURCE_DIR OUT_DIR [TARGET...] (default: all five)
 set -eu
 makedb=$1 src=$2 out=$3
 shift 3
-[ $# -gt 0 ] || set -- fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input
+[ $# -gt 0 ] || set -- fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa
 data=$src/tests/data
 work=$out/.work
 mkdir -p "$work"
@@ -72,6 +72,18 @@ for target; do
       > "$dir/two_files"
     { printf '\003'; le16 "$(size "$work/dna1.fa")"; cat "$work/dna1.fa" "$work/dna_bare.fa"; } \
       > "$dir/two_files.zstd"
+    ;;
+  fuzz_msa)
+    # Configuration byte: 0 read only, 1 and align, 3 and weights.
+    printf '>s1 first\nACDEFGHIK\n>s2\nACDE-GHIK\n' > "$work/msa.afa"
+    printf 'CLUSTAL W (1.83)\n\ns1      ACDEF-GHIK 9\ns2      ACDE--GHIK\n        **** .****\n\ns1      LL\ns2      L-\n' > "$work/msa.aln"
+    printf '# STOCKHOLM 1.0\n#=GF ID x\ns1 ACDEF.GHIK\ns2 ACDE--GHIK\n#=GC SS_cons ..........\n//\n' > "$work/msa.sto"
+    for f in "$work"/msa.*; do
+      b=$(basename "$f")
+      { printf '\000'; cat "$f"; } > "$dir/$b.read"
+      { printf '\001'; cat "$f"; } > "$dir/$b.align"
+      { printf '\003'; cat "$f"; } > "$dir/$b.weights"
+    done
     ;;
   fuzz_matrix)
     cp "$src"/matrices/* "$dir/"
