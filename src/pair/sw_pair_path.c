@@ -38,10 +38,10 @@ typedef struct solver {
     int32_t *cc, *dd, *rr, *ss; /* width + 1 each */
     sw_pair_path *path;
     int oom;
-    int threads;
-    _Atomic uint64_t done;
+    int threads; /* this solver's share of the threads */
+    _Atomic uint64_t *done; /* cells done, shared by every solver of a path */
     uint64_t total, reported;
-    const sw_pair_path_options *options;
+    const sw_pair_path_options *options; /* NULL in a solver on another thread: no progress calls */
 } solver;
 
 static void push(solver *v, char op, uint64_t len)
@@ -68,7 +68,7 @@ static void push(solver *v, char op, uint64_t len)
 static void report(solver *v)
 {
     const sw_pair_path_options *o = v->options;
-    const uint64_t done = atomic_load(&v->done);
+    const uint64_t done = atomic_load(v->done);
     if (o && o->progress && done - v->reported >= PROGRESS_CELLS) {
         v->reported = done;
         o->progress(o->progress_user, done, v->total);
@@ -138,12 +138,12 @@ static void run_half(const half_pass *hp)
         }
         pending += n;
         if (pending >= PROGRESS_CELLS / 16) {
-            atomic_fetch_add(&hp->v->done, pending);
+            atomic_fetch_add(hp->v->done, pending);
             pending = 0;
             if (hp->report) report(hp->v);
         }
     }
-    atomic_fetch_add(&hp->v->done, pending);
+    atomic_fetch_add(hp->v->done, pending);
 }
 
 static void half_worker(void *ctx, int index)
@@ -151,6 +151,18 @@ static void half_worker(void *ctx, int index)
     (void)index;
     run_half((const half_pass *)ctx);
 }
+
+/* A piece of the rectangle solved on another thread. */
+typedef struct sub_job {
+    solver v;
+    const uint8_t *a, *b;
+    uint64_t m, n;
+    int32_t tb, te;
+} sub_job;
+
+static int sub_start(solver *v, sub_job *j, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb,
+                     int32_t te, sw_pool **pool);
+static void sub_finish(solver *v, sub_job *j, sw_pool *pool);
 
 /* The best alignment of A = a[0..m-1] against B = b[0..n-1], appended to
  * the path. tb and te: the opening cost of a vertical gap (bases of A
@@ -251,14 +263,85 @@ static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uin
             best_type = 2;
         }
     }
+    /* The piece below the split. */
+    const uint8_t *const la = best_type == 1 ? a + mid : a + mid + 1;
+    const uint64_t lm = best_type == 1 ? m - mid : m - mid - 1;
+    const int32_t ltb = best_type == 1 ? (int32_t)go : 0;
+    /* With threads to spare, the piece below runs on a thread of its own
+     * with its own rows and runs, appended after the piece above's. */
+    sub_job below = {0};
+    int beside = 0;
+    sw_pool *pool = NULL;
+    if (v->threads > 1 && lm * (n - best_j) >= PARALLEL_CELLS &&
+        sub_start(v, &below, la, lm, b + best_j, n - best_j, ltb, te, &pool))
+        beside = 1;
     if (best_type == 1) {
         solve(v, a, mid, b, best_j, tb, (int32_t)go);
-        solve(v, a + mid, m - mid, b + best_j, n - best_j, (int32_t)go, te);
     } else {
         solve(v, a, mid - 1, b, best_j, tb, 0);
         push(v, 'I', 2);
-        solve(v, a + mid + 1, m - mid - 1, b + best_j, n - best_j, 0, te);
     }
+    if (beside) {
+        sub_finish(v, &below, pool);
+    } else {
+        solve(v, la, lm, b + best_j, n - best_j, ltb, te);
+    }
+}
+
+static void sub_worker(void *ctx, int index)
+{
+    (void)index;
+    sub_job *j = ctx;
+    solve(&j->v, j->a, j->m, j->b, j->n, j->tb, j->te);
+}
+
+/* Starts the piece a x b (its tb, te) on a thread with half of v's threads;
+ * 0 when it cannot (the caller then solves it itself). */
+static int sub_start(solver *v, sub_job *j, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb,
+                     int32_t te, sw_pool **pool)
+{
+    memset(j, 0, sizeof *j);
+    j->a = a;
+    j->m = m;
+    j->b = b;
+    j->n = n;
+    j->tb = tb;
+    j->te = te;
+    j->v.s = v->s;
+    j->v.done = v->done;
+    j->v.total = v->total;
+    j->v.threads = v->threads / 2;
+    j->v.path = calloc(1, sizeof *j->v.path);
+    j->v.cc = malloc(4 * ((size_t)n + 1) * sizeof(int32_t));
+    if (!j->v.path || !j->v.cc) {
+        free(j->v.path);
+        free(j->v.cc);
+        return 0;
+    }
+    j->v.dd = j->v.cc + n + 1;
+    j->v.rr = j->v.dd + n + 1;
+    j->v.ss = j->v.rr + n + 1;
+    int started = 0;
+    sw_pool_start(1, sub_worker, j, pool, &started);
+    if (started != 1) {
+        sw_pool_join(*pool);
+        sw_pair_path_free(j->v.path);
+        free(j->v.cc);
+        return 0;
+    }
+    v->threads -= j->v.threads;
+    return 1;
+}
+
+/* Waits for the piece and appends its runs. */
+static void sub_finish(solver *v, sub_job *j, sw_pool *pool)
+{
+    sw_pool_join(pool);
+    v->threads += j->v.threads;
+    if (j->v.oom) v->oom = 1;
+    for (size_t k = 0; k < j->v.path->n; ++k) push(v, j->v.path->runs[k].op, j->v.path->runs[k].len);
+    sw_pair_path_free(j->v.path);
+    free(j->v.cc);
 }
 
 int sw_pair_path_rescore(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
@@ -333,11 +416,13 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     const uint64_t m = r->a_end - r->a_start + 1, n = r->b_end - r->b_start + 1;
     solver v;
     memset(&v, 0, sizeof v);
+    _Atomic uint64_t done;
+    atomic_init(&done, 0);
     v.s = scoring;
     v.path = p;
     v.options = options;
     v.threads = options && options->threads > 0 ? options->threads : sw_clock_online_cpus();
-    atomic_init(&v.done, 0);
+    v.done = &done;
     /* Each level of the recursion covers about half the rectangle's cells
      * less than the one above it. */
     v.total = 2 * m * n;
