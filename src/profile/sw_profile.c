@@ -9,20 +9,33 @@ struct sw_profile {
     uint8_t *freq; /* columns x SW_PROFILE_SYMBOLS */
 };
 
+static sw_profile *profile_new(size_t cols)
+{
+    sw_profile *p = calloc(1, sizeof *p);
+    if (p && !(p->freq = calloc(cols ? cols : 1, SW_PROFILE_SYMBOLS))) {
+        free(p);
+        return NULL;
+    }
+    if (p) p->columns = cols;
+    return p;
+}
+
+/* How many rows hold each symbol in column c. */
+static void count_column(const sw_msa *m, size_t c, uint64_t count[SW_PROFILE_SYMBOLS])
+{
+    memset(count, 0, SW_PROFILE_SYMBOLS * sizeof *count);
+    for (size_t r = 0; r < sw_msa_rows(m); ++r) ++count[sw_msa_row(m, r)[c]];
+}
+
 int sw_profile_from_msa(const sw_msa *m, sw_profile **out, sw_error *err)
 {
     *out = NULL;
     const size_t rows = sw_msa_rows(m), cols = sw_msa_columns(m);
-    sw_profile *p = calloc(1, sizeof *p);
-    if (!p || !(p->freq = calloc(cols ? cols : 1, SW_PROFILE_SYMBOLS))) {
-        free(p);
-        return sw_error_set(err, SW_ENOMEM, "out of memory for a profile of %zu columns", cols);
-    }
-    p->columns = cols;
+    sw_profile *p = profile_new(cols);
+    if (!p) return sw_error_set(err, SW_ENOMEM, "out of memory for a profile of %zu columns", cols);
     uint64_t count[SW_PROFILE_SYMBOLS];
     for (size_t c = 0; c < cols; ++c) {
-        memset(count, 0, sizeof count);
-        for (size_t r = 0; r < rows; ++r) ++count[sw_msa_row(m, r)[c]];
+        count_column(m, c, count);
         for (int s = 0; s < SW_PROFILE_SYMBOLS; ++s)
             p->freq[c * SW_PROFILE_SYMBOLS + s] = (uint8_t)((2 * SW_PROFILE_SCALE * count[s] + rows) / (2 * rows));
     }
@@ -35,17 +48,15 @@ int sw_profile_from_msa_weighted(const sw_msa *m, sw_profile **out, sw_error *er
     *out = NULL;
     const size_t rows = sw_msa_rows(m), cols = sw_msa_columns(m);
     double *w = calloc(rows ? rows : 1, sizeof *w);
-    sw_profile *p = calloc(1, sizeof *p);
-    if (!w || !p || !(p->freq = calloc(cols ? cols : 1, SW_PROFILE_SYMBOLS))) {
+    sw_profile *p = profile_new(cols);
+    if (!w || !p) {
         free(w);
-        free(p);
+        sw_profile_free(p);
         return sw_error_set(err, SW_ENOMEM, "out of memory for a profile of %zu columns", cols);
     }
-    p->columns = cols;
     uint64_t count[SW_PROFILE_SYMBOLS];
     for (size_t c = 0; c < cols; ++c) {
-        memset(count, 0, sizeof count);
-        for (size_t r = 0; r < rows; ++r) ++count[sw_msa_row(m, r)[c]];
+        count_column(m, c, count);
         int types = 0;
         for (int s = 0; s < SW_MSA_GAP; ++s) types += count[s] > 0;
         for (size_t r = 0; r < rows; ++r) {
