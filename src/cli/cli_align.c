@@ -468,11 +468,11 @@ int cli_align(int argc, char **argv)
     uint64_t path_cells = 0;
     if (a.alignment) {
         sw_progress_restart(&progress.line);
-        const sw_pair_path_options po = {(int)a.threads, a.progress ? draw_path_progress : NULL, &progress};
+        const sw_pair_path_options po = {(int)a.threads, a.progress ? draw_path_progress : NULL, &progress, 0};
         for (int k = 0; k < found && !rc; ++k) {
             rc = sw_pair_path_find(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &results[k], &po,
                                    &paths[k], &err);
-            path_cells += 2 * (results[k].a_end - results[k].a_start + 1) * (results[k].b_end - results[k].b_start + 1);
+            if (!rc) path_cells += sw_pair_path_cells(paths[k]);
         }
         if (a.progress) sw_progress_end(&progress.line);
         if (rc) goto done;
@@ -501,7 +501,7 @@ int cli_align(int argc, char **argv)
             const sw_pair_path_summary ps = sw_pair_path_get_summary(paths[0]);
             fprintf(stderr,
                     "swsearch: alignment: %llu columns, %llu matches, %llu mismatches, %llu gap openings, %llu gap "
-                    "bases, identity %.2f%%; %s found in %.3f s on the CPU (%.3e cells, %.2f GCUPS)\n",
+                    "bases, identity %.2f%%; %s found in %.3f s on the CPU (%.3e cells computed, %.2f G a second)\n",
                     (unsigned long long)ps.columns, (unsigned long long)ps.matches,
                     (unsigned long long)ps.mismatches, (unsigned long long)ps.gap_openings,
                     (unsigned long long)ps.gap_bases, ps.columns ? 100.0 * (double)ps.matches / (double)ps.columns : 0.0,

@@ -31,6 +31,7 @@ struct sw_pair_path {
     size_t n, cap;
     uint64_t a_start, b_start;
     sw_pair_path_summary summary;
+    uint64_t cells;
 };
 
 typedef struct solver {
@@ -39,6 +40,7 @@ typedef struct solver {
     sw_pair_path *path;
     int oom;
     int threads; /* this solver's share of the threads */
+    int exhaustive; /* every cell of every piece, no band */
     _Atomic uint64_t *done; /* cells done, shared by every solver of a path */
     uint64_t total, reported;
     const sw_pair_path_options *options; /* NULL in a solver on another thread: no progress calls */
@@ -92,7 +94,66 @@ typedef struct half_pass {
     int32_t *h, *d;
     solver *v;
     int report; /* this thread may call the progress function */
+    /* The band: the piece's rows (both passes' rows together) and a score
+     * that every optimal alignment of it reaches; INT64_MIN: no band. */
+    uint64_t piece_rows;
+    int64_t target;
 } half_pass;
+
+/* The most a path from one corner of a piece to cell (x, y) of it can
+ * score: x or y pairs of bases, the difference in gaps (openings left out,
+ * so that a gap going on from outside the piece is covered too). */
+static inline int64_t reach(const sw_pair_scoring *s, uint64_t x, uint64_t y)
+{
+    const uint64_t pairs = x < y ? x : y, gaps = x > y ? x - y : y - x;
+    return (int64_t)s->match * (int64_t)pairs - (int64_t)s->gap_extend * (int64_t)gaps;
+}
+
+/* The band of row i of a piece of M rows and N columns: the columns j
+ * where reach(i, j) + reach(M - i, N - j) >= target, an interval since that
+ * sum is concave in j; *lo > *hi when no column qualifies. A cell outside
+ * it lies on no alignment of the piece that scores the target. */
+static void band_of(const sw_pair_scoring *s, uint64_t M, uint64_t N, int64_t target, uint64_t i, uint64_t *lo,
+                    uint64_t *hi)
+{
+#define BAND_U(j) (reach(s, i, (j)) + reach(s, M - i, N - (j)))
+    /* The maximum lies at a kink of the sum (j = i or j = i + N - M) or
+     * at an end. */
+    uint64_t cand[4] = {0, N, i < N ? i : N, 0};
+    const int64_t k = (int64_t)i + (int64_t)N - (int64_t)M;
+    cand[3] = k < 0 ? 0 : (uint64_t)k > N ? N : (uint64_t)k;
+    uint64_t top = cand[0];
+    for (int c = 1; c < 4; ++c)
+        if (BAND_U(cand[c]) > BAND_U(top)) top = cand[c];
+    if (BAND_U(top) < target) {
+        *lo = 1;
+        *hi = 0;
+        return;
+    }
+    uint64_t a = 0, b = top; /* first j in [0, top] with U >= target */
+    while (a < b) {
+        const uint64_t mid = a + (b - a) / 2;
+        if (BAND_U(mid) >= target) b = mid;
+        else a = mid + 1;
+    }
+    *lo = a;
+    a = top;
+    b = N; /* last j in [top, N] with U >= target */
+    while (a < b) {
+        const uint64_t mid = a + (b - a + 1) / 2;
+        if (BAND_U(mid) >= target) a = mid;
+        else b = mid - 1;
+    }
+    *hi = a;
+#undef BAND_U
+}
+
+/* Sets h and d to the floor over columns lo..hi of 0..n (nothing when lo > hi). */
+static void clear_span(int32_t *h, int32_t *d, uint64_t lo, uint64_t hi, uint64_t n)
+{
+    if (hi > n) hi = n;
+    for (uint64_t j = lo; j <= hi; ++j) h[j] = d[j] = FLOOR;
+}
 
 static void run_half(const half_pass *hp)
 {
@@ -100,12 +161,25 @@ static void run_half(const half_pass *hp)
     const int32_t go = s->gap_open, ge = s->gap_extend, match = s->match, mis = s->mismatch;
     int32_t *const h = hp->h, *const d = hp->d;
     const uint64_t n = hp->n;
+    const int banded = hp->target != INT64_MIN;
     h[0] = 0;
     d[0] = FLOOR;
     for (uint64_t j = 1; j <= n; ++j) {
         const int64_t t = -(int64_t)go - (int64_t)j * ge;
         h[j] = t < FLOOR ? FLOOR : (int32_t)t;
         d[j] = FLOOR;
+    }
+    /* Outside the band every value is the floor, so a cell reads its
+     * neighbours as they are; the band of the row above is cleared where
+     * this row's leaves it. */
+    uint64_t plo = 0, phi = n;
+    if (banded) {
+        band_of(s, hp->piece_rows, n, hp->target, 0, &plo, &phi);
+        if (plo > phi) clear_span(h, d, 0, n, n);
+        else {
+            if (plo > 0) clear_span(h, d, 0, plo - 1, n);
+            if (phi < n) clear_span(h, d, phi + 1, n, n);
+        }
     }
     /* Substitution scores by the pair of codes, a row per base of A. */
     int32_t table[SW_PAIR_CODES][SW_PAIR_CODES];
@@ -116,17 +190,29 @@ static void run_half(const half_pass *hp)
         const uint8_t x = hp->a[(ptrdiff_t)(i - 1) * hp->astep];
         const int32_t *const sub = table[x < SW_PAIR_CODES ? x : SW_PAIR_CODES - 1];
         const int64_t t = -(int64_t)hp->open0 - (int64_t)i * ge;
-        int32_t diag = h[0];
         const int32_t first = t < FLOOR ? FLOOR : (int32_t)t;
-        h[0] = d[0] = first;
+        uint64_t lo = 0, hi = n;
+        if (banded) band_of(s, hp->piece_rows, n, hp->target, i, &lo, &hi);
+        if (lo > hi) {
+            if (plo <= phi) clear_span(h, d, plo, phi, n);
+            plo = lo;
+            phi = hi;
+            continue;
+        }
+        const uint64_t jlo = lo ? lo : 1;
+        int32_t diag = h[jlo - 1];
         /* e is E of the cell at hand (a gap along the row). With
          * X = max(diagonal, D, floor), H = max(X, E) and the next E is
          * max(E - extend, X - open - extend): E - open - extend never wins
          * there, so the chain from one E to the next is two operations
          * instead of going through H. */
-        int32_t e = first - go - ge;
-        const uint8_t *bp = hp->b;
-        for (uint64_t j = 1; j <= n; ++j, bp += hp->bstep) {
+        int32_t e = FLOOR;
+        if (lo == 0) {
+            h[0] = d[0] = first;
+            e = first - go - ge;
+        }
+        const uint8_t *bp = hp->b + (ptrdiff_t)(jlo - 1) * hp->bstep;
+        for (uint64_t j = jlo; j <= hi; ++j, bp += hp->bstep) {
             const uint8_t y = *bp;
             const int32_t up = h[j];
             const int32_t dj = max32(d[j] - ge, up - go - ge);
@@ -136,7 +222,14 @@ static void run_half(const half_pass *hp)
             diag = up;
             d[j] = dj;
         }
-        pending += n;
+        if (banded && plo <= phi) {
+            /* The part of the row above's band that this row's leaves. */
+            if (plo < lo) clear_span(h, d, plo, lo - 1, n);
+            if (phi > hi) clear_span(h, d, hi + 1, phi, n);
+        }
+        plo = lo;
+        phi = hi;
+        pending += hi - jlo + 1;
         if (pending >= PROGRESS_CELLS / 16) {
             atomic_fetch_add(hp->v->done, pending);
             pending = 0;
@@ -158,10 +251,11 @@ typedef struct sub_job {
     const uint8_t *a, *b;
     uint64_t m, n;
     int32_t tb, te;
+    int64_t target;
 } sub_job;
 
 static int sub_start(solver *v, sub_job *j, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb,
-                     int32_t te, sw_pool **pool);
+                     int32_t te, int64_t target, sw_pool **pool);
 static void sub_finish(solver *v, sub_job *j, sw_pool *pool);
 
 /* The best alignment of A = a[0..m-1] against B = b[0..n-1], appended to
@@ -169,7 +263,8 @@ static void sub_finish(solver *v, sub_job *j, sw_pool *pool);
  * against gaps) that touches the top-left corner, down column 0, or the
  * bottom-right corner, down column n (gap_open, or 0 when the gap goes on
  * outside the rectangle). */
-static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb, int32_t te)
+static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb, int32_t te,
+                  int64_t target)
 {
     if (v->oom) return;
     const sw_pair_scoring *s = v->s;
@@ -218,8 +313,12 @@ static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uin
     const uint64_t mid = m / 2;
     /* From the top: rows 1..mid. From the bottom: rows m..mid+1 against
      * B backwards, so that rr[k] and ss[k] describe B[n-k+1..n]. */
-    half_pass top = {a, b, 1, 1, mid, n, tb, v->cc, v->dd, v, 1};
-    half_pass bottom = {a + m - 1, b + n - 1, -1, -1, m - mid, n, te, v->rr, v->ss, v, 1};
+    /* Both passes skip the cells that no alignment scoring the piece's
+     * best (target) can use; lowered by an opening, so that a bound that
+     * is off by one gap opening only widens the band. */
+    const int64_t band = v->exhaustive || target == INT64_MIN ? INT64_MIN : target - go - s->gap_extend;
+    half_pass top = {a, b, 1, 1, mid, n, tb, v->cc, v->dd, v, 1, m, band};
+    half_pass bottom = {a + m - 1, b + n - 1, -1, -1, m - mid, n, te, v->rr, v->ss, v, 1, m, band};
     int ran_beside = 0;
     if (v->threads > 1 && (uint64_t)m * n >= PARALLEL_CELLS) {
         sw_pool *pool = NULL;
@@ -263,28 +362,33 @@ static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uin
             best_type = 2;
         }
     }
-    /* The piece below the split. */
+    /* The piece below the split, and what the best alignment of each piece
+     * scores: the halves' values at the split (type 2: without the two
+     * bases of the crossing gap, whose opening each half charged). */
     const uint8_t *const la = best_type == 1 ? a + mid : a + mid + 1;
     const uint64_t lm = best_type == 1 ? m - mid : m - mid - 1;
     const int32_t ltb = best_type == 1 ? (int32_t)go : 0;
+    const int64_t up_target = best_type == 1 ? v->cc[best_j] : (int64_t)v->dd[best_j] + go + s->gap_extend;
+    const int64_t low_target =
+        best_type == 1 ? v->rr[n - best_j] : (int64_t)v->ss[n - best_j] + go + s->gap_extend;
     /* With threads to spare, the piece below runs on a thread of its own
      * with its own rows and runs, appended after the piece above's. */
     sub_job below = {0};
     int beside = 0;
     sw_pool *pool = NULL;
     if (v->threads > 1 && lm * (n - best_j) >= PARALLEL_CELLS &&
-        sub_start(v, &below, la, lm, b + best_j, n - best_j, ltb, te, &pool))
+        sub_start(v, &below, la, lm, b + best_j, n - best_j, ltb, te, low_target, &pool))
         beside = 1;
     if (best_type == 1) {
-        solve(v, a, mid, b, best_j, tb, (int32_t)go);
+        solve(v, a, mid, b, best_j, tb, (int32_t)go, up_target);
     } else {
-        solve(v, a, mid - 1, b, best_j, tb, 0);
+        solve(v, a, mid - 1, b, best_j, tb, 0, up_target);
         push(v, 'I', 2);
     }
     if (beside) {
         sub_finish(v, &below, pool);
     } else {
-        solve(v, la, lm, b + best_j, n - best_j, ltb, te);
+        solve(v, la, lm, b + best_j, n - best_j, ltb, te, low_target);
     }
 }
 
@@ -292,15 +396,17 @@ static void sub_worker(void *ctx, int index)
 {
     (void)index;
     sub_job *j = ctx;
-    solve(&j->v, j->a, j->m, j->b, j->n, j->tb, j->te);
+    solve(&j->v, j->a, j->m, j->b, j->n, j->tb, j->te, j->target);
 }
 
 /* Starts the piece a x b (its tb, te) on a thread with half of v's threads;
  * 0 when it cannot (the caller then solves it itself). */
 static int sub_start(solver *v, sub_job *j, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb,
-                     int32_t te, sw_pool **pool)
+                     int32_t te, int64_t target, sw_pool **pool)
 {
     memset(j, 0, sizeof *j);
+    j->target = target;
+    j->v.exhaustive = v->exhaustive;
     j->a = a;
     j->m = m;
     j->b = b;
@@ -435,7 +541,8 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     v.dd = v.cc + width;
     v.rr = v.dd + width;
     v.ss = v.rr + width;
-    solve(&v, a + r->a_start - 1, m, b + r->b_start - 1, n, scoring->gap_open, scoring->gap_open);
+    v.exhaustive = options && options->exhaustive;
+    solve(&v, a + r->a_start - 1, m, b + r->b_start - 1, n, scoring->gap_open, scoring->gap_open, r->score);
     free(v.cc);
     if (v.oom) {
         sw_pair_path_free(p);
@@ -462,6 +569,7 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
                             (unsigned long long)m, (unsigned long long)n);
     }
     if (options && options->progress) options->progress(options->progress_user, v.total, v.total);
+    p->cells = atomic_load(&done);
     *out = p;
     return SW_OK;
 }
@@ -478,3 +586,4 @@ sw_pair_run sw_pair_path_run(const sw_pair_path *p, size_t k) { return p->runs[k
 uint64_t sw_pair_path_a_start(const sw_pair_path *p) { return p->a_start; }
 uint64_t sw_pair_path_b_start(const sw_pair_path *p) { return p->b_start; }
 sw_pair_path_summary sw_pair_path_get_summary(const sw_pair_path *p) { return p->summary; }
+uint64_t sw_pair_path_cells(const sw_pair_path *p) { return p->cells; }

@@ -46,6 +46,10 @@ typedef struct sw_pair_path_options {
     int threads;                       /* 0: every online processor; the halves of a split run side by side */
     sw_pair_path_progress_fn progress; /* may be NULL; called from the calling thread */
     void *progress_user;
+    /* Nonzero: compute every cell of every piece. By default a piece skips
+     * the cells that no alignment reaching its best score can use (exact:
+     * the same path; for measuring and testing that). */
+    int exhaustive;
 } sw_pair_path_options;
 
 /* The alignment of `r` (a result of sw_pair_align or sw_pair_align_best on
@@ -65,6 +69,9 @@ sw_pair_run sw_pair_path_run(const sw_pair_path *p, size_t k);
 uint64_t sw_pair_path_a_start(const sw_pair_path *p);
 uint64_t sw_pair_path_b_start(const sw_pair_path *p);
 sw_pair_path_summary sw_pair_path_get_summary(const sw_pair_path *p);
+/* Cells the divide and conquer computed (the band's, summed over its
+ * passes). */
+uint64_t sw_pair_path_cells(const sw_pair_path *p);
 
 /* Re-scores runs[0..n-1] starting at (a_start, b_start): *score, or
  * SW_EINVAL when a run leaves the sequences. The one scorer of paths. */

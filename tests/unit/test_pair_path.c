@@ -34,10 +34,19 @@ static sw_pair_result align(const uint8_t *a, uint64_t na, const uint8_t *b, uin
 
 /* The path of r on `threads` threads, checked against r: coordinates,
  * operations, the score re-counted here from the runs. */
+static sw_pair_path *path_with(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
+                               const sw_pair_result *r, int threads, int exhaustive);
+
 static sw_pair_path *path_of(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
                              const sw_pair_result *r, int threads)
 {
-    sw_pair_path_options o = {threads, NULL, NULL};
+    return path_with(a, na, b, nb, s, r, threads, 0);
+}
+
+static sw_pair_path *path_with(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
+                               const sw_pair_result *r, int threads, int exhaustive)
+{
+    sw_pair_path_options o = {threads, NULL, NULL, exhaustive};
     sw_pair_path *p = NULL;
     sw_error err = {0};
     cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, r, &o, &p, &err), SW_OK, "%llux%llu: %s",
@@ -104,9 +113,12 @@ Test(pair_path, related_pairs_rescore_to_their_score)
         const sw_pair_result r = align(a, na, b, nb, s);
         sw_pair_path *one = path_of(a, na, b, nb, s, &r, 1);
         sw_pair_path *two = path_of(a, na, b, nb, s, &r, 2);
+        sw_pair_path *every = path_with(a, na, b, nb, s, &r, 1, 1);
         expect_same_path(one, two, "1 and 2 threads");
+        expect_same_path(one, every, "the band and every cell");
         sw_pair_path_free(one);
         sw_pair_path_free(two);
+        sw_pair_path_free(every);
         free(a);
         free(b);
     }
@@ -123,9 +135,12 @@ Test(pair_path, large_pair_on_threads_equals_one_thread)
     const sw_pair_result r = align(a, na, b, nb, &scorings[0]);
     sw_pair_path *one = path_of(a, na, b, nb, &scorings[0], &r, 1);
     sw_pair_path *four = path_of(a, na, b, nb, &scorings[0], &r, 4);
+    sw_pair_path *every = path_with(a, na, b, nb, &scorings[0], &r, 4, 1);
     expect_same_path(one, four, "1 and 4 threads");
+    expect_same_path(one, every, "the band and every cell");
     sw_pair_path_free(one);
     sw_pair_path_free(four);
+    sw_pair_path_free(every);
     free(a);
     free(b);
 }
@@ -158,6 +173,9 @@ Test(pair_path, long_insertions_and_deletions_cross_the_split_rows)
         const uint64_t na = left + gap + right;
         const sw_pair_result r = align(a, na, b, nb, s);
         sw_pair_path *p = path_of(a, na, b, nb, s, &r, 2);
+        sw_pair_path *every = path_with(a, na, b, nb, s, &r, 2, 1);
+        expect_same_path(p, every, "long gaps: the band and every cell");
+        sw_pair_path_free(every);
         const sw_pair_path_summary sum = sw_pair_path_get_summary(p);
         cr_expect_geq(sum.gap_bases, gap, "trial %d: %llu gap bases for a gap of %llu", trial,
                       (unsigned long long)sum.gap_bases, (unsigned long long)gap);
