@@ -469,12 +469,23 @@ int cli_align(int argc, char **argv)
     uint64_t path_cells = 0;
     if (a.alignment) {
         sw_progress_restart(&progress.line);
-        const sw_pair_path_options po = {(int)a.threads, a.progress ? draw_path_progress : NULL, &progress, 0};
+        /* The k-th of --best keeps out of the boxes of the better ones, as
+         * its passes did. */
+        sw_pair_box *boxes = found > 1 ? malloc((size_t)found * sizeof *boxes) : NULL;
+        if (found > 1 && !boxes) {
+            rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
+            goto done;
+        }
         for (int k = 0; k < found && !rc; ++k) {
+            const sw_pair_path_options po = {(int)a.threads, a.progress ? draw_path_progress : NULL, &progress, 0,
+                                             boxes, k};
             rc = sw_pair_path_find(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &results[k], &po,
                                    &paths[k], &err);
+            if (boxes)
+                boxes[k] = (sw_pair_box){results[k].a_start, results[k].a_end, results[k].b_start, results[k].b_end};
             if (!rc) path_cells += sw_pair_path_cells(paths[k]);
         }
+        free(boxes);
         if (a.progress) sw_progress_end(&progress.line);
         if (rc) goto done;
     }

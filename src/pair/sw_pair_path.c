@@ -41,6 +41,12 @@ typedef struct solver {
     int oom;
     int threads; /* this solver's share of the threads */
     int exhaustive; /* every cell of every piece, no band */
+    /* Cells no alignment may use (best-K), in the sequences' 1-based
+     * coordinates; a_base and b_base: where the sequences start, so that
+     * a piece's pointers give its place. */
+    const sw_pair_box *forbidden;
+    int forbidden_count;
+    const uint8_t *a_base, *b_base;
     _Atomic uint64_t *done; /* cells done, shared by every solver of a path */
     uint64_t total, reported;
     const sw_pair_path_options *options; /* NULL in a solver on another thread: no progress calls */
@@ -98,7 +104,53 @@ typedef struct half_pass {
      * that every optimal alignment of it reaches; INT64_MIN: no band. */
     uint64_t piece_rows;
     int64_t target;
+    /* The matrix cell of the pass's cell (i, j): row row0 + dir * i,
+     * column col0 + dir * j (dir -1 for the pass from the bottom). */
+    int64_t row0, col0;
+    int dir;
 } half_pass;
+
+/* Whether matrix cell (row, col) is forbidden. */
+static int forbidden_cell(const solver *v, int64_t row, int64_t col)
+{
+    for (int k = 0; k < v->forbidden_count; ++k) {
+        const sw_pair_box *x = &v->forbidden[k];
+        if (row >= (int64_t)x->a_lo && row <= (int64_t)x->a_hi && col >= (int64_t)x->b_lo && col <= (int64_t)x->b_hi)
+            return 1;
+    }
+    return 0;
+}
+
+/* The matrix cells behind the three states of pass cell (i, j). From the
+ * top they are all that cell; from the bottom (sequences reversed) the pair
+ * is that cell, but a gap of the second sequence was taken in the row above
+ * it and a gap of the first in the column left of it, in the matrix's
+ * order. */
+static inline int64_t pass_row(const half_pass *hp, uint64_t i) { return hp->row0 + hp->dir * (int64_t)i; }
+static inline int64_t pass_col(const half_pass *hp, uint64_t j) { return hp->col0 + hp->dir * (int64_t)j; }
+static inline int pair_forbidden(const half_pass *hp, uint64_t i, uint64_t j)
+{
+    return forbidden_cell(hp->v, pass_row(hp, i), pass_col(hp, j));
+}
+static inline int e_forbidden(const half_pass *hp, uint64_t i, uint64_t j)
+{
+    return forbidden_cell(hp->v, pass_row(hp, i) - (hp->dir < 0), pass_col(hp, j));
+}
+static inline int d_forbidden(const half_pass *hp, uint64_t i, uint64_t j)
+{
+    return forbidden_cell(hp->v, pass_row(hp, i), pass_col(hp, j) - (hp->dir < 0));
+}
+
+/* Whether a forbidden box meets the matrix rows that pass row i uses. */
+static int row_touched(const half_pass *hp, uint64_t i)
+{
+    const int64_t r1 = pass_row(hp, i), r0 = r1 - (hp->dir < 0);
+    for (int k = 0; k < hp->v->forbidden_count; ++k) {
+        const sw_pair_box *x = &hp->v->forbidden[k];
+        if (r1 >= (int64_t)x->a_lo && r0 <= (int64_t)x->a_hi) return 1;
+    }
+    return 0;
+}
 
 /* The most a path from one corner of a piece to cell (x, y) of it can
  * score: x or y pairs of bases, the difference in gaps (openings left out,
@@ -181,6 +233,16 @@ static void run_half(const half_pass *hp)
             if (phi < n) clear_span(h, d, phi + 1, n, n);
         }
     }
+    /* Forbidden cells: no gap runs through them, so the gap along row 0
+     * stops at the first, and so does the one down column 0. */
+    const int boxes = hp->v->forbidden_count > 0;
+    int column0_open = 1;
+    if (boxes)
+        for (uint64_t j = 1; j <= n; ++j)
+            if (e_forbidden(hp, 0, j)) {
+                clear_span(h, d, j, n, n);
+                break;
+            }
     /* Substitution scores by the pair of codes, a row per base of A. */
     int32_t table[SW_PAIR_CODES][SW_PAIR_CODES];
     for (int p = 0; p < SW_PAIR_CODES; ++p)
@@ -208,19 +270,41 @@ static void run_half(const half_pass *hp)
          * instead of going through H. */
         int32_t e = FLOOR;
         if (lo == 0) {
-            h[0] = d[0] = first;
-            e = first - go - ge;
+            if (boxes && column0_open && d_forbidden(hp, i, 0)) column0_open = 0;
+            if (column0_open) {
+                h[0] = d[0] = first;
+                e = first - go - ge;
+            } else {
+                h[0] = d[0] = FLOOR;
+            }
         }
         const uint8_t *bp = hp->b + (ptrdiff_t)(jlo - 1) * hp->bstep;
-        for (uint64_t j = jlo; j <= hi; ++j, bp += hp->bstep) {
-            const uint8_t y = *bp;
-            const int32_t up = h[j];
-            const int32_t dj = max32(d[j] - ge, up - go - ge);
-            const int32_t xj = max32(max32(diag + sub[y < SW_PAIR_CODES ? y : SW_PAIR_CODES - 1], dj), FLOOR);
-            h[j] = max32(xj, e);
-            e = max32(e - ge, xj - go - ge);
-            diag = up;
-            d[j] = dj;
+        if (!boxes || !row_touched(hp, i)) {
+            for (uint64_t j = jlo; j <= hi; ++j, bp += hp->bstep) {
+                const uint8_t y = *bp;
+                const int32_t up = h[j];
+                const int32_t dj = max32(d[j] - ge, up - go - ge);
+                const int32_t xj = max32(max32(diag + sub[y < SW_PAIR_CODES ? y : SW_PAIR_CODES - 1], dj), FLOOR);
+                h[j] = max32(xj, e);
+                e = max32(e - ge, xj - go - ge);
+                diag = up;
+                d[j] = dj;
+            }
+        } else {
+            /* The same with each state barred where its cell is forbidden. */
+            for (uint64_t j = jlo; j <= hi; ++j, bp += hp->bstep) {
+                const uint8_t y = *bp;
+                const int32_t up = h[j];
+                const int32_t dj = d_forbidden(hp, i, j) ? FLOOR : max32(d[j] - ge, up - go - ge);
+                const int32_t pair =
+                    pair_forbidden(hp, i, j) ? FLOOR : diag + sub[y < SW_PAIR_CODES ? y : SW_PAIR_CODES - 1];
+                const int32_t xj = max32(max32(pair, dj), FLOOR);
+                const int32_t ej = e_forbidden(hp, i, j) ? FLOOR : e;
+                h[j] = max32(xj, ej);
+                e = max32(ej - ge, xj - go - ge);
+                diag = up;
+                d[j] = dj;
+            }
         }
         if (banded && plo <= phi) {
             /* The part of the row above's band that this row's leaves. */
@@ -317,8 +401,10 @@ static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uin
      * best (target) can use; lowered by an opening, so that a bound that
      * is off by one gap opening only widens the band. */
     const int64_t band = v->exhaustive || target == INT64_MIN ? INT64_MIN : target - go - s->gap_extend;
-    half_pass top = {a, b, 1, 1, mid, n, tb, v->cc, v->dd, v, 1, m, band};
-    half_pass bottom = {a + m - 1, b + n - 1, -1, -1, m - mid, n, te, v->rr, v->ss, v, 1, m, band};
+    const int64_t a_off = a - v->a_base, b_off = b - v->b_base;
+    half_pass top = {a, b, 1, 1, mid, n, tb, v->cc, v->dd, v, 1, m, band, a_off, b_off, 1};
+    half_pass bottom = {a + m - 1, b + n - 1, -1, -1, m - mid, n, te, v->rr, v->ss, v, 1, m, band,
+                        a_off + (int64_t)m + 1, b_off + (int64_t)n + 1, -1};
     int ran_beside = 0;
     if (v->threads > 1 && (uint64_t)m * n >= PARALLEL_CELLS) {
         sw_pool *pool = NULL;
@@ -407,6 +493,10 @@ static int sub_start(solver *v, sub_job *j, const uint8_t *a, uint64_t m, const 
     memset(j, 0, sizeof *j);
     j->target = target;
     j->v.exhaustive = v->exhaustive;
+    j->v.forbidden = v->forbidden;
+    j->v.forbidden_count = v->forbidden_count;
+    j->v.a_base = v->a_base;
+    j->v.b_base = v->b_base;
     j->a = a;
     j->m = m;
     j->b = b;
@@ -542,6 +632,10 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     v.rr = v.dd + width;
     v.ss = v.rr + width;
     v.exhaustive = options && options->exhaustive;
+    v.forbidden = options ? options->forbidden : NULL;
+    v.forbidden_count = options && options->forbidden ? options->forbidden_count : 0;
+    v.a_base = a;
+    v.b_base = b;
     solve(&v, a + r->a_start - 1, m, b + r->b_start - 1, n, scoring->gap_open, scoring->gap_open, r->score);
     free(v.cc);
     if (v.oom) {

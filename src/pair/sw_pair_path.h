@@ -50,6 +50,11 @@ typedef struct sw_pair_path_options {
      * the cells that no alignment reaching its best score can use (exact:
      * the same path; for measuring and testing that). */
     int exhaustive;
+    /* Cells no alignment may use (sw_pair_pass.h): the boxes that were
+     * forbidden when the result was found (best-K: those of the better
+     * alignments), so that the path keeps out of them too. NULL: none. */
+    const sw_pair_box *forbidden;
+    int forbidden_count;
 } sw_pair_path_options;
 
 /* The alignment of `r` (a result of sw_pair_align or sw_pair_align_best on

@@ -46,7 +46,7 @@ static sw_pair_path *path_of(const uint8_t *a, uint64_t na, const uint8_t *b, ui
 static sw_pair_path *path_with(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
                                const sw_pair_result *r, int threads, int exhaustive)
 {
-    sw_pair_path_options o = {threads, NULL, NULL, exhaustive};
+    sw_pair_path_options o = {threads, NULL, NULL, exhaustive, NULL, 0};
     sw_pair_path *p = NULL;
     sw_error err = {0};
     cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, r, &o, &p, &err), SW_OK, "%llux%llu: %s",
@@ -259,5 +259,54 @@ Test(pair_path, a_wrong_result_is_refused)
     const sw_pair_run runs[] = {{'M', 200}, {'I', 150}};
     sw_pair_path_summary sum;
     cr_expect_eq(sw_pair_path_rescore(a, 300, a, 300, &scorings[0], 1, 1, runs, 2, &sum, &err), SW_EINVAL);
+    free(a);
+}
+
+Test(pair_path, keeps_out_of_forbidden_cells)
+{
+    /* Two copies of one sequence, the diagonal cell in the middle
+     * forbidden (best-K forbids the boxes of better alignments): the best
+     * alignment goes around it, and its rectangle holds the cell. The path
+     * must keep out of it too; without the box it would run straight
+     * through, score more than the result and be refused. */
+    test_rng rng = test_rng_seed(31);
+    const uint64_t n = 600;
+    uint8_t *a = random_dna(n, &rng, 0);
+    const sw_pair_box box = {300, 300, 300, 300};
+    sw_pair_options o;
+    memset(&o, 0, sizeof o);
+    o.engine = SW_PAIR_ENGINE_CPU;
+    o.threads = 2;
+    o.forbidden = &box;
+    o.forbidden_count = 1;
+    sw_pair_result r;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_align(a, n, a, n, &scorings[0], &o, &r, &err), SW_OK, "%s", err.message);
+    cr_assert(r.a_start < 300 && r.a_end > 300 && r.b_start < 300 && r.b_end > 300,
+              "the test needs an alignment around the cell: %llu-%llu, %llu-%llu", (unsigned long long)r.a_start,
+              (unsigned long long)r.a_end, (unsigned long long)r.b_start, (unsigned long long)r.b_end);
+    for (int exhaustive = 0; exhaustive < 2; ++exhaustive) {
+        const sw_pair_path_options po = {2, NULL, NULL, exhaustive, &box, 1};
+        sw_pair_path *p = NULL;
+        cr_assert_eq(sw_pair_path_find(a, n, a, n, &scorings[0], &r, &po, &p, &err), SW_OK, "%s", err.message);
+        /* The next base of each; a pair takes cell (i, j), a base of a
+         * against a gap cell (i, j - 1), one of b cell (i - 1, j). */
+        uint64_t i = r.a_start, j = r.b_start;
+        for (size_t k = 0; k < sw_pair_path_runs(p); ++k) {
+            const sw_pair_run run = sw_pair_path_run(p, k);
+            for (uint64_t t = 0; t < run.len; ++t) {
+                const uint64_t ci = run.op == 'D' ? i - 1 : i, cj = run.op == 'I' ? j - 1 : j;
+                cr_expect(!(ci == 300 && cj == 300), "the path uses the forbidden cell (%c)", run.op);
+                if (run.op != 'D') ++i;
+                if (run.op != 'I') ++j;
+            }
+        }
+        sw_pair_path_free(p);
+    }
+    sw_pair_path *p = NULL;
+    const sw_pair_path_options free_po = {2, NULL, NULL, 0, NULL, 0};
+    cr_expect_eq(sw_pair_path_find(a, n, a, n, &scorings[0], &r, &free_po, &p, &err), SW_ECORRUPT,
+                 "without the box the path should score more than the result");
+    sw_pair_path_free(p);
     free(a);
 }
