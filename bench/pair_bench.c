@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     const sw_pair_scoring scoring = {1, -3, 3, 2};
     int status = 0;
     for (int r = 0; r < repeat && !status; ++r) {
-        sw_pair_pass pass = {a.codes, a.length, b.codes, b.length, scoring, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0};
+        sw_pair_pass pass = {a.codes, a.length, b.codes, b.length, scoring, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
         sw_pair_hit hit;
         sw_pair_gpu_stats st;
         sw_pair_overlap_stats ost;

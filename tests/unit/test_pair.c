@@ -21,7 +21,7 @@ static const sw_pair_scoring paper = {1, -3, 3, 2};
 static sw_pair_hit run_reference(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
                                  const sw_pair_scoring *s, sw_pair_mode mode, int32_t target)
 {
-    sw_pair_pass p = {a, na, b, nb, *s, mode, target, NULL, NULL, NULL, NULL, 0};
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, NULL, NULL, NULL, NULL, 0, 0};
     sw_pair_hit hit;
     sw_error err = {0};
     cr_assert_eq(sw_pair_cpu_reference(&p, &hit, &err), SW_OK, "%s", err.message);
@@ -32,7 +32,7 @@ static sw_pair_hit run_threads(const uint8_t *a, uint64_t na, const uint8_t *b, 
                                const sw_pair_scoring *s, sw_pair_mode mode, int32_t target, int threads)
 {
     uint64_t done = 0;
-    sw_pair_pass p = {a, na, b, nb, *s, mode, target, &done, NULL, NULL, NULL, 0};
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, &done, NULL, NULL, NULL, 0, 0};
     sw_pair_hit hit;
     sw_error err = {0};
     cr_assert_eq(sw_pair_cpu_run(&p, threads, &hit, &err), SW_OK, "%s", err.message);
@@ -303,8 +303,8 @@ Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
     for (size_t c = 0; c < sizeof cuts / sizeof *cuts; ++c) {
         const uint64_t cut = cuts[c];
         for (int threads = 0; threads <= 3; threads += 3) {
-            sw_pair_pass upper = {a, cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, mid, NULL, 0};
-            sw_pair_pass lower = {a + cut, 900 - cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, mid, end1, NULL, 0};
+            sw_pair_pass upper = {a, cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, mid, NULL, 0, 0};
+            sw_pair_pass lower = {a + cut, 900 - cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, mid, end1, NULL, 0, 0};
             sw_pair_hit h1, h2;
             sw_error err = {0};
             /* threads 0: the reference; else the threaded engine */
@@ -315,7 +315,7 @@ Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
             if (h2.score) h2.a_end += cut;
             const int lower_wins = h2.score > h1.score || (h2.score == h1.score && h2.score > 0 && h2.b_end < h1.b_end);
             expect_same_hit(lower_wins ? h2 : h1, whole, "cut pass");
-            sw_pair_pass all = {a, 900, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, end2, NULL, 0};
+            sw_pair_pass all = {a, 900, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, end2, NULL, 0, 0};
             cr_assert_eq(sw_pair_cpu_reference(&all, &h1, &err), SW_OK, "%s", err.message);
             cr_expect(memcmp(end1, end2, nb * sizeof *end1) == 0, "cut at %llu: last rows differ",
                       (unsigned long long)cut);
@@ -340,7 +340,7 @@ static void expect_team(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_
                         int want_rounds)
 {
     const sw_pair_hit ref = run_reference(a, na, b, nb, &paper, SW_PAIR_LOCAL, 0);
-    sw_pair_pass pass = {a, na, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0};
+    sw_pair_pass pass = {a, na, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
     sw_pair_hit got;
     sw_pair_split_stats st;
     sw_error err = {0};

@@ -310,3 +310,67 @@ Test(pair_path, keeps_out_of_forbidden_cells)
     sw_pair_path_free(p);
     free(a);
 }
+
+Test(pair_path, best_k_alignments_keep_out_of_better_boxes)
+{
+    /* The second sequence holds a mutated copy of part of the first, then
+     * a mutated copy of the whole, so --best finds several alignments; the
+     * start pass of each must find its start (it bars each state where its
+     * own cell is forbidden), and each one's path, given the boxes of the
+     * better ones, scores what the passes found (checked inside), keeps
+     * out of those boxes, and is the same with every cell computed. */
+    test_rng rng = test_rng_seed(77);
+    for (int trial = 0; trial < 24; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial % 4];
+        const uint64_t na = 300 + test_rng_below(&rng, 500);
+        uint8_t *a = random_dna(na, &rng, 0);
+        uint64_t n1, n2;
+        uint8_t *b1 = mutate_dna(a, na, 12, &rng, &n1);
+        const uint64_t from = test_rng_below(&rng, na / 2), len = 60 + test_rng_below(&rng, na / 2);
+        uint8_t *b2 = mutate_dna(a + from, from + len <= na ? len : na - from, 10, &rng, &n2);
+        uint8_t *b = malloc(n1 + n2 + 1);
+        cr_assert_not_null(b);
+        memcpy(b, b2, n2);
+        memcpy(b + n2, b1, n1);
+        const uint64_t nb = n1 + n2;
+        sw_pair_options o;
+        memset(&o, 0, sizeof o);
+        o.engine = SW_PAIR_ENGINE_CPU;
+        o.threads = 2;
+        sw_pair_result r[3];
+        int found = 0;
+        sw_error err = {0};
+        cr_assert_eq(sw_pair_align_best(a, na, b, nb, s, &o, 3, r, &found, &err), SW_OK, "trial %d: %s", trial,
+                     err.message);
+        sw_pair_box boxes[3];
+        for (int k = 0; k < found; ++k) {
+            sw_pair_path *p[2] = {NULL, NULL};
+            for (int exhaustive = 0; exhaustive < 2; ++exhaustive) {
+                const sw_pair_path_options po = {2, NULL, NULL, exhaustive, boxes, k};
+                cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, &r[k], &po, &p[exhaustive], &err), SW_OK,
+                             "trial %d, alignment %d: %s", trial, k, err.message);
+            }
+            expect_same_path(p[0], p[1], "best-K: the band and every cell");
+            uint64_t i = r[k].a_start, j = r[k].b_start;
+            for (size_t q = 0; q < sw_pair_path_runs(p[0]); ++q) {
+                const sw_pair_run run = sw_pair_path_run(p[0], q);
+                for (uint64_t t = 0; t < run.len; ++t) {
+                    const uint64_t ci = run.op == 'D' ? i - 1 : i, cj = run.op == 'I' ? j - 1 : j;
+                    for (int x = 0; x < k; ++x)
+                        cr_expect(!(ci >= boxes[x].a_lo && ci <= boxes[x].a_hi && cj >= boxes[x].b_lo &&
+                                    cj <= boxes[x].b_hi),
+                                  "trial %d: alignment %d uses a cell of alignment %d's box", trial, k, x);
+                    if (run.op != 'D') ++i;
+                    if (run.op != 'I') ++j;
+                }
+            }
+            boxes[k] = (sw_pair_box){r[k].a_start, r[k].a_end, r[k].b_start, r[k].b_end};
+            sw_pair_path_free(p[0]);
+            sw_pair_path_free(p[1]);
+        }
+        free(a);
+        free(b);
+        free(b1);
+        free(b2);
+    }
+}

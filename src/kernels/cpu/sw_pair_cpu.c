@@ -68,9 +68,18 @@ int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err
             e = max32(e - ext, h[j - 1] - oe);
             int32_t v = diag + sw_pair_substitution(&p->scoring, p->a[i - 1], p->b[j - 1]);
             v = max32(max32(v, e), max32(f[j], floor));
-            if (p->forbidden_count && sw_pair_forbidden(p, i, j)) {
+            if (p->forbidden_count && !p->reversed && sw_pair_forbidden(p, i, j)) {
                 v = floor;
                 e = f[j] = FLOOR;
+            } else if (p->forbidden_count && p->reversed) {
+                /* Each state where its own cell is (sw_pair_pass.h). */
+                const int pair_bad = sw_pair_forbidden(p, i, j), e_bad = sw_pair_forbidden(p, i + 1, j),
+                          f_bad = sw_pair_forbidden(p, i, j + 1);
+                if (e_bad) e = FLOOR;
+                if (f_bad) f[j] = FLOOR;
+                if (pair_bad || e_bad || f_bad)
+                    v = max32(max32(pair_bad ? FLOOR : diag + sw_pair_substitution(&p->scoring, p->a[i - 1], p->b[j - 1]), e),
+                              max32(f[j], floor));
             }
             diag = h[j];
             h[j] = v;
@@ -163,7 +172,10 @@ SW_PAIR_CLONES static void sweep_tile(engine *e, worker *w, uint64_t i0, uint64_
     const int32_t floor = local ? 0 : FLOOR;
     const uint8_t *cols = p->b + w->begin;
     int32_t *restrict h = w->h, *restrict f = w->f;
-    const int masked = p->forbidden_count && sw_pair_forbidden_meets(p, i0, i1, w->begin + j0 + 1, w->begin + j1);
+    /* Reversed passes bar gaps by the cell below or to the right too. */
+    const uint64_t more = p->reversed ? 1 : 0;
+    const int masked =
+        p->forbidden_count && sw_pair_forbidden_meets(p, i0, i1 + more, w->begin + j0 + 1, w->begin + j1 + more);
     for (uint64_t i = i0; i <= i1; ++i) {
         const uint64_t k = i - i0;
         const int32_t *srow = e->subst[p->a[i - 1]];
@@ -175,9 +187,20 @@ SW_PAIR_CLONES static void sweep_tile(engine *e, worker *w, uint64_t i0, uint64_
                 ev = max32(ev - ext, left - oe);
                 int32_t v = max32(diag + srow[cols[j]], ev);
                 v = max32(max32(v, fv), floor);
-                if (sw_pair_forbidden(p, i, w->begin + j + 1)) {
-                    v = floor;
-                    ev = fv = FLOOR;
+                const uint64_t jc = w->begin + j + 1;
+                if (!p->reversed) {
+                    if (sw_pair_forbidden(p, i, jc)) {
+                        v = floor;
+                        ev = fv = FLOOR;
+                    }
+                } else {
+                    /* Each state where its own cell is (sw_pair_pass.h). */
+                    const int pair_bad = sw_pair_forbidden(p, i, jc), e_bad = sw_pair_forbidden(p, i + 1, jc),
+                              f_bad = sw_pair_forbidden(p, i, jc + 1);
+                    if (e_bad) ev = FLOOR;
+                    if (f_bad) fv = FLOOR;
+                    if (pair_bad || e_bad || f_bad)
+                        v = max32(max32(pair_bad ? FLOOR : diag + srow[cols[j]], ev), max32(fv, floor));
                 }
                 diag = h[j];
                 h[j] = v;

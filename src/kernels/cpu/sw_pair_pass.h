@@ -80,6 +80,14 @@ typedef struct sw_pair_pass {
      * runs through it. */
     const sw_pair_box *forbidden;
     int forbidden_count;
+    /* Nonzero: the pass runs over reversed sequences (the start pass) and
+     * its boxes were mapped cell by cell. A pair's cell maps so, but a
+     * gap's does not: in the matrix's order a gap of b at pass cell (i, j)
+     * belongs to pass cell (i + 1, j) and a gap of a to (i, j + 1), so
+     * each state is barred where its own cell is forbidden. The CPU
+     * engine honours it; the GPU engines bar every state of a forbidden
+     * cell. */
+    int reversed;
 } sw_pair_pass;
 
 typedef struct sw_pair_hit {
