@@ -619,9 +619,20 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     v.options = options;
     v.threads = options && options->threads > 0 ? options->threads : sw_clock_online_cpus();
     v.done = &done;
-    /* Each level of the recursion covers about half the rectangle's cells
-     * less than the one above it. */
+    /* Each level of the recursion covers about as many cells as the one
+     * above it in half the rows, so the total is about twice the first
+     * level's: the rectangle, or its band (counted on every 64th row). */
     v.total = 2 * m * n;
+    if (!(options && options->exhaustive)) {
+        uint64_t band = 0;
+        const uint64_t step = m > 4096 ? 64 : 1;
+        for (uint64_t i = 0; i <= m; i += step) {
+            uint64_t lo, hi;
+            band_of(scoring, m, n, (int64_t)r->score - scoring->gap_open - scoring->gap_extend, i, &lo, &hi);
+            if (lo <= hi) band += (hi - lo + 1) * step;
+        }
+        if (band && 2 * band < v.total) v.total = 2 * band;
+    }
     const size_t width = (size_t)n + 1;
     if (n >= SIZE_MAX / 4 / sizeof(int32_t) || !(v.cc = malloc(4 * width * sizeof(int32_t)))) {
         free(p);
