@@ -516,7 +516,7 @@ int cli_align(int argc, char **argv)
                     "bases, identity %.2f%%; %s found in %.3f s on the CPU (%.3e cells computed, %.2f G a second)\n",
                     (unsigned long long)ps.columns, (unsigned long long)ps.matches,
                     (unsigned long long)ps.mismatches, (unsigned long long)ps.gap_openings,
-                    (unsigned long long)ps.gap_bases, ps.columns ? 100.0 * (double)ps.matches / (double)ps.columns : 0.0,
+                    (unsigned long long)ps.gap_bases, sw_pair_path_identity(&ps),
                     found > 1 ? "all alignments" : "the alignment", path_seconds, (double)path_cells,
                     gcups(path_cells, path_seconds));
         }

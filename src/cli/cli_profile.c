@@ -171,6 +171,20 @@ static int make_profile(const profile_args *a, const sw_msa *m, sw_profile **out
     return a->weighted ? sw_profile_from_msa_weighted(m, out, err) : sw_profile_from_msa(m, out, err);
 }
 
+/* The --matrix, which must score proteins. */
+static int load_matrix(const profile_args *a, sw_matrix **out, sw_error *err)
+{
+    int rc = sw_matrix_load(a->matrix, out, err);
+    if (!rc && sw_matrix_alphabet(*out)->kind != SW_ALPHABET_PROTEIN)
+        rc = sw_error_set(err, SW_EINVAL, "--matrix %s: not a protein matrix", a->matrix);
+    return rc;
+}
+
+static sw_profile_scoring scoring_of(const profile_args *a, const sw_matrix *matrix)
+{
+    return (sw_profile_scoring){a->kind, sw_matrix_table(matrix), (int)a->gap_open, (int)a->gap_extend};
+}
+
 /* One pair of a --pairs list. */
 typedef struct pair_job {
     char *a, *b, *out;
@@ -184,6 +198,7 @@ typedef struct batch {
     size_t count;
     atomic_size_t next;
     atomic_ullong cells;
+    atomic_int failed;    /* a pair failed: the others stop taking pairs */
     pthread_mutex_t lock; /* the first error */
     int rc;
     sw_error err;
@@ -263,8 +278,7 @@ static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_er
     const cli_input inputs[] = {{"an input alignment", j->a, NULL}, {"an input alignment", j->b, NULL}};
     if (!(rc = sw_msa_read(j->a, &ma, err)) && !(rc = sw_msa_read(j->b, &mb, err)) &&
         !(rc = make_profile(a, ma, &pa, err)) && !(rc = make_profile(a, mb, &pb, err))) {
-        const sw_profile_scoring scoring = {a->kind, sw_matrix_table(bt->matrix), (int)a->gap_open,
-                                            (int)a->gap_extend};
+        const sw_profile_scoring scoring = scoring_of(a, bt->matrix);
         if (!(rc = sw_profile_align_threads(pa, pb, &scoring, 1, &x, err)) &&
             !(rc = cli_output_open(&out, j->out, inputs, 2, err))) {
             sw_profile_write_merged(out.file, a->format, ma, mb, x);
@@ -286,10 +300,7 @@ static void batch_worker(void *ctx, int index)
     (void)index;
     batch *bt = ctx;
     for (;;) {
-        pthread_mutex_lock(&bt->lock);
-        const int stop = bt->rc != 0;
-        pthread_mutex_unlock(&bt->lock);
-        if (stop) return;
+        if (atomic_load(&bt->failed)) return;
         const size_t k = atomic_fetch_add(&bt->next, 1);
         if (k >= bt->count) return;
         sw_error err;
@@ -303,6 +314,7 @@ static void batch_worker(void *ctx, int index)
                 sw_error_set(&bt->err, rc, "%s:%lu: %s", bt->args->pairs_path, bt->jobs[k].line, err.message);
             }
             pthread_mutex_unlock(&bt->lock);
+            atomic_store(&bt->failed, 1);
             return;
         }
         atomic_fetch_add(&bt->cells, cells);
@@ -317,9 +329,7 @@ static int run_pairs(const profile_args *a)
     pair_job *jobs = NULL;
     size_t count = 0;
     int rc = read_pairs(a->pairs_path, &jobs, &count, &err);
-    if (!rc) rc = sw_matrix_load(a->matrix, &matrix, &err);
-    if (!rc && sw_matrix_alphabet(matrix)->kind != SW_ALPHABET_PROTEIN)
-        rc = sw_error_set(&err, SW_EINVAL, "--matrix %s: not a protein matrix", a->matrix);
+    if (!rc) rc = load_matrix(a, &matrix, &err);
     if (rc) {
         cli_error("%s", err.message);
         free_pairs(jobs, count);
@@ -333,6 +343,7 @@ static int run_pairs(const profile_args *a)
     bt.count = count;
     atomic_init(&bt.next, 0);
     atomic_init(&bt.cells, 0);
+    atomic_init(&bt.failed, 0);
     pthread_mutex_init(&bt.lock, NULL);
     /* Each output in flight holds a cleanup slot. */
     int threads = a->threads > 0 ? (int)a->threads : sw_clock_online_cpus();
@@ -370,12 +381,8 @@ int cli_profile(int argc, char **argv)
     cli_output out = {0}, map = {0};
     int rc;
     if ((rc = sw_msa_read(a.path_a, &ma, &err)) || (rc = sw_msa_read(a.path_b, &mb, &err)) ||
-        (rc = sw_matrix_load(a.matrix, &matrix, &err)))
+        (rc = load_matrix(&a, &matrix, &err)))
         goto done;
-    if (sw_matrix_alphabet(matrix)->kind != SW_ALPHABET_PROTEIN) {
-        rc = sw_error_set(&err, SW_EINVAL, "--matrix %s: not a protein matrix", a.matrix);
-        goto done;
-    }
     const cli_input inputs[] = {{"an input alignment", a.path_a, NULL}, {"an input alignment", a.path_b, NULL}};
     if ((rc = cli_output_open(&out, a.out_path, inputs, 2, &err))) goto done;
     if (a.map_path) {
@@ -387,7 +394,7 @@ int cli_profile(int argc, char **argv)
     }
     const double t0 = sw_clock_seconds();
     if ((rc = make_profile(&a, ma, &pa, &err)) || (rc = make_profile(&a, mb, &pb, &err))) goto done;
-    const sw_profile_scoring scoring = {a.kind, sw_matrix_table(matrix), (int)a.gap_open, (int)a.gap_extend};
+    const sw_profile_scoring scoring = scoring_of(&a, matrix);
     if ((rc = sw_profile_align_threads(pa, pb, &scoring, (int)a.threads, &x, &err))) goto done;
     const double seconds = sw_clock_seconds() - t0;
     const int threads = a.threads > 0 ? (int)a.threads : sw_clock_online_cpus();

@@ -110,17 +110,6 @@ typedef struct half_pass {
     int dir;
 } half_pass;
 
-/* Whether matrix cell (row, col) is forbidden. */
-static int forbidden_cell(const solver *v, int64_t row, int64_t col)
-{
-    for (int k = 0; k < v->forbidden_count; ++k) {
-        const sw_pair_box *x = &v->forbidden[k];
-        if (row >= (int64_t)x->a_lo && row <= (int64_t)x->a_hi && col >= (int64_t)x->b_lo && col <= (int64_t)x->b_hi)
-            return 1;
-    }
-    return 0;
-}
-
 /* The matrix cells behind the three states of pass cell (i, j). From the
  * top they are all that cell; from the bottom (sequences reversed) the pair
  * is that cell, but a gap of the second sequence was taken in the row above
@@ -128,17 +117,23 @@ static int forbidden_cell(const solver *v, int64_t row, int64_t col)
  * order. */
 static inline int64_t pass_row(const half_pass *hp, uint64_t i) { return hp->row0 + hp->dir * (int64_t)i; }
 static inline int64_t pass_col(const half_pass *hp, uint64_t j) { return hp->col0 + hp->dir * (int64_t)j; }
+/* Matrix cells of a piece are never negative: from the bottom the row and
+ * column start one past the piece. */
+static inline int cell_forbidden(const half_pass *hp, int64_t row, int64_t col)
+{
+    return sw_pair_boxes_hold(hp->v->forbidden, hp->v->forbidden_count, (uint64_t)row, (uint64_t)col);
+}
 static inline int pair_forbidden(const half_pass *hp, uint64_t i, uint64_t j)
 {
-    return forbidden_cell(hp->v, pass_row(hp, i), pass_col(hp, j));
+    return cell_forbidden(hp, pass_row(hp, i), pass_col(hp, j));
 }
 static inline int e_forbidden(const half_pass *hp, uint64_t i, uint64_t j)
 {
-    return forbidden_cell(hp->v, pass_row(hp, i) - (hp->dir < 0), pass_col(hp, j));
+    return cell_forbidden(hp, pass_row(hp, i) - (hp->dir < 0), pass_col(hp, j));
 }
 static inline int d_forbidden(const half_pass *hp, uint64_t i, uint64_t j)
 {
-    return forbidden_cell(hp->v, pass_row(hp, i), pass_col(hp, j) - (hp->dir < 0));
+    return cell_forbidden(hp, pass_row(hp, i), pass_col(hp, j) - (hp->dir < 0));
 }
 
 /* Whether a forbidden box meets the matrix rows that pass row i uses. */

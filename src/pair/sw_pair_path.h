@@ -74,6 +74,11 @@ sw_pair_run sw_pair_path_run(const sw_pair_path *p, size_t k);
 uint64_t sw_pair_path_a_start(const sw_pair_path *p);
 uint64_t sw_pair_path_b_start(const sw_pair_path *p);
 sw_pair_path_summary sw_pair_path_get_summary(const sw_pair_path *p);
+/* Matches over alignment columns, in percent (0 for an empty alignment). */
+static inline double sw_pair_path_identity(const sw_pair_path_summary *s)
+{
+    return s->columns ? 100.0 * (double)s->matches / (double)s->columns : 0.0;
+}
 /* Cells the divide and conquer computed (the band's, summed over its
  * passes). */
 uint64_t sw_pair_path_cells(const sw_pair_path *p);

@@ -141,7 +141,7 @@ void sw_pair_plot_write(FILE *out, const sw_pair_seq *a, const sw_pair_seq *b, c
                 "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%.2f%% identity, %llu gap%s</text>\n",
                 LEFT + PLOT + 15, y, LEFT + PLOT + 35, y, colours[k % 10], LEFT + PLOT + 42, y + 4, k + 1,
                 (int)all[k].score, LEFT + PLOT + 42, y + 17,
-                s.columns ? 100.0 * (double)s.matches / (double)s.columns : 0.0,
+                sw_pair_path_identity(&s),
                 (unsigned long long)s.gap_openings, s.gap_openings == 1 ? "" : "s");
     }
     if (count > 30)

@@ -17,11 +17,6 @@ void sw_pair_report_cigar(FILE *out, const sw_pair_path *path)
     }
 }
 
-static double identity(const sw_pair_path_summary *s)
-{
-    return s->columns ? 100.0 * (double)s->matches / (double)s->columns : 0.0;
-}
-
 static void write_paf(FILE *out, const sw_pair_seq *a, const sw_pair_seq *b, const sw_pair_result *x,
                       const sw_pair_path *p)
 {
@@ -150,7 +145,7 @@ void sw_pair_report_write(FILE *out, sw_pair_report_format format, const sw_pair
                 else s = (sw_pair_path_summary){0};
                 fprintf(out, "\t%llu\t%llu\t%llu\t%llu\t%.3f\t", (unsigned long long)s.matches,
                         (unsigned long long)s.mismatches, (unsigned long long)s.gap_openings,
-                        (unsigned long long)s.gap_bases, identity(&s));
+                        (unsigned long long)s.gap_bases, sw_pair_path_identity(&s));
                 if (k < count) sw_pair_report_cigar(out, paths[k]);
                 else fputc('*', out);
             }
@@ -180,7 +175,7 @@ void sw_pair_report_write(FILE *out, sw_pair_report_format format, const sw_pair
                 ", \"matches\": %llu, \"mismatches\": %llu, \"gap_openings\": %llu, \"gap_bases\": %llu, "
                 "\"identity\": %.3f, \"cigar\": \"",
                 (unsigned long long)ps.matches, (unsigned long long)ps.mismatches,
-                (unsigned long long)ps.gap_openings, (unsigned long long)ps.gap_bases, identity(&ps));
+                (unsigned long long)ps.gap_openings, (unsigned long long)ps.gap_bases, sw_pair_path_identity(&ps));
         sw_pair_report_cigar(out, paths[0]);
         fputc('"', out);
     }
@@ -201,7 +196,7 @@ void sw_pair_report_write(FILE *out, sw_pair_report_format format, const sw_pair
             if (paths) {
                 const sw_pair_path_summary ps = sw_pair_path_get_summary(paths[k]);
                 fprintf(out, ", \"matches\": %llu, \"gap_bases\": %llu, \"identity\": %.3f, \"cigar\": \"",
-                        (unsigned long long)ps.matches, (unsigned long long)ps.gap_bases, identity(&ps));
+                        (unsigned long long)ps.matches, (unsigned long long)ps.gap_bases, sw_pair_path_identity(&ps));
                 sw_pair_report_cigar(out, paths[k]);
                 fputc('"', out);
             }

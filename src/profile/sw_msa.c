@@ -46,26 +46,26 @@ static int grow(sw_msa *m, size_t *cap, size_t columns)
 
 /* ---- Clustal and Stockholm: "name sequence" lines in blocks ---- */
 
-/* Rows being gathered by name, in order of first appearance. */
+/* A row being gathered by name, in order of first appearance. */
+typedef struct gathered {
+    char *name;
+    uint8_t *codes;
+    size_t len, cap;
+    unsigned long line; /* of the name's first line */
+} gathered;
+
 typedef struct gather {
-    char **names;
-    uint8_t **codes;
-    size_t *len, *cap;
-    unsigned long *line; /* of each name's first line */
-    size_t rows, rows_cap;
+    gathered *row;
+    size_t rows, cap;
 } gather;
 
 static void gather_free(gather *g)
 {
     for (size_t k = 0; k < g->rows; ++k) {
-        free(g->names[k]);
-        free(g->codes[k]);
+        free(g->row[k].name);
+        free(g->row[k].codes);
     }
-    free(g->names);
-    free(g->codes);
-    free(g->len);
-    free(g->cap);
-    free(g->line);
+    free(g->row);
     memset(g, 0, sizeof *g);
 }
 
@@ -74,47 +74,37 @@ static int gather_add(gather *g, const sw_alphabet *alpha, const char *name, siz
                       size_t n, const char *file, unsigned long line, sw_error *err)
 {
     size_t k = 0;
-    while (k < g->rows && !(strlen(g->names[k]) == name_len && !memcmp(g->names[k], name, name_len))) ++k;
+    while (k < g->rows && !(strlen(g->row[k].name) == name_len && !memcmp(g->row[k].name, name, name_len))) ++k;
     if (k == g->rows) {
-        if (g->rows == g->rows_cap) {
-            const size_t nc = g->rows_cap ? 2 * g->rows_cap : 16;
-            char **names = realloc(g->names, nc * sizeof *names);
-            if (names) g->names = names;
-            uint8_t **codes = realloc(g->codes, nc * sizeof *codes);
-            if (codes) g->codes = codes;
-            size_t *len = realloc(g->len, nc * sizeof *len);
-            if (len) g->len = len;
-            size_t *cap = realloc(g->cap, nc * sizeof *cap);
-            if (cap) g->cap = cap;
-            unsigned long *ln = realloc(g->line, nc * sizeof *ln);
-            if (ln) g->line = ln;
-            if (!names || !codes || !len || !cap || !ln) return sw_error_set(err, SW_ENOMEM, "out of memory");
-            g->rows_cap = nc;
+        if (g->rows == g->cap) {
+            const size_t nc = g->cap ? 2 * g->cap : 16;
+            gathered *grown = realloc(g->row, nc * sizeof *grown);
+            if (!grown) return sw_error_set(err, SW_ENOMEM, "out of memory");
+            g->row = grown;
+            g->cap = nc;
         }
-        g->names[k] = strndup(name, name_len);
-        g->codes[k] = NULL;
-        g->len[k] = g->cap[k] = 0;
-        g->line[k] = line;
-        if (!g->names[k]) return sw_error_set(err, SW_ENOMEM, "out of memory");
+        g->row[k] = (gathered){strndup(name, name_len), NULL, 0, 0, line};
+        if (!g->row[k].name) return sw_error_set(err, SW_ENOMEM, "out of memory");
         ++g->rows;
     }
+    gathered *r = &g->row[k];
     for (size_t t = 0; t < n; ++t) {
         const uint8_t c = sw_alphabet_encode(alpha, (unsigned char)seq[t]);
         if (c == SW_CODE_INVALID) {
             char shown[8], name_shown[4 * 60 + 8];
             sw_error_quote(shown, sizeof shown, seq + t, 1, 1);
-            sw_error_quote(name_shown, sizeof name_shown, g->names[k], strlen(g->names[k]), 60);
+            sw_error_quote(name_shown, sizeof name_shown, r->name, strlen(r->name), 60);
             return sw_error_set(err, SW_EFORMAT, "%s:%lu: invalid residue '%s' in row %s", file, line, shown,
                                 name_shown);
         }
-        if (g->len[k] == g->cap[k]) {
-            const size_t nc = g->cap[k] ? 2 * g->cap[k] : 256;
-            uint8_t *grown = realloc(g->codes[k], nc);
+        if (r->len == r->cap) {
+            const size_t nc = r->cap ? 2 * r->cap : 256;
+            uint8_t *grown = realloc(r->codes, nc);
             if (!grown) return sw_error_set(err, SW_ENOMEM, "out of memory");
-            g->codes[k] = grown;
-            g->cap[k] = nc;
+            r->codes = grown;
+            r->cap = nc;
         }
-        g->codes[k][g->len[k]++] = c;
+        r->codes[r->len++] = c;
     }
     return SW_OK;
 }
@@ -166,23 +156,22 @@ static int read_blocks(FILE *f, int clustal, const char *file, sw_msa *m, sw_err
     if (!rc && !clustal && !ended) rc = sw_error_set(err, SW_EFORMAT, "%s: no '//' line at the end of the alignment", file);
     if (!rc && g.rows == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no aligned sequences", file);
     for (size_t k = 1; !rc && k < g.rows; ++k)
-        if (g.len[k] != g.len[0])
-        {
+        if (g.row[k].len != g.row[0].len) {
             char name_shown[4 * 60 + 8];
-            sw_error_quote(name_shown, sizeof name_shown, g.names[k], strlen(g.names[k]), 60);
+            sw_error_quote(name_shown, sizeof name_shown, g.row[k].name, strlen(g.row[k].name), 60);
             rc = sw_error_set(err, SW_EFORMAT, "%s:%lu: row '%s' has %zu columns, the first row has %zu: not an alignment",
-                              file, g.line[k], name_shown, g.len[k], g.len[0]);
+                              file, g.row[k].line, name_shown, g.row[k].len, g.row[0].len);
         }
-    if (!rc && g.len[0] == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: the rows are empty", file);
+    if (!rc && g.row[0].len == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: the rows are empty", file);
     if (!rc) {
-        m->columns = g.len[0];
+        m->columns = g.row[0].len;
         m->names = calloc(g.rows, sizeof *m->names);
         m->codes = malloc(g.rows * m->columns);
         if (!m->names || !m->codes) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
         for (size_t k = 0; !rc && k < g.rows; ++k) {
-            m->names[k] = g.names[k];
-            g.names[k] = NULL;
-            memcpy(m->codes + k * m->columns, g.codes[k], m->columns);
+            m->names[k] = g.row[k].name;
+            g.row[k].name = NULL;
+            memcpy(m->codes + k * m->columns, g.row[k].codes, m->columns);
             m->rows = k + 1;
         }
     }

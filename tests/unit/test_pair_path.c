@@ -262,6 +262,25 @@ Test(pair_path, a_wrong_result_is_refused)
     free(a);
 }
 
+/* Expects path p of result r to use no cell of boxes[0 .. count - 1]: a
+ * pair takes cell (i, j), a base of a against a gap cell (i, j - 1), one of
+ * b cell (i - 1, j), with i and j the next base of each. */
+static void expect_avoids(const sw_pair_path *p, const sw_pair_result *r, const sw_pair_box *boxes, int count,
+                          const char *what)
+{
+    uint64_t i = r->a_start, j = r->b_start;
+    for (size_t k = 0; k < sw_pair_path_runs(p); ++k) {
+        const sw_pair_run run = sw_pair_path_run(p, k);
+        for (uint64_t t = 0; t < run.len; ++t) {
+            const uint64_t ci = run.op == 'D' ? i - 1 : i, cj = run.op == 'I' ? j - 1 : j;
+            cr_expect(!sw_pair_boxes_hold(boxes, count, ci, cj), "%s: the path uses forbidden cell %llu/%llu (%c)",
+                      what, (unsigned long long)ci, (unsigned long long)cj, run.op);
+            if (run.op != 'D') ++i;
+            if (run.op != 'I') ++j;
+        }
+    }
+}
+
 Test(pair_path, keeps_out_of_forbidden_cells)
 {
     /* Two copies of one sequence, the diagonal cell in the middle
@@ -289,18 +308,7 @@ Test(pair_path, keeps_out_of_forbidden_cells)
         const sw_pair_path_options po = {2, NULL, NULL, exhaustive, &box, 1};
         sw_pair_path *p = NULL;
         cr_assert_eq(sw_pair_path_find(a, n, a, n, &scorings[0], &r, &po, &p, &err), SW_OK, "%s", err.message);
-        /* The next base of each; a pair takes cell (i, j), a base of a
-         * against a gap cell (i, j - 1), one of b cell (i - 1, j). */
-        uint64_t i = r.a_start, j = r.b_start;
-        for (size_t k = 0; k < sw_pair_path_runs(p); ++k) {
-            const sw_pair_run run = sw_pair_path_run(p, k);
-            for (uint64_t t = 0; t < run.len; ++t) {
-                const uint64_t ci = run.op == 'D' ? i - 1 : i, cj = run.op == 'I' ? j - 1 : j;
-                cr_expect(!(ci == 300 && cj == 300), "the path uses the forbidden cell (%c)", run.op);
-                if (run.op != 'D') ++i;
-                if (run.op != 'I') ++j;
-            }
-        }
+        expect_avoids(p, &r, &box, 1, "a forbidden cell on the diagonal");
         sw_pair_path_free(p);
     }
     sw_pair_path *p = NULL;
@@ -351,19 +359,7 @@ Test(pair_path, best_k_alignments_keep_out_of_better_boxes)
                              "trial %d, alignment %d: %s", trial, k, err.message);
             }
             expect_same_path(p[0], p[1], "best-K: the band and every cell");
-            uint64_t i = r[k].a_start, j = r[k].b_start;
-            for (size_t q = 0; q < sw_pair_path_runs(p[0]); ++q) {
-                const sw_pair_run run = sw_pair_path_run(p[0], q);
-                for (uint64_t t = 0; t < run.len; ++t) {
-                    const uint64_t ci = run.op == 'D' ? i - 1 : i, cj = run.op == 'I' ? j - 1 : j;
-                    for (int x = 0; x < k; ++x)
-                        cr_expect(!(ci >= boxes[x].a_lo && ci <= boxes[x].a_hi && cj >= boxes[x].b_lo &&
-                                    cj <= boxes[x].b_hi),
-                                  "trial %d: alignment %d uses a cell of alignment %d's box", trial, k, x);
-                    if (run.op != 'D') ++i;
-                    if (run.op != 'I') ++j;
-                }
-            }
+            expect_avoids(p[0], &r[k], boxes, k, "best-K: the better alignments' boxes");
             boxes[k] = (sw_pair_box){r[k].a_start, r[k].a_end, r[k].b_start, r[k].b_end};
             sw_pair_path_free(p[0]);
             sw_pair_path_free(p[1]);

@@ -110,14 +110,20 @@ int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err);
 /* The last row of a pass without rows, where it wants one: its row above. */
 void sw_pair_pass_no_rows(const sw_pair_pass *p);
 
-/* Whether cell (i, j) of the pass is forbidden. */
-static inline int sw_pair_forbidden(const sw_pair_pass *p, uint64_t i, uint64_t j)
+/* Whether cell (i, j) lies in one of boxes[0 .. count - 1]. */
+static inline int sw_pair_boxes_hold(const sw_pair_box *boxes, int count, uint64_t i, uint64_t j)
 {
-    for (int k = 0; k < p->forbidden_count; ++k) {
-        const sw_pair_box *x = &p->forbidden[k];
+    for (int k = 0; k < count; ++k) {
+        const sw_pair_box *x = &boxes[k];
         if (i >= x->a_lo && i <= x->a_hi && j >= x->b_lo && j <= x->b_hi) return 1;
     }
     return 0;
+}
+
+/* Whether cell (i, j) of the pass is forbidden. */
+static inline int sw_pair_forbidden(const sw_pair_pass *p, uint64_t i, uint64_t j)
+{
+    return sw_pair_boxes_hold(p->forbidden, p->forbidden_count, i, j);
 }
 
 /* Whether any forbidden box meets rows i0..i1 x columns j0..j1. */
