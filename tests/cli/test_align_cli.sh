@@ -384,7 +384,7 @@ awk 'BEGIN { srand(17); s = ""; for (i = 0; i < 40000; i++) s = s substr("ACGT",
   print ">big_b"; for (i = 1; i <= length(t); i += 80) print substr(t, i, 80) }' > "$tmp/big.fa"
 for sig in TERM HUP; do
   rm -f "$tmp/killed.paf" "$tmp/killed.svg"
-  "$swsearch" align "$tmp/big.fa" -a -f paf --engine cpu -q -o "$tmp/killed.paf" --plot "$tmp/killed.svg" 2> /dev/null &
+  "$swsearch" align "$tmp/big.fa" -a -f paf --engine cpu -t 2 -q -o "$tmp/killed.paf" --plot "$tmp/killed.svg" 2> /dev/null &
   pid=$!
   sleep 1
   kill -$sig $pid

@@ -84,9 +84,8 @@ typedef struct sw_pair_pass {
      * its boxes were mapped cell by cell. A pair's cell maps so, but a
      * gap's does not: in the matrix's order a gap of b at pass cell (i, j)
      * belongs to pass cell (i + 1, j) and a gap of a to (i, j + 1), so
-     * each state is barred where its own cell is forbidden. The CPU
-     * engine honours it; the GPU engines bar every state of a forbidden
-     * cell. */
+     * each state is barred where its own cell is forbidden. Every engine
+     * honours it. */
     int reversed;
 } sw_pair_pass;
 

@@ -257,9 +257,11 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     __device__ bool chunk_forbidden(long long band_row, long long c0) const
     {
         if (!MASKED || !p.box_count) return false;
-        const unsigned long long i0 = (unsigned long long)(p.row_base + band_row) + 1, i1 = i0 + BAND_ROWS - 1;
+        /* A reversed pass bars gaps by the cell below or to the right too. */
+        const unsigned long long more = p.reversed ? 1 : 0;
+        const unsigned long long i0 = (unsigned long long)(p.row_base + band_row) + 1, i1 = i0 + BAND_ROWS - 1 + more;
         const unsigned long long j0 = (unsigned long long)max(0ll, c0 - (LANES - 1)) + 1,
-                                 j1 = (unsigned long long)(c0 + CHUNK);
+                                 j1 = (unsigned long long)(c0 + CHUNK) + more;
         for (int k = 0; k < p.box_count; ++k) {
             const sw_pair_box x = p.boxes[k];
             if (x.a_lo <= i1 && i0 <= x.a_hi && x.b_lo <= j1 && j0 <= x.b_hi) return true;
@@ -267,11 +269,12 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         return false;
     }
 
-    /* Bit t: the lane's row t in column j (0-based) is forbidden. */
-    __device__ __forceinline__ unsigned forbidden_rows(long long j) const
+    /* Bit t: the lane's row t + drow in column j + dcol (0-based) is
+     * forbidden. */
+    __device__ __forceinline__ unsigned forbidden_rows(long long j, int drow = 0, int dcol = 0) const
     {
-        return forbidden_bits(p.boxes, p.box_count, (unsigned long long)(p.row_base + row0) + 1,
-                              (unsigned long long)j + 1);
+        return forbidden_bits(p.boxes, p.box_count, (unsigned long long)(p.row_base + row0 + drow) + 1,
+                              (unsigned long long)(j + dcol) + 1);
     }
 
     /* Whether the band starting at row band_row is the matrix's last, short
@@ -311,15 +314,23 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
             int last_h = 0, last_f = 0;
             int h[ALPHA];
             const unsigned banned = MASK ? forbidden_rows(j) : 0u;
+            /* A reversed pass: E and F barred by their own cells. */
+            const unsigned banned_e = MASK && p.reversed ? forbidden_rows(j, 1, 0) : 0u;
+            const unsigned banned_f = MASK && p.reversed ? forbidden_rows(j, 0, 1) : 0u;
 #pragma unroll
             for (int t = 0; t < ALPHA; ++t) {
                 int e = __viaddmax_s32(E[t], neg_ext, HO[t]);
                 f = __viaddmax_s32(f, neg_ext, hup);
                 int v = ANCHORED ? max(__vimax3_s32(diag + sc[t], e, f), FLOOR)
                                  : __vimax3_s32_relu(diag + sc[t], e, f);
-                if (MASK && (banned >> t & 1u)) {
+                if (MASK && !p.reversed && (banned >> t & 1u)) {
                     v = ANCHORED ? FLOOR : 0;
                     e = f = FLOOR;
+                } else if (MASK && p.reversed && ((banned | banned_e | banned_f) >> t & 1u)) {
+                    if (banned_e >> t & 1u) e = FLOOR;
+                    if (banned_f >> t & 1u) f = FLOOR;
+                    const int pair = (banned >> t & 1u) ? FLOOR : diag + sc[t];
+                    v = ANCHORED ? max(__vimax3_s32(pair, e, f), FLOOR) : __vimax3_s32_relu(pair, e, f);
                 }
                 diag = HO[t];
                 E[t] = e;

@@ -52,6 +52,7 @@ int upload_boxes(const sw_pair_pass *pass, bool transposed, sw_pair_args *p, sw_
     if (rc) return rc;
     p->boxes = *dev;
     p->box_count = count;
+    p->reversed = pass->reversed;
     return SW_OK;
 }
 

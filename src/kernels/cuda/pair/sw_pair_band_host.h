@@ -75,6 +75,11 @@ typedef struct sw_pair_args {
      * (row_base included): on the device, box_count of them. */
     const sw_pair_box *boxes;
     int box_count;
+    /* Nonzero: a reversed (start) pass, whose states are barred each where
+     * its own cell is (sw_pair_pass.reversed): E of cell (i, j) where
+     * (i + 1, j) is forbidden, F where (i, j + 1) is, the pair where
+     * (i, j) is. The rule reads the same in transposed coordinates. */
+    int reversed;
     /* results and progress */
     unsigned long long *found;
     int *best_score;
