@@ -4,7 +4,8 @@
 # `peers` (bench/peers_side_by_side.sh: CUDASW++4.0 side by side), `serve` (bench/serve_latency.sh), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
-# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh).
+# `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh),
+# `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -47,6 +48,15 @@ for step in "$@"; do
     pairtest)
       (cd $build && ctest -R "test_pair|test_align" --output-on-failure) > "$out/pair-test.log" 2>&1
       echo "pair tests rc=$?"; grep -E "FAIL|checks failed|tests passed|Failed|Passed" "$out/pair-test.log" | head -40 ;;
+    profiletest)
+      (cd $build && ctest -R "profile" --output-on-failure) > "$out/profile-test.log" 2>&1
+      echo "profile tests rc=$?"; grep -E "FAIL|checks failed|tests passed|Failed|Passed|Synthesis" "$out/profile-test.log" | head -40
+      timeout ${SANITIZE_TIMEOUT:-280} compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9 \
+        $build/tests/gpu/test_profile_gpu --jobs 1 > "$out/sanitize-profile.log" 2>&1
+      echo "compute-sanitizer memcheck profile rc=$?"; tail -4 "$out/sanitize-profile.log" ;;
+    profilebench)
+      bash bench/profile_gpu.sh $build > "$out/profile-bench.log" 2>&1
+      echo "profile bench rc=$?"; cat "$out/profile-bench.log" ;;
     pairbench)
       bash bench/pair_gpu.sh $build .deps/shared > "$out/pair-bench.log" 2>&1
       echo "pair bench rc=$?"; cat "$out/pair-bench.log" ;;

@@ -49,14 +49,19 @@ static const char help[] =
     "  -w, --weights W       none (default: every row counts alike) or henikoff\n"
     "                        (position-based weights, so that many similar rows\n"
     "                        do not outvote the rest)\n"
-    "  -t, --threads T       threads (default: all cores): tiles of cells in a\n"
+    "      --device D        auto (default: the GPU when one is usable and the\n"
+    "                        scores fit its 32-bit arithmetic, else the CPU), gpu\n"
+    "                        or cpu; every engine gives the same alignment\n"
+    "      --gpu ID          CUDA device number (default 0)\n"
+    "  -t, --threads T       CPU threads (default: all cores): tiles of cells in a\n"
     "                        wavefront, the same result as one thread\n"
     "      --pairs LIST      merge many pairs: each line of LIST names A.afa, B.afa\n"
     "                        and the output file, separated by blanks (paths\n"
     "                        without blanks; '#' lines and blank lines skipped);\n"
-    "                        the pairs run side by side on the threads, each\n"
-    "                        output appearing whole once its pair is done; the\n"
-    "                        first error stops the run\n"
+    "                        on the GPU all pairs go in batches; on the CPU they\n"
+    "                        run side by side on the threads; each output\n"
+    "                        appears whole once its pair is done; the first\n"
+    "                        error stops the run\n"
     "      --map FILE        also write the column map: the score, then for every\n"
     "                        merged column the column of A and of B (1-based,\n"
     "                        '-' for a gap)\n"
@@ -70,17 +75,19 @@ static const char help[] =
     "summary line gives the score in matrix units (expected) or in distance\n"
     "units (euclid), the merged length and the time.\n";
 
+enum { DEVICE_AUTO, DEVICE_CPU, DEVICE_GPU };
+
 typedef struct profile_args {
     const char *path_a, *path_b, *out_path, *map_path, *matrix, *pairs_path;
     sw_profile_format format;
     sw_profile_kind kind;
-    long gap_open, gap_extend, threads;
-    int open_given, quiet, weighted;
+    long gap_open, gap_extend, threads, gpu;
+    int open_given, quiet, weighted, device;
 } profile_args;
 
 static int parse_args(int argc, char **argv, profile_args *a)
 {
-    enum { OPT_MATRIX = 256, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_MAP, OPT_PAIRS };
+    enum { OPT_MATRIX = 256, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_MAP, OPT_PAIRS, OPT_DEVICE, OPT_GPU };
     static const struct option longopts[] = {
         {"out", required_argument, NULL, 'o'},       {"format", required_argument, NULL, 'f'},
         {"score", required_argument, NULL, 's'},     {"matrix", required_argument, NULL, OPT_MATRIX},
@@ -88,7 +95,8 @@ static int parse_args(int argc, char **argv, profile_args *a)
         {"gap-extend", required_argument, NULL, OPT_GAP_EXTEND},
         {"map", required_argument, NULL, OPT_MAP},   {"quiet", no_argument, NULL, 'q'},
         {"threads", required_argument, NULL, 't'},  {"pairs", required_argument, NULL, OPT_PAIRS},
-        {"weights", required_argument, NULL, 'w'},
+        {"weights", required_argument, NULL, 'w'},   {"device", required_argument, NULL, OPT_DEVICE},
+        {"gpu", required_argument, NULL, OPT_GPU},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->matrix = "BLOSUM62";
@@ -128,6 +136,18 @@ static int parse_args(int argc, char **argv, profile_args *a)
             break;
         case OPT_MAP: a->map_path = optarg; break;
         case OPT_PAIRS: a->pairs_path = optarg; break;
+        case OPT_DEVICE:
+            if (!strcmp(optarg, "auto")) a->device = DEVICE_AUTO;
+            else if (!strcmp(optarg, "cpu")) a->device = DEVICE_CPU;
+            else if (!strcmp(optarg, "gpu")) a->device = DEVICE_GPU;
+            else {
+                cli_error("--device is 'auto', 'gpu' or 'cpu', not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_GPU:
+            if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu)) return CLI_EXIT_USAGE;
+            break;
         case 'w':
             if (!strcmp(optarg, "none")) a->weighted = 0;
             else if (!strcmp(optarg, "henikoff")) a->weighted = 1;
@@ -183,6 +203,25 @@ static int load_matrix(const profile_args *a, sw_matrix **out, sw_error *err)
 static sw_profile_scoring scoring_of(const profile_args *a, const sw_matrix *matrix)
 {
     return (sw_profile_scoring){a->kind, sw_matrix_table(matrix), (int)a->gap_open, (int)a->gap_extend};
+}
+
+/* Aligns one pair on the device asked for: the GPU, falling back to the
+ * CPU's threads under --device auto when no GPU is usable or the scores do
+ * not fit it. *on_gpu says where it ran. */
+static int align_one(const profile_args *a, const sw_profile *pa, const sw_profile *pb,
+                     const sw_profile_scoring *scoring, sw_profile_alignment **x, int *on_gpu, sw_error *err)
+{
+    *on_gpu = 0;
+    if (a->device != DEVICE_CPU) {
+        const int rc = sw_profile_align_gpu(&pa, &pb, 1, scoring, (int)a->gpu, x, NULL, err);
+        if (rc == SW_OK) {
+            *on_gpu = 1;
+            return SW_OK;
+        }
+        if (a->device == DEVICE_GPU || (rc != SW_ENODEV && rc != SW_ELIMIT)) return rc;
+        sw_error_clear(err);
+    }
+    return sw_profile_align_threads(pa, pb, scoring, (int)a->threads, x, err);
 }
 
 /* One pair of a --pairs list. */
@@ -295,6 +334,112 @@ static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_er
     return rc;
 }
 
+/* Records the first failure of the batch; the others stop taking pairs. */
+static void batch_fail(batch *bt, size_t k, int rc, const sw_error *err)
+{
+    pthread_mutex_lock(&bt->lock);
+    if (!bt->rc) {
+        bt->rc = rc;
+        sw_error_set(&bt->err, rc, "%s:%lu: %s", bt->args->pairs_path, bt->jobs[k].line, err->message);
+    }
+    pthread_mutex_unlock(&bt->lock);
+    atomic_store(&bt->failed, 1);
+}
+
+/* The GPU's batch: every pair's alignments and profiles read on the
+ * threads, all pairs aligned on the GPU at once, the outputs written on the
+ * threads. */
+typedef struct gpu_batch {
+    batch *bt;
+    int writing; /* 0: reading the inputs; 1: writing the outputs */
+    sw_msa **msa;         /* 2 a pair */
+    sw_profile **profile; /* 2 a pair */
+    sw_profile_alignment **x;
+} gpu_batch;
+
+static void gpu_batch_worker(void *ctx, int index)
+{
+    (void)index;
+    gpu_batch *gb = ctx;
+    batch *bt = gb->bt;
+    for (;;) {
+        if (atomic_load(&bt->failed)) return;
+        const size_t k = atomic_fetch_add(&bt->next, 1);
+        if (k >= bt->count) return;
+        const pair_job *j = &bt->jobs[k];
+        sw_error err;
+        sw_error_clear(&err);
+        int rc;
+        if (!gb->writing) {
+            (void)((rc = sw_msa_read(j->a, &gb->msa[2 * k], &err)) || (rc = sw_msa_read(j->b, &gb->msa[2 * k + 1], &err)) ||
+                   (rc = make_profile(bt->args, gb->msa[2 * k], &gb->profile[2 * k], &err)) ||
+                   (rc = make_profile(bt->args, gb->msa[2 * k + 1], &gb->profile[2 * k + 1], &err)));
+        } else {
+            cli_output out = {0};
+            const cli_input inputs[] = {{"an input alignment", j->a, NULL}, {"an input alignment", j->b, NULL}};
+            if (!(rc = cli_output_open(&out, j->out, inputs, 2, &err))) {
+                sw_profile_write_merged(out.file, bt->args->format, gb->msa[2 * k], gb->msa[2 * k + 1], gb->x[k]);
+                rc = cli_output_commit(&out, &err);
+            }
+            if (rc) cli_output_abort(&out);
+            else
+                atomic_fetch_add(&bt->cells, (unsigned long long)sw_msa_columns(gb->msa[2 * k]) *
+                                                 sw_msa_columns(gb->msa[2 * k + 1]));
+        }
+        if (rc) {
+            batch_fail(bt, k, rc, &err);
+            return;
+        }
+    }
+}
+
+/* Runs the batch on the GPU: SW_ENODEV or SW_ELIMIT (nothing written) when
+ * --device auto should fall back to the CPU. */
+static int run_pairs_gpu(batch *bt, int threads, sw_error *err)
+{
+    const size_t count = bt->count;
+    gpu_batch gb = {bt, 0, calloc(2 * count, sizeof(sw_msa *)), calloc(2 * count, sizeof(sw_profile *)),
+                    calloc(count, sizeof(sw_profile_alignment *))};
+    int rc = SW_OK;
+    if (!gb.msa || !gb.profile || !gb.x) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
+        goto done;
+    }
+    int started = 0;
+    sw_pool_run(threads, gpu_batch_worker, &gb, &started);
+    if (!started) gpu_batch_worker(&gb, 0);
+    if (bt->rc) goto done;
+    {
+        /* The first profile of every pair, then the second. */
+        const sw_profile **pa = malloc(2 * count * sizeof *pa);
+        if (!pa) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
+            goto done;
+        }
+        for (size_t k = 0; k < count; ++k) {
+            pa[k] = gb.profile[2 * k];
+            pa[count + k] = gb.profile[2 * k + 1];
+        }
+        const sw_profile_scoring scoring = scoring_of(bt->args, bt->matrix);
+        rc = sw_profile_align_gpu(pa, pa + count, count, &scoring, (int)bt->args->gpu, gb.x, NULL, err);
+        free(pa);
+        if (rc) goto done;
+    }
+    gb.writing = 1;
+    atomic_store(&bt->next, 0);
+    sw_pool_run(threads, gpu_batch_worker, &gb, &started);
+    if (!started) gpu_batch_worker(&gb, 0);
+
+done:
+    for (size_t k = 0; gb.x && k < count; ++k) sw_profile_alignment_free(gb.x[k]);
+    for (size_t k = 0; gb.profile && k < 2 * count; ++k) sw_profile_free(gb.profile[k]);
+    for (size_t k = 0; gb.msa && k < 2 * count; ++k) sw_msa_free(gb.msa[k]);
+    free(gb.x);
+    free(gb.profile);
+    free(gb.msa);
+    return rc;
+}
+
 static void batch_worker(void *ctx, int index)
 {
     (void)index;
@@ -308,13 +453,7 @@ static void batch_worker(void *ctx, int index)
         uint64_t cells = 0;
         const int rc = merge_pair(bt, &bt->jobs[k], &cells, &err);
         if (rc) {
-            pthread_mutex_lock(&bt->lock);
-            if (!bt->rc) {
-                bt->rc = rc;
-                sw_error_set(&bt->err, rc, "%s:%lu: %s", bt->args->pairs_path, bt->jobs[k].line, err.message);
-            }
-            pthread_mutex_unlock(&bt->lock);
-            atomic_store(&bt->failed, 1);
+            batch_fail(bt, k, rc, &err);
             return;
         }
         atomic_fetch_add(&bt->cells, cells);
@@ -350,15 +489,29 @@ static int run_pairs(const profile_args *a)
     if (threads > SW_CLEANUP_MAX_PATHS / 2) threads = SW_CLEANUP_MAX_PATHS / 2;
     if ((size_t)threads > count) threads = (int)count;
     const double t0 = sw_clock_seconds();
-    int started = 0;
-    sw_pool_run(threads, batch_worker, &bt, &started);
-    if (!started) batch_worker(&bt, 0);
+    int started = 0, on_gpu = 0;
+    if (a->device != DEVICE_CPU) {
+        rc = run_pairs_gpu(&bt, threads, &err);
+        if (!rc && !bt.rc) on_gpu = 1;
+        else if (!bt.rc && (a->device == DEVICE_GPU || (rc != SW_ENODEV && rc != SW_ELIMIT))) {
+            bt.rc = rc;
+            bt.err = err;
+        }
+    }
+    if (!on_gpu && !bt.rc) {
+        atomic_store(&bt.next, 0);
+        sw_pool_run(threads, batch_worker, &bt, &started);
+        if (!started) batch_worker(&bt, 0);
+    }
     const double seconds = sw_clock_seconds() - t0;
     rc = bt.rc;
+    char where[64];
+    if (on_gpu) snprintf(where, sizeof where, "GPU %ld", a->gpu);
+    else snprintf(where, sizeof where, "%d CPU thread%s", started ? started : 1, started == 1 ? "" : "s");
     if (rc) cli_error("%s", bt.err.message);
     else if (!a->quiet)
-        fprintf(stderr, "swsearch: profile: %zu pairs, %.3e cells in %.3f s on %d thread%s (%.3f GCUPS)\n", count,
-                (double)atomic_load(&bt.cells), seconds, started ? started : 1, started == 1 ? "" : "s",
+        fprintf(stderr, "swsearch: profile: %zu pairs, %.3e cells in %.3f s on %s (%.3f GCUPS)\n", count,
+                (double)atomic_load(&bt.cells), seconds, where,
                 seconds > 0 ? (double)atomic_load(&bt.cells) / seconds / 1e9 : 0.0);
     pthread_mutex_destroy(&bt.lock);
     free_pairs(jobs, count);
@@ -395,9 +548,13 @@ int cli_profile(int argc, char **argv)
     const double t0 = sw_clock_seconds();
     if ((rc = make_profile(&a, ma, &pa, &err)) || (rc = make_profile(&a, mb, &pb, &err))) goto done;
     const sw_profile_scoring scoring = scoring_of(&a, matrix);
-    if ((rc = sw_profile_align_threads(pa, pb, &scoring, (int)a.threads, &x, &err))) goto done;
+    int on_gpu = 0;
+    if ((rc = align_one(&a, pa, pb, &scoring, &x, &on_gpu, &err))) goto done;
     const double seconds = sw_clock_seconds() - t0;
     const int threads = a.threads > 0 ? (int)a.threads : sw_clock_online_cpus();
+    char where[64];
+    if (on_gpu) snprintf(where, sizeof where, "GPU %ld", a.gpu);
+    else snprintf(where, sizeof where, "%d CPU thread%s", threads, threads == 1 ? "" : "s");
     sw_profile_write_merged(out.file, a.format, ma, mb, x);
     if (a.map_path) {
         sw_profile_write_map(map.file, x);
@@ -408,12 +565,12 @@ int cli_profile(int argc, char **argv)
         const double cells = (double)sw_msa_columns(ma) * (double)sw_msa_columns(mb);
         fprintf(stderr,
                 "swsearch: profile: %zu x %zu columns (%zu and %zu rows): score %lld (%.4f in %s units), %zu merged "
-                "columns; %.3f s on %d CPU thread%s (%.3f GCUPS)\n",
+                "columns; %.3f s on %s (%.3f GCUPS)\n",
                 sw_msa_columns(ma), sw_msa_columns(mb), sw_msa_rows(ma), sw_msa_rows(mb),
                 (long long)sw_profile_alignment_score(x),
                 (double)sw_profile_alignment_score(x) / (SW_PROFILE_SCALE * SW_PROFILE_SCALE),
                 a.kind == SW_PROFILE_EXPECTED ? "matrix" : "distance", sw_profile_alignment_length(x), seconds,
-                threads, threads == 1 ? "" : "s", seconds > 0 ? cells / seconds / 1e9 : 0.0);
+                where, seconds > 0 ? cells / seconds / 1e9 : 0.0);
     }
 
 done:

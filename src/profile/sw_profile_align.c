@@ -136,6 +136,20 @@ int sw_profile_rescore(const sw_profile *a, const sw_profile *b, const sw_profil
     return SW_OK;
 }
 
+/* Every engine's result re-scored from its columns: it must score what the
+ * recurrences said. */
+static int check_alignment(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s,
+                           const sw_profile_alignment *x, sw_error *err)
+{
+    int64_t check;
+    const int rc = sw_profile_rescore(a, b, s, x->pairs, x->n, &check, err);
+    if (rc) return rc;
+    if (check != x->score)
+        return sw_error_set(err, SW_ECORRUPT, "the profile alignment re-scores to %lld, not %lld", (long long)check,
+                            (long long)x->score);
+    return SW_OK;
+}
+
 /* What every engine's cells share: the column scores, the gap costs by
  * column, and the traceback bytes. */
 typedef struct dp {
@@ -374,11 +388,7 @@ int sw_profile_align_threads(const sw_profile *a, const sw_profile *b, const sw_
         x->pairs[k - 1 - p] = t;
     }
     x->n = k;
-    int64_t check;
-    if ((rc = sw_profile_rescore(a, b, s, x->pairs, x->n, &check, err))) goto done;
-    if (check != x->score)
-        rc = sw_error_set(err, SW_ECORRUPT, "the profile alignment re-scores to %lld, not %lld", (long long)check,
-                          (long long)x->score);
+    rc = check_alignment(a, b, s, x, err);
 
 done:
     scorer_free(&d.sc);
@@ -407,3 +417,137 @@ void sw_profile_alignment_free(sw_profile_alignment *x)
 int64_t sw_profile_alignment_score(const sw_profile_alignment *x) { return x->score; }
 size_t sw_profile_alignment_length(const sw_profile_alignment *x) { return x->n; }
 sw_profile_pair sw_profile_alignment_pair(const sw_profile_alignment *x, size_t k) { return x->pairs[k]; }
+
+/* The GPU's steps made into column pairs and re-scored, on every core: a
+ * pair at a time. */
+typedef struct gpu_results {
+    const sw_profile *const *a, *const *b;
+    const sw_profile_scoring *s;
+    const sw_profile_gpu_result *res;
+    const size_t *which;
+    sw_profile_alignment **got;
+    size_t count;
+    atomic_size_t next;
+    atomic_int failed;
+    int rc; /* the first failure, set once under `failed` */
+    sw_error err;
+} gpu_results;
+
+static void take_gpu_results(void *ctx, int index)
+{
+    (void)index;
+    gpu_results *g = ctx;
+    for (;;) {
+        if (atomic_load(&g->failed)) return;
+        const size_t q = atomic_fetch_add(&g->next, 1);
+        if (q >= g->count) return;
+        const size_t k = g->which[q];
+        sw_profile_alignment *x = g->got[k];
+        int64_t i = 0, j = 0;
+        x->score = g->res[q].score;
+        for (size_t t = 0; t < g->res[q].length; ++t) {
+            const uint8_t step = g->res[q].steps[t];
+            x->pairs[t] = (sw_profile_pair){step == SW_PROFILE_GPU_B_ONLY ? -1 : i++,
+                                            step == SW_PROFILE_GPU_A_ONLY ? -1 : j++};
+        }
+        x->n = g->res[q].length;
+        sw_error err;
+        sw_error_clear(&err);
+        const int rc = check_alignment(g->a[k], g->b[k], g->s, x, &err);
+        if (rc) {
+            int expected = 0;
+            if (atomic_compare_exchange_strong(&g->failed, &expected, 1)) {
+                g->rc = rc;
+                g->err = err;
+            }
+            return;
+        }
+    }
+}
+
+int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b, size_t count,
+                         const sw_profile_scoring *s, int device, sw_profile_alignment **out,
+                         sw_profile_gpu_stats *stats, sw_error *err)
+{
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (s->gap_open < 0 || (s->kind == SW_PROFILE_EXPECTED && (s->gap_extend < 1 || !s->matrix)))
+        return sw_error_set(err, SW_EINVAL, "profile scoring: invalid gap costs or no matrix");
+    sw_profile_gpu_scoring g;
+    memset(&g, 0, sizeof g);
+    g.euclid = s->kind == SW_PROFILE_EUCLID;
+    g.symbols = SW_PROFILE_SYMBOLS;
+    g.scale = SW_PROFILE_SCALE;
+    g.gap_open = s->gap_open;
+    g.gap_extend = s->gap_extend;
+    if (!g.euclid)
+        for (int x = 0; x < SW_PROFILE_SYMBOLS; ++x)
+            for (int y = 0; y < SW_PROFILE_SYMBOLS; ++y) {
+                const int v = sw_profile_symbol_score(s, x, y);
+                if (v < INT16_MIN || v > INT16_MAX)
+                    return sw_error_set(err, SW_ELIMIT, "GPU profile engine: a symbol score of %d is out of its range", v);
+                g.matrix[x * SW_PROFILE_GPU_SYMBOLS + y] = (int16_t)v;
+            }
+    sw_profile_gpu_pair *pairs = malloc((count ? count : 1) * sizeof *pairs);
+    sw_profile_gpu_result *res = malloc((count ? count : 1) * sizeof *res);
+    size_t *which = malloc((count ? count : 1) * sizeof *which);
+    sw_profile_alignment **got = calloc(count ? count : 1, sizeof *got);
+    int rc = SW_OK;
+    size_t on_gpu = 0;
+    if (!pairs || !res || !which || !got) {
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu profile pairs", count);
+        goto done;
+    }
+    for (size_t k = 0; k < count; ++k) {
+        const size_t m = sw_profile_columns(a[k]), n = sw_profile_columns(b[k]);
+        if (m == 0 || n == 0) {
+            /* Nothing to align: the other's columns against gaps. */
+            if ((rc = sw_profile_align_threads(a[k], b[k], s, 1, &got[k], err))) goto done;
+            continue;
+        }
+        if (m > INT32_MAX / 2 || n > INT32_MAX / 2) {
+            rc = sw_error_set(err, SW_ELIMIT, "GPU profile engine: profiles of %zu and %zu columns", m, n);
+            goto done;
+        }
+        sw_profile_alignment *x = calloc(1, sizeof *x);
+        if (x) x->pairs = malloc((m + n) * sizeof *x->pairs);
+        uint8_t *steps = malloc(m + n);
+        if (!x || !x->pairs || !steps) {
+            sw_profile_alignment_free(x);
+            free(steps);
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory for the alignment of %zu x %zu columns", m, n);
+            goto done;
+        }
+        got[k] = x;
+        pairs[on_gpu] = (sw_profile_gpu_pair){sw_profile_column(a[k], 0), sw_profile_column(b[k], 0), (int32_t)m,
+                                              (int32_t)n};
+        res[on_gpu] = (sw_profile_gpu_result){0, steps, 0};
+        which[on_gpu++] = k;
+    }
+    if (on_gpu && (rc = sw_profile_gpu_align(&g, pairs, on_gpu, device, res, stats, err))) goto done;
+    if (on_gpu) {
+        gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .which = which, .got = got, .count = on_gpu};
+        atomic_init(&gr.next, 0);
+        atomic_init(&gr.failed, 0);
+        const int threads = sw_clock_online_cpus();
+        int started = 0;
+        sw_pool_run(on_gpu < (size_t)threads ? (int)on_gpu : threads, take_gpu_results, &gr, &started);
+        if (!started) take_gpu_results(&gr, 0);
+        if (gr.rc) {
+            rc = gr.rc;
+            *err = gr.err;
+            goto done;
+        }
+    }
+
+done:
+    for (size_t q = 0; q < on_gpu; ++q) free(res[q].steps);
+    if (rc)
+        for (size_t k = 0; k < count; ++k) sw_profile_alignment_free(got[k]);
+    else
+        for (size_t k = 0; k < count; ++k) out[k] = got[k];
+    free(got);
+    free(which);
+    free(pairs);
+    free(res);
+    return rc;
+}

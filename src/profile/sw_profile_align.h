@@ -10,6 +10,7 @@
 
 #include "sw_error.h"
 #include "sw_profile.h"
+#include "sw_profile_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,15 @@ int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_
  * score and the alignment are the reference's. */
 int sw_profile_align_threads(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s, int threads,
                              sw_profile_alignment **out, sw_error *err);
+/* The GPU engine (sw_profile_gpu.h) on GPU `device`, many pairs at once:
+ * out[k] gets the alignment of a[k] and b[k], the same score and columns
+ * as the CPU engines (pairs with a profile without columns are aligned on
+ * the CPU). SW_ELIMIT where a pair's scores could leave the GPU's 32-bit
+ * range (the CPU engines take any), SW_ENODEV without a usable GPU; on
+ * error no out[k] is set. `stats` may be NULL. */
+int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b, size_t count,
+                         const sw_profile_scoring *s, int device, sw_profile_alignment **out,
+                         sw_profile_gpu_stats *stats, sw_error *err);
 void sw_profile_alignment_free(sw_profile_alignment *x);
 
 int64_t sw_profile_alignment_score(const sw_profile_alignment *x);

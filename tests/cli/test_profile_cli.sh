@@ -118,4 +118,20 @@ absent "$tmp/n2.afa"
 expect 2 "--pairs with files" -- "$swsearch" profile --pairs "$tmp/list" "$tmp/a.afa" "$tmp/b.afa"
 err_has "it takes no files"
 
+# --device: the GPU's merge is the CPU's, byte for byte; without a GPU,
+# --device gpu fails with a clear error and writes nothing.
+expect 2 "bad --device" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" --device tpu
+err_has "--device is 'auto', 'gpu' or 'cpu', not 'tpu'"
+expect 0 "--device cpu" -- "$swsearch" profile "$tmp/h1.afa" "$tmp/h2.afa" --device cpu -o "$tmp/cpu.afa"
+err_has "on 1 CPU thread\\|on [0-9]* CPU threads"
+"$swsearch" profile "$tmp/h1.afa" "$tmp/h2.afa" --device gpu -o "$tmp/gpu.afa" > "$tmp/out" 2> "$tmp/err"
+status=$?
+case $status in
+0) err_has "on GPU 0"
+   cmp -s "$tmp/cpu.afa" "$tmp/gpu.afa" && pass || fail "--device gpu merged differently from --device cpu" ;;
+1) err_has "GPU\\|CUDA"
+   absent "$tmp/gpu.afa" ;;
+*) fail "--device gpu: exit $status"; cat "$tmp/err" ;;
+esac
+
 cli_checks_done

@@ -11,6 +11,7 @@
 #include "sw_matrix.h"
 #include "sw_profile_align.h"
 #include "sw_profile_report.h"
+#include "msa_random.h"
 #include "test_rng.h"
 #include "test_tmpdir.h"
 
@@ -21,32 +22,6 @@ static const sw_matrix *blosum62(void)
         sw_error err = {0};
         cr_assert_eq(sw_matrix_load("BLOSUM62", &m, &err), SW_OK, "%s", err.message);
     }
-    return m;
-}
-
-/* A random alignment of `rows` rows and `cols` columns over the 20 amino
- * acids, one in `gap_rate` a gap (0: none). */
-static sw_msa *random_msa(test_rng *r, size_t rows, size_t cols, unsigned gap_rate)
-{
-    uint8_t *codes = malloc(rows * cols);
-    const uint8_t **ptr = malloc(rows * sizeof *ptr);
-    char **names = malloc(rows * sizeof *names);
-    cr_assert(codes && ptr && names);
-    for (size_t k = 0; k < rows; ++k) {
-        for (size_t c = 0; c < cols; ++c)
-            codes[k * cols + c] = gap_rate && test_rng_below(r, gap_rate) == 0 ? SW_MSA_GAP
-                                                                               : (uint8_t)test_rng_below(r, 20);
-        ptr[k] = codes + k * cols;
-        names[k] = malloc(32);
-        snprintf(names[k], 32, "r%zu", k);
-    }
-    sw_msa *m = NULL;
-    sw_error err = {0};
-    cr_assert_eq(sw_msa_from_rows((const char *const *)names, ptr, rows, cols, &m, &err), SW_OK, "%s", err.message);
-    for (size_t k = 0; k < rows; ++k) free(names[k]);
-    free(names);
-    free(ptr);
-    free(codes);
     return m;
 }
 

@@ -4,6 +4,7 @@
 #include "sw_gpu_engine.h"
 #include "sw_pair_gpu.h"
 #include "sw_pair_overlap.h"
+#include "sw_profile_gpu.h"
 
 #include <string.h>
 
@@ -129,4 +130,16 @@ int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overlap_options 
     memset(out, 0, sizeof *out);
     if (stats) memset(stats, 0, sizeof *stats);
     return no_pair_gpu(err);
+}
+
+int sw_profile_gpu_align(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count,
+                         int device, sw_profile_gpu_result *results, sw_profile_gpu_stats *stats, sw_error *err)
+{
+    (void)s;
+    (void)pairs;
+    (void)count;
+    (void)device;
+    (void)results;
+    (void)stats;
+    return no_cuda(err);
 }

@@ -1,0 +1,767 @@
+/* The GPU engine of profile-profile alignment (sw_profile_gpu.h).
+ *
+ * A round takes as many pairs as the GPU's memory holds and runs four
+ * kernels on one stream:
+ *   prepare_rows / prepare_cols: each column's vector for the tensor cores
+ *     (the first profile's frequencies; the second's expected-score terms
+ *     T = M g split as lo + 64 hi into two int8 vectors) and its costs;
+ *   prepare_edges: row 0 and column 0 of each pair's matrix;
+ *   sweep: persistent warps take (pair, strip) items strip-major (every
+ *     pair's first strip, then every pair's second, ...), so that a strip
+ *     seldom waits for the one above it; a strip is
+ *     32 rows (columns of the first profile), a lane a row; step s has lane
+ *     t at column s - t. Every 32 steps the warp computes the next 32 x 32
+ *     tile of column scores with int8 tensor-core products (exact int32)
+ *     into shared memory, and fetches its row above from the strip before
+ *     (a row buffer per pair, overwritten in place, with a progress counter
+ *     per strip). A cell leaves 4 traceback bits, 8 steps to a word, a
+ *     warp's words side by side;
+ *   walk: one thread a pair follows the bits back from the last cell.
+ * The recurrences, costs and tie rule are sw_profile_align.c's, cell for
+ * cell, in int32 (the host checks that no value can reach 2^30 in size;
+ * value_bound says why the check holds). The host stages the columns on
+ * all its cores, checking their ranges as it copies. */
+#include "sw_profile_gpu.h"
+
+#include <mma.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <atomic>
+#include <type_traits>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "sw_clock.h"
+#include "sw_cuda_check.h"
+#include "sw_pool.h"
+
+namespace {
+
+using namespace nvcuda;
+
+constexpr int LANES = 32;
+constexpr int K = SW_PROFILE_GPU_SYMBOLS;
+constexpr int TILE = 32;      /* columns of a score tile (and rows of a strip) */
+constexpr int TILE_LD = 36;   /* a tile row in shared memory: 36 ints, conflict-free for the skewed reads */
+constexpr int WARPS = 4;      /* warps a block */
+constexpr int NEG = -(1 << 30);
+constexpr unsigned FULL = 0xffffffffu;
+
+/* Traceback bits of a cell, as sw_profile_align.c's byte. */
+enum { FROM_DIAG = 0, FROM_E = 1, FROM_F = 2, E_OPENED = 4, F_OPENED = 8 };
+
+struct pair_desc {
+    int m, n, m_pad, n_pad;
+    long long in_off;   /* bytes: a's columns, then b's, K bytes each */
+    long long row_off;  /* rows before this pair's (padded to 32) in the row arrays */
+    long long col_off;  /* columns before this pair's (padded to 32) in the column arrays */
+    long long tb_off;   /* words */
+    long long step_off; /* bytes */
+    int strips, item0;  /* strips, and the progress counter of the first */
+    int tb_words;       /* words a strip */
+};
+
+struct round_args {
+    const pair_desc *desc;
+    int pairs, items;
+    const uint8_t *in;
+    int8_t *a_vec, *b_lo, *b_hi; /* [kb][rows or columns][16] per pair */
+    int4 *a_cost, *b_cost;       /* gap, open, subtracted term */
+    int *h_col;                  /* H(i, 0), i = 0..m: row_off + pair index */
+    int2 *row;                   /* a pair's row buffer: H and F of the last row done */
+    const int2 *order;           /* the items: (pair, strip), in the order warps take them */
+    int *progress;               /* per strip (item0 + strip): columns of its last row done */
+    unsigned *tb;
+    uint8_t *steps;
+    int *score;
+    unsigned *next_item;
+    int with_hi, weight;
+};
+
+struct scoring_dev {
+    int euclid, symbols, scale, gap_open, gap_extend;
+    short matrix[K * K];
+};
+
+__device__ __forceinline__ int load_acquire(const int *p)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void store_release(int *p, int v)
+{
+    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* The pair whose range [off, off + size) of rows (or columns, or items)
+ * holds `key`: offsets ascend with the pair. */
+template <typename F> __device__ int find_pair(const pair_desc *d, int pairs, long long key, F offset)
+{
+    int lo = 0, hi = pairs - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (offset(d[mid]) <= key) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Costs of a column against a gap, as sw_profile_gap_cost and
+ * sw_profile_gap_open_cost. */
+__device__ int2 column_costs(const scoring_dev &s, const uint8_t *f)
+{
+    const int gap = s.symbols - 1;
+    if (s.euclid) {
+        int d2 = 0;
+        for (int k = 0; k < s.symbols; ++k) {
+            const int d = (int)f[k] - (k == gap ? s.scale : 0);
+            d2 += d * d;
+        }
+        return make_int2(d2, s.gap_open * s.scale * s.scale);
+    }
+    int residues = 0;
+    for (int k = 0; k < gap; ++k) residues += f[k];
+    return make_int2(s.gap_extend * s.scale * residues, s.gap_open * s.scale * residues);
+}
+
+__device__ int norm2(const scoring_dev &s, const uint8_t *f)
+{
+    int v = 0;
+    for (int k = 0; k < s.symbols; ++k) v += (int)f[k] * f[k];
+    return v;
+}
+
+__global__ void prepare_rows(round_args r, scoring_dev s, long long rows)
+{
+    const long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= rows) return;
+    const int p = find_pair(r.desc, r.pairs, g, [](const pair_desc &x) { return x.row_off; });
+    const pair_desc d = r.desc[p];
+    const long long i = g - d.row_off;
+    int8_t *v0 = r.a_vec + d.row_off * K + i * 16, *v1 = v0 + (long long)d.m_pad * 16;
+    if (i >= d.m) {
+        for (int k = 0; k < 16; ++k) v0[k] = v1[k] = 0;
+        r.a_cost[g] = make_int4(0, 0, 0, 0);
+        return;
+    }
+    const uint8_t *f = r.in + d.in_off + i * K;
+    for (int k = 0; k < 16; ++k) {
+        v0[k] = (int8_t)f[k];
+        v1[k] = (int8_t)f[16 + k];
+    }
+    const int2 c = column_costs(s, f);
+    r.a_cost[g] = make_int4(c.x, c.y, s.euclid ? norm2(s, f) : 0, 0);
+}
+
+__global__ void prepare_cols(round_args r, scoring_dev s, long long cols)
+{
+    const long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= cols) return;
+    const int p = find_pair(r.desc, r.pairs, g, [](const pair_desc &x) { return x.col_off; });
+    const pair_desc d = r.desc[p];
+    const long long j = g - d.col_off;
+    const long long at = d.col_off * K + j * 16, half = (long long)d.n_pad * 16;
+    if (j >= d.n) {
+        for (int k = 0; k < 16; ++k) {
+            r.b_lo[at + k] = r.b_lo[at + half + k] = 0;
+            if (r.with_hi) r.b_hi[at + k] = r.b_hi[at + half + k] = 0;
+        }
+        r.b_cost[g] = make_int4(0, 0, 0, 0);
+        return;
+    }
+    const uint8_t *f = r.in + d.in_off + (long long)d.m * K + j * K;
+    for (int x = 0; x < K; ++x) {
+        int lo = f[x], hi = 0;
+        if (!s.euclid) {
+            /* T[x] = sum over y of M[x][y] g[y]: lo in 0..63, T = lo + 64 hi. */
+            int t = 0;
+            if (x < s.symbols)
+                for (int y = 0; y < s.symbols; ++y) t += s.matrix[x * K + y] * (int)f[y];
+            hi = t >> 6;
+            lo = t - hi * 64;
+        }
+        const long long o = at + (x < 16 ? x : half + x - 16);
+        r.b_lo[o] = (int8_t)lo;
+        if (r.with_hi) r.b_hi[o] = (int8_t)hi;
+    }
+    const int2 c = column_costs(s, f);
+    r.b_cost[g] = make_int4(c.x, c.y, s.euclid ? norm2(s, f) : 0, 0);
+}
+
+/* Row 0 (H, and F = -inf) into the pair's row buffer and column 0 into
+ * h_col: a warp a pair, running sums 32 at a time. */
+__global__ void prepare_edges(round_args r)
+{
+    const int p = blockIdx.x * (blockDim.x / LANES) + threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
+    if (p >= r.pairs) return;
+    const pair_desc d = r.desc[p];
+    const int4 *bc = r.b_cost + d.col_off, *ac = r.a_cost + d.row_off;
+    int carry = -bc[0].y;
+    for (int base = 0; base < d.n; base += LANES) {
+        const int j = base + lane;
+        int v = j < d.n ? bc[j].x : 0;
+        for (int o = 1; o < LANES; o <<= 1) {
+            const int u = __shfl_up_sync(FULL, v, o);
+            if (lane >= o) v += u;
+        }
+        if (j < d.n) r.row[d.col_off + j] = make_int2(carry - v, NEG);
+        carry -= __shfl_sync(FULL, v, LANES - 1);
+    }
+    int *hc = r.h_col + d.row_off + p;
+    if (lane == 0) hc[0] = 0;
+    carry = -ac[0].y;
+    for (int base = 0; base < d.m; base += LANES) {
+        const int i = base + lane;
+        int v = i < d.m ? ac[i].x : 0;
+        for (int o = 1; o < LANES; o <<= 1) {
+            const int u = __shfl_up_sync(FULL, v, o);
+            if (lane >= o) v += u;
+        }
+        if (i < d.m) hc[i + 1] = carry - v;
+        carry -= __shfl_sync(FULL, v, LANES - 1);
+    }
+}
+
+/* The 32 x 32 column scores of rows [row0, row0 + 32) and columns
+ * [c0, c0 + 32) of pair d: weight x (a . (lo + 64 hi)), exact in int32. */
+__device__ __forceinline__ void score_tile(const round_args &r, const pair_desc &d, int row0, int c0, int *tile,
+                                          const wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> (&fa)[2][2])
+{
+    const int8_t *lo = r.b_lo + d.col_off * K, *hi = r.b_hi ? r.b_hi + d.col_off * K : nullptr;
+    const long long half = (long long)d.n_pad * 16;
+    (void)row0;
+#pragma unroll
+    for (int cb = 0; cb < 2; ++cb) {
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::col_major> fb[2], fh[2];
+        const long long at = (long long)(c0 + 16 * cb) * 16;
+#pragma unroll
+        for (int kb = 0; kb < 2; ++kb) {
+            wmma::load_matrix_sync(fb[kb], lo + at + kb * half, 16);
+            if (r.with_hi) wmma::load_matrix_sync(fh[kb], hi + at + kb * half, 16);
+        }
+#pragma unroll
+        for (int rb = 0; rb < 2; ++rb) {
+            wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc, acc_hi;
+            wmma::fill_fragment(acc, 0);
+            wmma::mma_sync(acc, fa[rb][0], fb[0], acc);
+            wmma::mma_sync(acc, fa[rb][1], fb[1], acc);
+            if (r.with_hi) {
+                wmma::fill_fragment(acc_hi, 0);
+                wmma::mma_sync(acc_hi, fa[rb][0], fh[0], acc_hi);
+                wmma::mma_sync(acc_hi, fa[rb][1], fh[1], acc_hi);
+#pragma unroll
+                for (int e = 0; e < acc.num_elements; ++e) acc.x[e] += 64 * acc_hi.x[e];
+            }
+#pragma unroll
+            for (int e = 0; e < acc.num_elements; ++e) acc.x[e] *= r.weight;
+            wmma::store_matrix_sync(tile + rb * 16 * TILE_LD + cb * 16, acc, TILE_LD, wmma::mem_row_major);
+        }
+    }
+}
+
+__global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
+{
+    __shared__ __align__(32) int tiles[WARPS][2][TILE * TILE_LD];
+    const int w = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
+    int *const tile0 = tiles[w][0], *const tile1 = tiles[w][1];
+    for (;;) {
+        int item = 0;
+        if (lane == 0) item = (int)atomicAdd(r.next_item, 1u);
+        item = __shfl_sync(FULL, item, 0);
+        if (item >= r.items) return;
+        const int2 pk = r.order[item];
+        const int p = pk.x, k = pk.y;
+        const pair_desc d = r.desc[p];
+        const int row0 = k * TILE, rows = min(TILE, d.m - row0);
+        const bool last_strip = k == d.strips - 1;
+        const int n = d.n;
+
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[2][2];
+        const int8_t *av = r.a_vec + d.row_off * K;
+#pragma unroll
+        for (int rb = 0; rb < 2; ++rb)
+#pragma unroll
+            for (int kb = 0; kb < 2; ++kb)
+                wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
+
+        const int4 ac = r.a_cost[d.row_off + row0 + lane];
+        const int a_gap = ac.x, a_open = ac.y, a_sub = ac.z;
+        const int *hc = r.h_col + d.row_off + p;
+        int diag = lane < rows ? hc[row0 + lane] : 0;  /* H(i - 1, j - 1) */
+        int left = lane < rows ? hc[row0 + lane + 1] : 0; /* H(i, j - 1) */
+        int e = NEG, out_h = 0, out_f = NEG;
+        int2 *row = r.row + d.col_off;
+        const int4 *bc = r.b_cost + d.col_off;
+        unsigned *tb = r.tb + d.tb_off + (long long)k * d.tb_words;
+        int *const done = r.progress + d.item0 + k;
+        const bool hand_on = !last_strip;
+        unsigned word = 0;
+        int top_h = 0, top_f = NEG;
+        for (int c0 = 0; c0 < n + LANES - 1; c0 += TILE) {
+            if (c0 < n) {
+                __syncwarp();
+                score_tile(r, d, row0, c0, (c0 >> 5) & 1 ? tile1 : tile0, fa);
+                /* The row above for columns [c0, c0 + 32): the pair's first
+                 * row, or the strip before's last once it is that far. */
+                const int want = min(c0 + TILE, n);
+                if (k > 0) {
+                    if (lane == 0)
+                        while (load_acquire(done - 1) < want) __nanosleep(40);
+                    __syncwarp();
+                }
+                if (c0 + lane < n) {
+                    const int2 t = __ldcg(row + c0 + lane);
+                    top_h = t.x;
+                    top_f = t.y;
+                }
+                __syncwarp();
+            }
+            /* 32 steps; inside the matrix (a full strip, every lane's
+             * column in range) without the range checks. */
+            auto steps = [&](auto checked) {
+#pragma unroll
+                for (int q = 0; q < TILE; ++q) {
+                    const int s = c0 + q, c = s - lane;
+                    const int th = __shfl_sync(FULL, top_h, q), tf = __shfl_sync(FULL, top_f, q);
+                    const int ph = __shfl_up_sync(FULL, out_h, 1), pf = __shfl_up_sync(FULL, out_f, 1);
+                    unsigned bits = 0;
+                    if (!checked.value || (lane < rows && c >= 0 && c < n)) {
+                        const int up_h = lane ? ph : th, up_f = lane ? pf : tf;
+                        const int4 cc = __ldg(bc + c);
+                        const int *t = (c >> 5) & 1 ? tile1 : tile0;
+                        const int sc = t[lane * TILE_LD + (c & 31)] - a_sub - cc.z;
+                        const int e_open = left - cc.y - cc.x, e_ext = e - cc.x;
+                        if (e_open >= e_ext) {
+                            e = e_open;
+                            bits |= E_OPENED;
+                        } else {
+                            e = e_ext;
+                        }
+                        const int f_open = up_h - a_open - a_gap, f_ext = up_f - a_gap;
+                        int f;
+                        if (f_open >= f_ext) {
+                            f = f_open;
+                            bits |= F_OPENED;
+                        } else {
+                            f = f_ext;
+                        }
+                        int v = diag + sc;
+                        if (e > v) {
+                            v = e;
+                            bits |= FROM_E;
+                        }
+                        if (f > v && f > e) {
+                            v = f;
+                            bits = (bits & ~3u) | FROM_F;
+                        }
+                        diag = up_h;
+                        left = v;
+                        out_h = v;
+                        out_f = f;
+                        if (hand_on && lane == LANES - 1) __stcg(row + c, make_int2(v, f));
+                        if (checked.value && last_strip && lane == rows - 1 && c == n - 1) r.score[p] = v;
+                    }
+                    word |= bits << (4 * (s & 7));
+                    if ((s & 7) == 7) {
+                        __stcg(tb + (s >> 3) * LANES + lane, word);
+                        word = 0;
+                    }
+                }
+            };
+            /* Unchecked, no lane can reach column n - 1 of the last row. */
+            if (rows == TILE && c0 >= TILE && c0 + TILE <= n) steps(std::false_type{});
+            else steps(std::true_type{});
+            /* Columns [0, c0] of the strip's last row are out. */
+            if (hand_on && lane == LANES - 1) {
+                __threadfence();
+                store_release(done, min(c0 + 1, n));
+            }
+        }
+        if (hand_on && lane == LANES - 1) {
+            __threadfence();
+            store_release(done, n);
+        }
+    }
+}
+
+/* One thread a pair: from cell (m, n) back to (0, 0), the steps last first. */
+__global__ void walk(round_args r)
+{
+    const int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= r.pairs) return;
+    const pair_desc d = r.desc[p];
+    uint8_t *out = r.steps + d.step_off;
+    int i = d.m, j = d.n, state = FROM_DIAG, len = 0;
+    while (i > 0 && j > 0) {
+        const int row = i - 1, col = j - 1, strip = row >> 5, lane = row & 31, s = col + lane;
+        const unsigned word = r.tb[d.tb_off + (long long)strip * d.tb_words + (long long)(s >> 3) * LANES + lane];
+        const unsigned bits = word >> (4 * (s & 7)) & 15u;
+        if (state == FROM_DIAG) state = (int)(bits & 3u);
+        if (state == FROM_DIAG) {
+            out[len++] = SW_PROFILE_GPU_BOTH;
+            --i;
+            --j;
+        } else if (state == FROM_E) {
+            out[len++] = SW_PROFILE_GPU_B_ONLY;
+            --j;
+            if (bits & E_OPENED) state = FROM_DIAG;
+        } else {
+            out[len++] = SW_PROFILE_GPU_A_ONLY;
+            --i;
+            if (bits & F_OPENED) state = FROM_DIAG;
+        }
+    }
+    for (; j > 0; --j) out[len++] = SW_PROFILE_GPU_B_ONLY;
+    for (; i > 0; --i) out[len++] = SW_PROFILE_GPU_A_ONLY;
+    r.score[r.pairs + p] = len;
+}
+
+long long round_up(long long x, long long to) { return (x + to - 1) / to * to; }
+
+/* What a pair takes on the GPU, in bytes. */
+long long pair_bytes(int m, int n, bool with_hi)
+{
+    const long long mp = round_up(m, TILE), np = round_up(n, TILE), strips = mp / TILE;
+    const long long tb = strips * (round_up(n + LANES - 1, TILE) / 8) * LANES * 4;
+    return (long long)(m + n) * K + mp * K + np * K * (with_hi ? 2 : 1) + (mp + np) * 16 + (mp + 1) * 4 + np * 8 +
+           strips * 4 + tb + (m + n) + 8 + (long long)sizeof(pair_desc);
+}
+
+struct device_buffers {
+    void *block = nullptr;
+    size_t size = 0;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t start = nullptr, stop = nullptr;
+    ~device_buffers()
+    {
+        cudaFree(block);
+        if (start) cudaEventDestroy(start);
+        if (stop) cudaEventDestroy(stop);
+        if (stream) cudaStreamDestroy(stream);
+    }
+};
+
+#define PG_CK(call, where) SW_CUDA_CHECK(call, "GPU profile engine", where)
+
+/* What staging found in a pair's columns: the largest column sum of each
+ * profile, and whether a frequency leaves the int8 the tensor cores take. */
+struct column_range {
+    long long sum_a, sum_b;
+    bool too_big;
+};
+
+/* The most any value of a pair can reach, in magnitude, or -1 when an
+ * expected-score term would not fit the int8 halves. With `cell` the most
+ * a column pair scores in magnitude and `cost` the most one gap step
+ * costs (its opening included): H(i, j) is at most cell x min(i, j) (gaps
+ * only cost) and at least the score of the path of min(i, j) column pairs
+ * and |i - j| gap steps, so within max(cell, cost) x max(i, j); E, F and
+ * every candidate are within two more steps of some H. */
+long long value_bound(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair &x, const column_range &c)
+{
+    if (c.too_big) return -1;
+    long long cell, cost;
+    if (s->euclid) {
+        cell = (c.sum_a + c.sum_b) * (c.sum_a + c.sum_b) + 1;
+        cost = (c.sum_a + s->scale) * (c.sum_a + s->scale) + (c.sum_b + s->scale) * (c.sum_b + s->scale) +
+               (long long)s->gap_open * s->scale * s->scale;
+    } else {
+        int most = 0;
+        for (int k = 0; k < s->symbols * s->symbols; ++k) {
+            const int v = abs((int)s->matrix[(k / s->symbols) * K + k % s->symbols]);
+            if (v > most) most = v;
+        }
+        /* |T| <= most x sum_b; T = lo + 64 hi with hi an int8. */
+        const long long t = (long long)most * c.sum_b;
+        if (t > 127 * 64) return -1;
+        cell = c.sum_a * t;
+        cost = ((long long)s->gap_open + s->gap_extend) * s->scale * std::max(c.sum_a, c.sum_b);
+    }
+    const long long step = std::max(cell, cost);
+    return step * std::max(x.m, x.n) + 2 * (cell + cost);
+}
+
+/* Copies the columns of a round's pairs into the staging buffer, K bytes
+ * each (zero beyond `symbols`), and finds their ranges: on every core, a
+ * pair at a time. */
+struct staging {
+    const sw_profile_gpu_scoring *s;
+    const sw_profile_gpu_pair *pairs;
+    const pair_desc *desc;
+    uint8_t *dst;
+    column_range *range;
+    int count;
+    std::atomic<int> next{0};
+};
+
+void stage_pairs(void *ctx, int index)
+{
+    (void)index;
+    staging *st = (staging *)ctx;
+    const int symbols = st->s->symbols;
+    for (;;) {
+        const int x = st->next.fetch_add(1);
+        if (x >= st->count) return;
+        const sw_profile_gpu_pair &q = st->pairs[x];
+        uint8_t *dst = st->dst + st->desc[x].in_off;
+        unsigned seen = 0;
+        long long most[2] = {0, 0};
+        for (int pass = 0; pass < 2; ++pass) {
+            const uint8_t *src = pass ? q.b : q.a;
+            const int cnt = pass ? q.n : q.m;
+            for (int c = 0; c < cnt; ++c, dst += K, src += symbols) {
+                int sum = 0;
+                for (int k = 0; k < symbols; ++k) {
+                    dst[k] = src[k];
+                    sum += src[k];
+                    seen |= src[k];
+                }
+                memset(dst + symbols, 0, (size_t)(K - symbols));
+                most[pass] = std::max(most[pass], (long long)sum);
+            }
+        }
+        st->range[x] = column_range{most[0], most[1], (seen & 0x80u) != 0};
+    }
+}
+
+int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count, int device,
+                sw_profile_gpu_result *results, sw_profile_gpu_stats *stats, sw_error *err)
+{
+    const double t0 = sw_clock_seconds();
+    sw_profile_gpu_stats st;
+    memset(&st, 0, sizeof st);
+    if (s->symbols < 2 || s->symbols > K)
+        return sw_error_set(err, SW_EINVAL, "GPU profile engine: %d symbols a column (2 to %d)", s->symbols, K);
+    const bool with_hi = !s->euclid;
+    for (size_t x = 0; x < count; ++x) {
+        if (pairs[x].m < 1 || pairs[x].n < 1)
+            return sw_error_set(err, SW_EINVAL, "GPU profile engine: pair %zu has a profile without columns", x);
+        st.cells += (uint64_t)pairs[x].m * (uint64_t)pairs[x].n;
+    }
+    int devices = 0;
+    int rc = sw_cuda_device_count(&devices, err);
+    if (rc) return rc;
+    if (device < 0 || device >= devices) return sw_error_set(err, SW_ENODEV, "no GPU %d (%d found)", device, devices);
+    PG_CK(cudaSetDevice(device), "selecting the GPU");
+
+    device_buffers g;
+    PG_CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
+    PG_CK(cudaEventCreate(&g.start), "creating an event");
+    PG_CK(cudaEventCreate(&g.stop), "creating an event");
+    scoring_dev sd;
+    memset(&sd, 0, sizeof sd);
+    sd.euclid = s->euclid;
+    sd.symbols = s->symbols;
+    sd.scale = s->scale;
+    sd.gap_open = s->gap_open;
+    sd.gap_extend = s->gap_extend;
+    for (int k = 0; k < K * K; ++k) sd.matrix[k] = s->matrix[k];
+
+    size_t free_bytes = 0, total_bytes = 0;
+    PG_CK(cudaMemGetInfo(&free_bytes, &total_bytes), "querying the GPU memory");
+    /* A round takes at most half of what is free, and no more than 4 GB:
+     * enough pairs to fill the GPU many times over. */
+    long long budget = (long long)(free_bytes / 2);
+    if (budget > (4ll << 30)) budget = 4ll << 30;
+    int sms = 0, per_sm = 0;
+    PG_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "querying the GPU");
+    PG_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sweep, WARPS * LANES, 0), "occupancy");
+    if (per_sm < 1) return sw_error_set(err, SW_EDEVICE, "GPU profile engine: the kernel does not fit the GPU");
+    const int threads = sw_clock_online_cpus();
+
+    std::vector<pair_desc> desc;
+    std::vector<column_range> range;
+    std::vector<int2> order;
+    std::vector<int> by_strips;
+    /* Staging is written whole before it is read: no zeroing. */
+    std::unique_ptr<uint8_t[]> host_in;
+    size_t host_in_size = 0;
+    std::vector<uint8_t> host_steps;
+    std::vector<int> host_score;
+    size_t first = 0;
+    while (first < count) {
+        /* The round: pairs first .. last - 1. */
+        size_t last = first;
+        long long bytes = 0, rows = 0, cols = 0, tb_words = 0, step_bytes = 0, in_bytes = 0;
+        int items = 0;
+        while (last < count) {
+            const int m = pairs[last].m, n = pairs[last].n;
+            const long long b = pair_bytes(m, n, with_hi);
+            if (last > first && (bytes + b > budget || items + (long long)round_up(m, TILE) / TILE > (1 << 30))) break;
+            if (b > budget)
+                return sw_error_set(err, SW_ENOMEM,
+                                    "GPU profile engine: a pair of %d x %d columns needs %.1f GB of GPU memory, %.1f GB "
+                                    "are free",
+                                    m, n, (double)b / 1e9, (double)free_bytes / 1e9);
+            bytes += b;
+            items += (int)(round_up(m, TILE) / TILE);
+            ++last;
+        }
+        const int np = (int)(last - first);
+        desc.resize((size_t)np);
+        range.resize((size_t)np);
+        int item0 = 0, most_strips = 0;
+        for (int x = 0; x < np; ++x) {
+            const sw_profile_gpu_pair &q = pairs[first + x];
+            pair_desc &d = desc[(size_t)x];
+            d.m = q.m;
+            d.n = q.n;
+            d.m_pad = (int)round_up(q.m, TILE);
+            d.n_pad = (int)round_up(q.n, TILE);
+            d.in_off = in_bytes;
+            d.row_off = rows;
+            d.col_off = cols;
+            d.strips = d.m_pad / TILE;
+            d.tb_words = (int)(round_up(q.n + LANES - 1, TILE) / 8 * LANES);
+            d.tb_off = tb_words;
+            d.step_off = step_bytes;
+            d.item0 = item0;
+            in_bytes += (long long)(q.m + q.n) * K;
+            rows += d.m_pad;
+            cols += d.n_pad;
+            tb_words += (long long)d.strips * d.tb_words;
+            step_bytes += q.m + q.n;
+            item0 += d.strips;
+            most_strips = std::max(most_strips, d.strips);
+        }
+
+        /* Stage the columns and check that every value fits. */
+        if ((size_t)in_bytes > host_in_size) {
+            host_in.reset(new uint8_t[(size_t)in_bytes]);
+            host_in_size = (size_t)in_bytes;
+        }
+        staging sg;
+        sg.s = s;
+        sg.pairs = pairs + first;
+        sg.desc = desc.data();
+        sg.dst = host_in.get();
+        sg.range = range.data();
+        sg.count = np;
+        int started = 0;
+        sw_pool_run(std::min(threads, np), stage_pairs, &sg, &started);
+        if (!started) stage_pairs(&sg, 0);
+        for (int x = 0; x < np; ++x) {
+            const long long bound = value_bound(s, pairs[first + x], range[(size_t)x]);
+            if (bound < 0 || bound >= (1ll << 30))
+                return sw_error_set(err, SW_ELIMIT,
+                                    "GPU profile engine: the scores of pair %zu (%d x %d columns) could leave the "
+                                    "32-bit range it computes in",
+                                    first + (size_t)x, pairs[first + x].m, pairs[first + x].n);
+        }
+
+        /* Strip-major order: strip k of every pair that has one, pairs with
+         * more strips first, then strip k + 1. A strip's predecessor is
+         * always taken before it, so a resident warp holds it. */
+        by_strips.resize((size_t)np);
+        for (int x = 0; x < np; ++x) by_strips[(size_t)x] = x;
+        std::stable_sort(by_strips.begin(), by_strips.end(),
+                         [&](int u, int v) { return desc[(size_t)u].strips > desc[(size_t)v].strips; });
+        order.clear();
+        order.reserve((size_t)items);
+        for (int k = 0, with = np; k < most_strips; ++k) {
+            while (with > 0 && desc[(size_t)by_strips[(size_t)with - 1]].strips <= k) --with;
+            for (int y = 0; y < with; ++y) order.push_back(make_int2(by_strips[(size_t)y], k));
+        }
+
+        /* One device block, carved up; 256-byte aligned pieces. */
+        size_t offs[15], at = 0;
+        const size_t sizes[15] = {(size_t)np * sizeof(pair_desc), (size_t)in_bytes, (size_t)rows * K,
+                                  (size_t)cols * K, with_hi ? (size_t)cols * K : 0, (size_t)rows * 16,
+                                  (size_t)cols * 16, (size_t)(rows + np) * 4, (size_t)cols * 8,
+                                  (size_t)items * 4, (size_t)tb_words * 4, (size_t)step_bytes,
+                                  (size_t)np * 8, 16, (size_t)items * sizeof(int2)};
+        for (int k = 0; k < 15; ++k) {
+            offs[k] = at;
+            at += (sizes[k] + 255) / 256 * 256;
+        }
+        if (at > g.size) {
+            cudaFree(g.block);
+            g.block = nullptr;
+            g.size = 0;
+            PG_CK(cudaMalloc(&g.block, at), "allocating a round of profile pairs");
+            g.size = at;
+        }
+        char *base = (char *)g.block;
+        round_args r;
+        memset(&r, 0, sizeof r);
+        r.desc = (const pair_desc *)(base + offs[0]);
+        r.pairs = np;
+        r.items = items;
+        r.in = (const uint8_t *)(base + offs[1]);
+        r.a_vec = (int8_t *)(base + offs[2]);
+        r.b_lo = (int8_t *)(base + offs[3]);
+        r.b_hi = with_hi ? (int8_t *)(base + offs[4]) : nullptr;
+        r.a_cost = (int4 *)(base + offs[5]);
+        r.b_cost = (int4 *)(base + offs[6]);
+        r.h_col = (int *)(base + offs[7]);
+        r.row = (int2 *)(base + offs[8]);
+        r.progress = (int *)(base + offs[9]);
+        r.tb = (unsigned *)(base + offs[10]);
+        r.steps = (uint8_t *)(base + offs[11]);
+        r.score = (int *)(base + offs[12]);
+        r.next_item = (unsigned *)(base + offs[13]);
+        r.order = (const int2 *)(base + offs[14]);
+        r.with_hi = with_hi;
+        r.weight = s->euclid ? 2 : 1;
+
+        PG_CK(cudaMemcpyAsync(base + offs[0], desc.data(), sizes[0], cudaMemcpyHostToDevice, g.stream), "uploading");
+        PG_CK(cudaMemcpyAsync(base + offs[1], host_in.get(), sizes[1], cudaMemcpyHostToDevice, g.stream),
+              "uploading");
+        PG_CK(cudaMemcpyAsync(base + offs[14], order.data(), sizes[14], cudaMemcpyHostToDevice, g.stream),
+              "uploading");
+        PG_CK(cudaMemsetAsync(r.progress, 0, sizes[9], g.stream), "clearing");
+        PG_CK(cudaMemsetAsync(r.next_item, 0, sizeof(unsigned), g.stream), "clearing");
+        PG_CK(cudaEventRecord(g.start, g.stream), "timing");
+        prepare_rows<<<(unsigned)((rows + 255) / 256), 256, 0, g.stream>>>(r, sd, rows);
+        prepare_cols<<<(unsigned)((cols + 255) / 256), 256, 0, g.stream>>>(r, sd, cols);
+        prepare_edges<<<(unsigned)((np + 7) / 8), 8 * LANES, 0, g.stream>>>(r);
+        long long blocks = (long long)per_sm * sms;
+        const long long need = (items + WARPS - 1) / WARPS;
+        if (blocks > need) blocks = need;
+        sweep<<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
+        walk<<<(unsigned)((np + 127) / 128), 128, 0, g.stream>>>(r);
+        PG_CK(cudaGetLastError(), "launching the profile kernels");
+        PG_CK(cudaEventRecord(g.stop, g.stream), "timing");
+        host_steps.resize((size_t)step_bytes);
+        host_score.resize((size_t)np * 2);
+        PG_CK(cudaMemcpyAsync(host_steps.data(), r.steps, sizes[11], cudaMemcpyDeviceToHost, g.stream),
+              "downloading");
+        PG_CK(cudaMemcpyAsync(host_score.data(), r.score, sizes[12], cudaMemcpyDeviceToHost, g.stream),
+              "downloading");
+        PG_CK(cudaStreamSynchronize(g.stream), "aligning profile pairs");
+        float ms = 0;
+        PG_CK(cudaEventElapsedTime(&ms, g.start, g.stop), "timing");
+        st.kernel_seconds += ms / 1e3;
+        ++st.rounds;
+        for (int x = 0; x < np; ++x) {
+            sw_profile_gpu_result *out = &results[first + x];
+            const int len = host_score[(size_t)np + x];
+            const uint8_t *src = host_steps.data() + desc[(size_t)x].step_off;
+            out->score = host_score[(size_t)x];
+            out->length = (size_t)len;
+            for (int k = 0; k < len; ++k) out->steps[k] = src[len - 1 - k];
+        }
+        first = last;
+    }
+    st.seconds = sw_clock_seconds() - t0;
+    if (stats) *stats = st;
+    return SW_OK;
+}
+
+} // namespace
+
+extern "C" int sw_profile_gpu_align(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count,
+                                    int device, sw_profile_gpu_result *results, sw_profile_gpu_stats *stats,
+                                    sw_error *err)
+{
+    try {
+        return align_pairs(s, pairs, count, device, results, stats, err);
+    } catch (const std::bad_alloc &) {
+        return sw_error_set(err, SW_ENOMEM, "GPU profile engine: out of host memory for %zu pairs", count);
+    }
+}
