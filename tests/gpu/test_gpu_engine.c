@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_required.h"
 #include "sw_align_ref.h"
 #include "sw_cpu_simd.h"
 #include "sw_fasta.h"
@@ -514,21 +515,9 @@ static void run_tiny(const sw_scoring *s62)
 
 /* ---- the tests ---- */
 
-/* Skips the test when no GPU is usable; says which GPU otherwise. */
-static void require_gpu(void)
-{
-    sw_gpu_info info[4];
-    int ngpu = 0;
-    sw_error err = {0};
-    if (sw_gpu_list(info, 4, &ngpu, &err) != SW_OK || ngpu == 0)
-        cr_skip_test("%s", err.message[0] ? err.message : "no GPU");
-    printf("GPU 0: %s (sm_%d%d, %d SMs)\n", info[0].name, info[0].compute_major, info[0].compute_minor,
-           info[0].multiprocessors);
-}
-
-TestSuite(gpu_search, .init = require_gpu);
-TestSuite(gpu_search_quick, .init = require_gpu);
-TestSuite(gpu_search_tiny, .init = require_gpu);
+TestSuite(gpu_search, .init = gpu_required);
+TestSuite(gpu_search_quick, .init = gpu_required);
+TestSuite(gpu_search_tiny, .init = gpu_required);
 
 /* The 20 queries of tests/data, in file order. */
 static void read_queries(seqset *q20)

@@ -15,17 +15,14 @@
 #include "sw_queries.h"
 #include "sw_report.h"
 #include "sw_search.h"
+#include "gpu_required.h"
 #include "test_tmpdir.h"
 
 static char dir[64];
 
 static void setup_suite(void)
 {
-    sw_gpu_info info[4];
-    int ngpu = 0;
-    sw_error err = {0};
-    if (sw_gpu_list(info, 4, &ngpu, &err) != SW_OK || ngpu == 0)
-        cr_skip_test("%s", err.message[0] ? err.message : "no GPU");
+    gpu_required();
     strcpy(dir, "/tmp/test_gpu_report.XXXXXX");
     temp_dir_make(dir);
 }

@@ -606,23 +606,14 @@ Test(pair_gpu, best_k_after_a_partial_copy_equals_the_cpu_engine)
     static const sw_pair_scoring *const scorings[3] = {&paper, &blastn, &cheap_gaps};
     test_rng local = test_rng_seed(77);
     for (int trial = 0; trial < 12; ++trial) {
-        const uint64_t na = 300 + test_rng_below(&local, 500);
-        uint8_t *a = random_dna(na, &local, 0);
-        uint64_t n1, n2;
-        uint8_t *b1 = mutate_dna(a, na, 12, &local, &n1);
-        const uint64_t from = test_rng_below(&local, na / 2), len = 60 + test_rng_below(&local, na / 2);
-        uint8_t *b2 = mutate_dna(a + from, from + len <= na ? len : na - from, 10, &local, &n2);
-        uint8_t *b = malloc(n1 + n2 + 1);
-        cr_assert_not_null(b);
-        memcpy(b, b2, n2);
-        memcpy(b + n2, b1, n1);
+        uint8_t *a, *b;
+        uint64_t na, nb;
+        partial_copy_pair(&local, &a, &na, &b, &nb);
         char what[64];
         snprintf(what, sizeof what, "partial copy, trial %d", trial);
-        check_best(what, a, na, b, n1 + n2, scorings[trial % 3], 3);
+        check_best(what, a, na, b, nb, scorings[trial % 3], 3);
         free(a);
         free(b);
-        free(b1);
-        free(b2);
     }
 }
 

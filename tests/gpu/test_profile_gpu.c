@@ -9,22 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_required.h"
 #include "msa_random.h"
-#include "sw_gpu.h"
 #include "sw_matrix.h"
 #include "sw_profile_align.h"
 #include "test_rng.h"
 
-static void need_gpu(void)
-{
-    sw_gpu_info info[4];
-    int ngpu = 0;
-    sw_error err = {0};
-    if (sw_gpu_list(info, 4, &ngpu, &err) != SW_OK || ngpu == 0)
-        cr_skip_test("%s", err.message[0] ? err.message : "no GPU");
-}
-
-TestSuite(profile_gpu, .init = need_gpu);
+TestSuite(profile_gpu, .init = gpu_required);
 
 static const int8_t *blosum62(void)
 {

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test_rng.h"
 
@@ -38,6 +39,26 @@ static inline uint8_t *mutate_dna(const uint8_t *src, uint64_t len, unsigned rat
     }
     *len_out = k;
     return d;
+}
+
+/* A random sequence *a of 300 to 799 bases and *b holding a mutated copy
+ * of part of it, then a mutated copy of the whole: the best alignment, and
+ * a second one that overlaps the first's rows (best-K's start passes). */
+static inline void partial_copy_pair(test_rng *rng, uint8_t **a, uint64_t *na, uint8_t **b, uint64_t *nb)
+{
+    *na = 300 + test_rng_below(rng, 500);
+    *a = random_dna(*na, rng, 0);
+    uint64_t n1, n2;
+    uint8_t *whole = mutate_dna(*a, *na, 12, rng, &n1);
+    const uint64_t from = test_rng_below(rng, *na / 2), len = 60 + test_rng_below(rng, *na / 2);
+    uint8_t *part = mutate_dna(*a + from, from + len <= *na ? len : *na - from, 10, rng, &n2);
+    *b = malloc(n1 + n2 + 1);
+    cr_assert_not_null(*b);
+    memcpy(*b, part, n2);
+    memcpy(*b + n2, whole, n1);
+    *nb = n1 + n2;
+    free(whole);
+    free(part);
 }
 
 #endif

@@ -330,17 +330,9 @@ Test(pair_path, best_k_alignments_keep_out_of_better_boxes)
     test_rng rng = test_rng_seed(77);
     for (int trial = 0; trial < 24; ++trial) {
         const sw_pair_scoring *s = &scorings[trial % 4];
-        const uint64_t na = 300 + test_rng_below(&rng, 500);
-        uint8_t *a = random_dna(na, &rng, 0);
-        uint64_t n1, n2;
-        uint8_t *b1 = mutate_dna(a, na, 12, &rng, &n1);
-        const uint64_t from = test_rng_below(&rng, na / 2), len = 60 + test_rng_below(&rng, na / 2);
-        uint8_t *b2 = mutate_dna(a + from, from + len <= na ? len : na - from, 10, &rng, &n2);
-        uint8_t *b = malloc(n1 + n2 + 1);
-        cr_assert_not_null(b);
-        memcpy(b, b2, n2);
-        memcpy(b + n2, b1, n1);
-        const uint64_t nb = n1 + n2;
+        uint8_t *a, *b;
+        uint64_t na, nb;
+        partial_copy_pair(&rng, &a, &na, &b, &nb);
         sw_pair_options o;
         memset(&o, 0, sizeof o);
         o.engine = SW_PAIR_ENGINE_CPU;
@@ -366,7 +358,5 @@ Test(pair_path, best_k_alignments_keep_out_of_better_boxes)
         }
         free(a);
         free(b);
-        free(b1);
-        free(b2);
     }
 }
