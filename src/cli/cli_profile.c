@@ -305,32 +305,48 @@ static void free_pairs(pair_job *jobs, size_t count)
     free(jobs);
 }
 
-/* Merges one pair into its output; the output appears only on success. */
-static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_error *err)
+/* Reads a pair's alignments (ms[0], ms[1]) and makes their profiles. */
+static int read_pair(const profile_args *a, const pair_job *j, sw_msa **ms, sw_profile **ps, sw_error *err)
 {
-    const profile_args *a = bt->args;
-    sw_msa *ma = NULL, *mb = NULL;
-    sw_profile *pa = NULL, *pb = NULL;
-    sw_profile_alignment *x = NULL;
-    cli_output out = {0};
     int rc;
+    (void)((rc = sw_msa_read(j->a, &ms[0], err)) || (rc = sw_msa_read(j->b, &ms[1], err)) ||
+           (rc = make_profile(a, ms[0], &ps[0], err)) || (rc = make_profile(a, ms[1], &ps[1], err)));
+    return rc;
+}
+
+/* Writes a pair's merge; the output appears only on success. */
+static int write_pair(const profile_args *a, const pair_job *j, sw_msa *const *ms, const sw_profile_alignment *x,
+                      sw_error *err)
+{
+    cli_output out = {0};
     const cli_input inputs[] = {{"an input alignment", j->a, NULL}, {"an input alignment", j->b, NULL}};
-    if (!(rc = sw_msa_read(j->a, &ma, err)) && !(rc = sw_msa_read(j->b, &mb, err)) &&
-        !(rc = make_profile(a, ma, &pa, err)) && !(rc = make_profile(a, mb, &pb, err))) {
-        const sw_profile_scoring scoring = scoring_of(a, bt->matrix);
-        if (!(rc = sw_profile_align_threads(pa, pb, &scoring, 1, &x, err)) &&
-            !(rc = cli_output_open(&out, j->out, inputs, 2, err))) {
-            sw_profile_write_merged(out.file, a->format, ma, mb, x);
-            rc = cli_output_commit(&out, err);
-            *cells = (uint64_t)sw_msa_columns(ma) * sw_msa_columns(mb);
-        }
+    int rc = cli_output_open(&out, j->out, inputs, 2, err);
+    if (!rc) {
+        sw_profile_write_merged(out.file, a->format, ms[0], ms[1], x);
+        rc = cli_output_commit(&out, err);
     }
     if (rc) cli_output_abort(&out);
+    return rc;
+}
+
+/* Merges one pair into its output on this thread. */
+static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_error *err)
+{
+    sw_msa *ms[2] = {NULL, NULL};
+    sw_profile *ps[2] = {NULL, NULL};
+    sw_profile_alignment *x = NULL;
+    int rc = read_pair(bt->args, j, ms, ps, err);
+    if (!rc) {
+        const sw_profile_scoring scoring = scoring_of(bt->args, bt->matrix);
+        if (!(rc = sw_profile_align_threads(ps[0], ps[1], &scoring, 1, &x, err)) &&
+            !(rc = write_pair(bt->args, j, ms, x, err)))
+            *cells = (uint64_t)sw_msa_columns(ms[0]) * sw_msa_columns(ms[1]);
+    }
     sw_profile_alignment_free(x);
-    sw_profile_free(pa);
-    sw_profile_free(pb);
-    sw_msa_free(ma);
-    sw_msa_free(mb);
+    sw_profile_free(ps[0]);
+    sw_profile_free(ps[1]);
+    sw_msa_free(ms[0]);
+    sw_msa_free(ms[1]);
     return rc;
 }
 
@@ -370,22 +386,10 @@ static void gpu_batch_worker(void *ctx, int index)
         sw_error err;
         sw_error_clear(&err);
         int rc;
-        if (!gb->writing) {
-            (void)((rc = sw_msa_read(j->a, &gb->msa[2 * k], &err)) || (rc = sw_msa_read(j->b, &gb->msa[2 * k + 1], &err)) ||
-                   (rc = make_profile(bt->args, gb->msa[2 * k], &gb->profile[2 * k], &err)) ||
-                   (rc = make_profile(bt->args, gb->msa[2 * k + 1], &gb->profile[2 * k + 1], &err)));
-        } else {
-            cli_output out = {0};
-            const cli_input inputs[] = {{"an input alignment", j->a, NULL}, {"an input alignment", j->b, NULL}};
-            if (!(rc = cli_output_open(&out, j->out, inputs, 2, &err))) {
-                sw_profile_write_merged(out.file, bt->args->format, gb->msa[2 * k], gb->msa[2 * k + 1], gb->x[k]);
-                rc = cli_output_commit(&out, &err);
-            }
-            if (rc) cli_output_abort(&out);
-            else
-                atomic_fetch_add(&bt->cells, (unsigned long long)sw_msa_columns(gb->msa[2 * k]) *
-                                                 sw_msa_columns(gb->msa[2 * k + 1]));
-        }
+        if (!gb->writing) rc = read_pair(bt->args, j, &gb->msa[2 * k], &gb->profile[2 * k], &err);
+        else if (!(rc = write_pair(bt->args, j, &gb->msa[2 * k], gb->x[k], &err)))
+            atomic_fetch_add(&bt->cells,
+                             (unsigned long long)sw_msa_columns(gb->msa[2 * k]) * sw_msa_columns(gb->msa[2 * k + 1]));
         if (rc) {
             batch_fail(bt, k, rc, &err);
             return;

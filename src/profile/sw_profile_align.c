@@ -424,7 +424,6 @@ typedef struct gpu_results {
     const sw_profile *const *a, *const *b;
     const sw_profile_scoring *s;
     const sw_profile_gpu_result *res;
-    const size_t *which;
     sw_profile_alignment **got;
     size_t count;
     atomic_size_t next;
@@ -441,8 +440,7 @@ static void take_gpu_results(void *ctx, int index)
         if (atomic_load(&g->failed)) return;
         const size_t q = atomic_fetch_add(&g->next, 1);
         if (q >= g->count) return;
-        const size_t k = g->which[q];
-        sw_profile_alignment *x = g->got[k];
+        sw_profile_alignment *x = g->got[q];
         int64_t i = 0, j = 0;
         x->score = g->res[q].score;
         for (size_t t = 0; t < g->res[q].length; ++t) {
@@ -453,7 +451,7 @@ static void take_gpu_results(void *ctx, int index)
         x->n = g->res[q].length;
         sw_error err;
         sw_error_clear(&err);
-        const int rc = check_alignment(g->a[k], g->b[k], g->s, x, &err);
+        const int rc = check_alignment(g->a[q], g->b[q], g->s, x, &err);
         if (rc) {
             int expected = 0;
             if (atomic_compare_exchange_strong(&g->failed, &expected, 1)) {
@@ -489,21 +487,15 @@ int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b,
             }
     sw_profile_gpu_pair *pairs = malloc((count ? count : 1) * sizeof *pairs);
     sw_profile_gpu_result *res = malloc((count ? count : 1) * sizeof *res);
-    size_t *which = malloc((count ? count : 1) * sizeof *which);
     sw_profile_alignment **got = calloc(count ? count : 1, sizeof *got);
     int rc = SW_OK;
-    size_t on_gpu = 0;
-    if (!pairs || !res || !which || !got) {
+    size_t ready = 0; /* pairs with their buffers */
+    if (!pairs || !res || !got) {
         rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu profile pairs", count);
         goto done;
     }
     for (size_t k = 0; k < count; ++k) {
         const size_t m = sw_profile_columns(a[k]), n = sw_profile_columns(b[k]);
-        if (m == 0 || n == 0) {
-            /* Nothing to align: the other's columns against gaps. */
-            if ((rc = sw_profile_align_threads(a[k], b[k], s, 1, &got[k], err))) goto done;
-            continue;
-        }
         if (m > INT32_MAX / 2 || n > INT32_MAX / 2) {
             rc = sw_error_set(err, SW_ELIMIT, "GPU profile engine: profiles of %zu and %zu columns", m, n);
             goto done;
@@ -518,19 +510,19 @@ int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b,
             goto done;
         }
         got[k] = x;
-        pairs[on_gpu] = (sw_profile_gpu_pair){sw_profile_column(a[k], 0), sw_profile_column(b[k], 0), (int32_t)m,
-                                              (int32_t)n};
-        res[on_gpu] = (sw_profile_gpu_result){0, steps, 0};
-        which[on_gpu++] = k;
+        pairs[k] = (sw_profile_gpu_pair){sw_profile_column(a[k], 0), sw_profile_column(b[k], 0), (int32_t)m,
+                                         (int32_t)n};
+        res[k] = (sw_profile_gpu_result){0, steps, 0};
+        ready = k + 1;
     }
-    if (on_gpu && (rc = sw_profile_gpu_align(&g, pairs, on_gpu, device, res, stats, err))) goto done;
-    if (on_gpu) {
-        gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .which = which, .got = got, .count = on_gpu};
+    if (count && (rc = sw_profile_gpu_align(&g, pairs, count, device, res, stats, err))) goto done;
+    if (count) {
+        gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .got = got, .count = count};
         atomic_init(&gr.next, 0);
         atomic_init(&gr.failed, 0);
         const int threads = sw_clock_online_cpus();
         int started = 0;
-        sw_pool_run(on_gpu < (size_t)threads ? (int)on_gpu : threads, take_gpu_results, &gr, &started);
+        sw_pool_run(count < (size_t)threads ? (int)count : threads, take_gpu_results, &gr, &started);
         if (!started) take_gpu_results(&gr, 0);
         if (gr.rc) {
             rc = gr.rc;
@@ -540,13 +532,12 @@ int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b,
     }
 
 done:
-    for (size_t q = 0; q < on_gpu; ++q) free(res[q].steps);
+    for (size_t q = 0; q < ready; ++q) free(res[q].steps);
     if (rc)
         for (size_t k = 0; k < count; ++k) sw_profile_alignment_free(got[k]);
     else
         for (size_t k = 0; k < count; ++k) out[k] = got[k];
     free(got);
-    free(which);
     free(pairs);
     free(res);
     return rc;

@@ -40,8 +40,7 @@ int sw_profile_align_threads(const sw_profile *a, const sw_profile *b, const sw_
                              sw_profile_alignment **out, sw_error *err);
 /* The GPU engine (sw_profile_gpu.h) on GPU `device`, many pairs at once:
  * out[k] gets the alignment of a[k] and b[k], the same score and columns
- * as the CPU engines (pairs with a profile without columns are aligned on
- * the CPU). SW_ELIMIT where a pair's scores could leave the GPU's 32-bit
+ * as the CPU engines. SW_ELIMIT where a pair's scores could leave the GPU's 32-bit
  * range (the CPU engines take any), SW_ENODEV without a usable GPU; on
  * error no out[k] is set. `stats` may be NULL. */
 int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b, size_t count,

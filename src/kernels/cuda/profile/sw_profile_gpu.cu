@@ -462,7 +462,17 @@ struct column_range {
  * only cost) and at least the score of the path of min(i, j) column pairs
  * and |i - j| gap steps, so within max(cell, cost) x max(i, j); E, F and
  * every candidate are within two more steps of some H. */
-long long value_bound(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair &x, const column_range &c)
+/* The largest symbol score in size. */
+int largest_entry(const sw_profile_gpu_scoring *s)
+{
+    int most = 0;
+    for (int k = 0; k < s->symbols * s->symbols; ++k)
+        most = std::max(most, abs((int)s->matrix[(k / s->symbols) * K + k % s->symbols]));
+    return most;
+}
+
+/* `most`: largest_entry(s). */
+long long value_bound(const sw_profile_gpu_scoring *s, int most, const sw_profile_gpu_pair &x, const column_range &c)
 {
     if (c.too_big) return -1;
     long long cell, cost;
@@ -471,11 +481,6 @@ long long value_bound(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair
         cost = (c.sum_a + s->scale) * (c.sum_a + s->scale) + (c.sum_b + s->scale) * (c.sum_b + s->scale) +
                (long long)s->gap_open * s->scale * s->scale;
     } else {
-        int most = 0;
-        for (int k = 0; k < s->symbols * s->symbols; ++k) {
-            const int v = abs((int)s->matrix[(k / s->symbols) * K + k % s->symbols]);
-            if (v > most) most = v;
-        }
         /* |T| <= most x sum_b; T = lo + 64 hi with hi an int8. */
         const long long t = (long long)most * c.sum_b;
         if (t > 127 * 64) return -1;
@@ -573,6 +578,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
     PG_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sweep, WARPS * LANES, 0), "occupancy");
     if (per_sm < 1) return sw_error_set(err, SW_EDEVICE, "GPU profile engine: the kernel does not fit the GPU");
     const int threads = sw_clock_online_cpus();
+    const int most = largest_entry(s);
 
     std::vector<pair_desc> desc;
     std::vector<column_range> range;
@@ -646,7 +652,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         sw_pool_run(std::min(threads, np), stage_pairs, &sg, &started);
         if (!started) stage_pairs(&sg, 0);
         for (int x = 0; x < np; ++x) {
-            const long long bound = value_bound(s, pairs[first + x], range[(size_t)x]);
+            const long long bound = value_bound(s, most, pairs[first + x], range[(size_t)x]);
             if (bound < 0 || bound >= (1ll << 30))
                 return sw_error_set(err, SW_ELIMIT,
                                     "GPU profile engine: the scores of pair %zu (%d x %d columns) could leave the "
