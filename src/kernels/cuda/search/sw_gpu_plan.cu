@@ -46,7 +46,8 @@ void make_plan(sw_gpu_engine *e)
                 best_width = w;
             }
         }
-        if (best < 0) break;
+        /* Room is kept for the two multipass entries and the intra-task one. */
+        if (best < 0 || e->plan_size + 3 > SW_GPU_MAX_BUCKETS) break;
         e->plan[e->plan_size++] = plan_entry{best_width, best};
         widest = best_width;
     }
