@@ -189,16 +189,17 @@ static int parse_args(int argc, char **argv, align_args *a)
     while ((c = getopt_long(argc, argv, ":e:t:f:o:k:aqh", longopts, NULL)) != -1) {
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
-        case 'e':
-            if (!strcmp(optarg, "auto")) a->engine = SW_PAIR_ENGINE_AUTO;
-            else if (!strcmp(optarg, "cpu")) a->engine = SW_PAIR_ENGINE_CPU;
-            else if (!strcmp(optarg, "cudalign")) a->engine = SW_PAIR_ENGINE_CUDALIGN;
-            else if (!strcmp(optarg, "overlap")) a->engine = SW_PAIR_ENGINE_OVERLAP;
-            else {
-                cli_error("--engine is 'auto', 'cpu', 'cudalign' or 'overlap', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        case 'e': {
+            static const cli_choice engines[] = {{"auto", SW_PAIR_ENGINE_AUTO},
+                                                 {"cpu", SW_PAIR_ENGINE_CPU},
+                                                 {"cudalign", SW_PAIR_ENGINE_CUDALIGN},
+                                                 {"overlap", SW_PAIR_ENGINE_OVERLAP},
+                                                 {NULL, 0}};
+            int v;
+            if (cli_parse_choice("--engine", optarg, engines, &v)) return CLI_EXIT_USAGE;
+            a->engine = (sw_pair_engine)v;
             break;
+        }
         case OPT_MATCH:
             if (parse_score("--match", optarg, 1, SW_PAIR_MAX_SCORE, "a positive score", &a->scoring.match))
                 return CLI_EXIT_USAGE;
@@ -225,17 +226,18 @@ static int parse_args(int argc, char **argv, align_args *a)
             if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu)) return CLI_EXIT_USAGE;
             a->gpu_given = 1;
             break;
-        case 'f':
-            if (!strcmp(optarg, "tsv")) a->format = SW_PAIR_REPORT_TSV;
-            else if (!strcmp(optarg, "json")) a->format = SW_PAIR_REPORT_JSON;
-            else if (!strcmp(optarg, "paf")) a->format = SW_PAIR_REPORT_PAF;
-            else if (!strcmp(optarg, "maf")) a->format = SW_PAIR_REPORT_MAF;
-            else {
-                cli_error("--format is 'tsv', 'json', 'paf' or 'maf', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        case 'f': {
+            static const cli_choice formats[] = {{"tsv", SW_PAIR_REPORT_TSV},
+                                                 {"json", SW_PAIR_REPORT_JSON},
+                                                 {"paf", SW_PAIR_REPORT_PAF},
+                                                 {"maf", SW_PAIR_REPORT_MAF},
+                                                 {NULL, 0}};
+            int v;
+            if (cli_parse_choice("--format", optarg, formats, &v)) return CLI_EXIT_USAGE;
+            a->format = (sw_pair_report_format)v;
             a->format_given = 1;
             break;
+        }
         case 'a': a->alignment = 1; break;
         case OPT_VIEW:
             if (parse_view(optarg, a)) return CLI_EXIT_USAGE;

@@ -2,6 +2,7 @@
 #include "cli_common.h"
 
 #include <stdarg.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sw_parse.h"
@@ -29,6 +30,21 @@ int cli_parse_long(const char *option, const char *text, long min, long max, lon
         return -1;
     }
     return 0;
+}
+
+int cli_parse_choice(const char *option, const char *text, const cli_choice *choices, int *out)
+{
+    size_t count = 0;
+    for (; choices[count].name; ++count)
+        if (!strcmp(choices[count].name, text)) {
+            *out = choices[count].value;
+            return 0;
+        }
+    fprintf(stderr, "swsearch: %s is ", option);
+    for (size_t i = 0; i < count; ++i)
+        fprintf(stderr, "%s'%s'", i == 0 ? "" : i + 1 == count ? " or " : ", ", choices[i].name);
+    fprintf(stderr, ", not '%s'\n", text);
+    return -1;
 }
 
 int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts)

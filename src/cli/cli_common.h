@@ -24,6 +24,15 @@ void cli_warn(void *user, const char *message);
 /* Strict decimal parsing: the whole text must be a number in [min, max]. */
 int cli_parse_long(const char *option, const char *text, long min, long max, long *out);
 
+/* One of the words an option takes, and what it stands for. */
+typedef struct cli_choice {
+    const char *name;
+    int value;
+} cli_choice;
+/* `text` must be one of choices[] (ended by a NULL name): its value goes to
+ * *out; else "OPTION is 'a', 'b' or 'c', not 'TEXT'" and -1. */
+int cli_parse_choice(const char *option, const char *text, const cli_choice *choices, int *out);
+
 /* Every option of every command is given at most once: a repeated one is
  * more often a slip (a pasted command line, a second -d) than a wish for the
  * last value. A command's parse loop passes each value getopt_long returns

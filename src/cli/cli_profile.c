@@ -110,22 +110,24 @@ static int parse_args(int argc, char **argv, profile_args *a)
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'o': a->out_path = optarg; break;
-        case 'f':
-            if (!strcmp(optarg, "fasta")) a->format = SW_PROFILE_FASTA;
-            else if (!strcmp(optarg, "clustal")) a->format = SW_PROFILE_CLUSTAL;
-            else {
-                cli_error("--format is 'fasta' or 'clustal', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        case 'f': {
+            static const cli_choice formats[] = {{"fasta", SW_PROFILE_FASTA},
+                                                 {"clustal", SW_PROFILE_CLUSTAL},
+                                                 {NULL, 0}};
+            int v;
+            if (cli_parse_choice("--format", optarg, formats, &v)) return CLI_EXIT_USAGE;
+            a->format = (sw_profile_format)v;
             break;
-        case 's':
-            if (!strcmp(optarg, "expected")) a->kind = SW_PROFILE_EXPECTED;
-            else if (!strcmp(optarg, "euclid")) a->kind = SW_PROFILE_EUCLID;
-            else {
-                cli_error("--score is 'expected' or 'euclid', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        }
+        case 's': {
+            static const cli_choice kinds[] = {{"expected", SW_PROFILE_EXPECTED},
+                                               {"euclid", SW_PROFILE_EUCLID},
+                                               {NULL, 0}};
+            int v;
+            if (cli_parse_choice("--score", optarg, kinds, &v)) return CLI_EXIT_USAGE;
+            a->kind = (sw_profile_kind)v;
             break;
+        }
         case OPT_MATRIX: a->matrix = optarg; break;
         case OPT_GAP_OPEN:
             if (cli_parse_long("--gap-open", optarg, 0, 255, &a->gap_open)) return CLI_EXIT_USAGE;
@@ -136,26 +138,22 @@ static int parse_args(int argc, char **argv, profile_args *a)
             break;
         case OPT_MAP: a->map_path = optarg; break;
         case OPT_PAIRS: a->pairs_path = optarg; break;
-        case OPT_DEVICE:
-            if (!strcmp(optarg, "auto")) a->device = DEVICE_AUTO;
-            else if (!strcmp(optarg, "cpu")) a->device = DEVICE_CPU;
-            else if (!strcmp(optarg, "gpu")) a->device = DEVICE_GPU;
-            else {
-                cli_error("--device is 'auto', 'gpu' or 'cpu', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        case OPT_DEVICE: {
+            static const cli_choice devices[] = {{"auto", DEVICE_AUTO},
+                                                 {"gpu", DEVICE_GPU},
+                                                 {"cpu", DEVICE_CPU},
+                                                 {NULL, 0}};
+            if (cli_parse_choice("--device", optarg, devices, &a->device)) return CLI_EXIT_USAGE;
             break;
+        }
         case OPT_GPU:
             if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu)) return CLI_EXIT_USAGE;
             break;
-        case 'w':
-            if (!strcmp(optarg, "none")) a->weighted = 0;
-            else if (!strcmp(optarg, "henikoff")) a->weighted = 1;
-            else {
-                cli_error("--weights is 'none' or 'henikoff', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        case 'w': {
+            static const cli_choice weights[] = {{"none", 0}, {"henikoff", 1}, {NULL, 0}};
+            if (cli_parse_choice("--weights", optarg, weights, &a->weighted)) return CLI_EXIT_USAGE;
             break;
+        }
         case 't':
             if (cli_parse_long("--threads", optarg, 1, 4096, &a->threads)) return CLI_EXIT_USAGE;
             break;

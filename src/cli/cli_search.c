@@ -93,6 +93,11 @@ static int cli_parse_evalue(const char *text, double *out)
     return 0;
 }
 
+const cli_choice cli_device_choices[] = {{"auto", SW_DEVICE_AUTO},
+                                         {"gpu", SW_DEVICE_GPU},
+                                         {"cpu", SW_DEVICE_CPU},
+                                         {NULL, 0}};
+
 int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
 {
     enum {
@@ -155,37 +160,29 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             if (cli_parse_long("--gap-extend", optarg, 1, 255, &a->gap_extend))
                 return CLI_EXIT_USAGE;
             break;
-        case OPT_CPU_ENGINE:
-            if (!strcmp(optarg, "simd")) a->cpu_engine = SW_CPU_ENGINE_SIMD;
-            else if (!strcmp(optarg, "reference")) a->cpu_engine = SW_CPU_ENGINE_REFERENCE;
-            else {
-                cli_error("--cpu-engine is 'simd' or 'reference', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        case OPT_CPU_ENGINE: {
+            static const cli_choice engines[] = {{"simd", SW_CPU_ENGINE_SIMD},
+                                                 {"reference", SW_CPU_ENGINE_REFERENCE},
+                                                 {NULL, 0}};
+            if (cli_parse_choice("--cpu-engine", optarg, engines, &a->cpu_engine)) return CLI_EXIT_USAGE;
             break;
+        }
         case OPT_DEVICE:
-            if (!strcmp(optarg, "auto")) a->device = SW_DEVICE_AUTO;
-            else if (!strcmp(optarg, "cpu")) a->device = SW_DEVICE_CPU;
-            else if (!strcmp(optarg, "gpu")) a->device = SW_DEVICE_GPU;
-            else {
-                cli_error("--device is 'auto', 'gpu' or 'cpu', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+            if (cli_parse_choice("--device", optarg, cli_device_choices, &a->device)) return CLI_EXIT_USAGE;
             break;
         case OPT_OUTFMT: a->outfmt = optarg; break;
         case OPT_SERVER: a->server_path = optarg; break;
         case 'e':
             if (cli_parse_evalue(optarg, &a->evalue)) return CLI_EXIT_USAGE;
             break;
-        case OPT_STATS:
-            if (!strcmp(optarg, "auto")) a->stats = SW_STATS_AUTO;
-            else if (!strcmp(optarg, "table")) a->stats = SW_STATS_TABLE;
-            else if (!strcmp(optarg, "fit")) a->stats = SW_STATS_FIT;
-            else {
-                cli_error("--stats is 'auto', 'table' or 'fit', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+        case OPT_STATS: {
+            static const cli_choice stats[] = {{"auto", SW_STATS_AUTO},
+                                               {"table", SW_STATS_TABLE},
+                                               {"fit", SW_STATS_FIT},
+                                               {NULL, 0}};
+            if (cli_parse_choice("--stats", optarg, stats, &a->stats)) return CLI_EXIT_USAGE;
             break;
+        }
         case OPT_GPU:
             if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu_id)) return CLI_EXIT_USAGE;
             break;

@@ -265,13 +265,7 @@ int cli_serve(int argc, char **argv)
             if (cli_parse_long("--gpu", optarg, 0, 1023, &sv.gpu_id)) return CLI_EXIT_USAGE;
             break;
         case OPT_DEVICE:
-            if (!strcmp(optarg, "auto")) sv.device = SW_DEVICE_AUTO;
-            else if (!strcmp(optarg, "cpu")) sv.device = SW_DEVICE_CPU;
-            else if (!strcmp(optarg, "gpu")) sv.device = SW_DEVICE_GPU;
-            else {
-                cli_error("--device is 'auto', 'gpu' or 'cpu', not '%s'", optarg);
-                return CLI_EXIT_USAGE;
-            }
+            if (cli_parse_choice("--device", optarg, cli_device_choices, &sv.device)) return CLI_EXIT_USAGE;
             break;
         case 'h': serve_usage(stdout); return CLI_EXIT_OK;
         case ':':
