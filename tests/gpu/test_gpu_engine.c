@@ -302,6 +302,7 @@ typedef struct run_options {
     int profile;
     int max_columns;
     uint32_t intra_threshold;  /* 0: default */
+    int intra_tile;            /* 0: the engine's rule */
     int timeline;              /* ask for the timeline and check it */
     int device_launch;
     sw_gpu_engine *engine;     /* an engine to give this database to, instead of a new one */
@@ -350,6 +351,7 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     opt.profile = ro->profile;
     opt.max_columns_per_thread = ro->max_columns;
     opt.intra_threshold = ro->intra_threshold;
+    opt.intra_tile = ro->intra_tile;
     opt.timeline = ro->timeline;
     opt.device_launch = ro->device_launch;
     sw_gpu_engine *e = ro->engine;
@@ -679,6 +681,15 @@ static void every_length(int quick)
     compare_gpu("lengths 1..5000, all intra-task, all hits", &db, &shortq, &s62, ref, &ro, NULL);
     ro.intra_threshold = 1000;
     compare_gpu("lengths 1..5000, intra-task above 1000, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+    /* Both compiled tile heights, whatever the rule picks. */
+    static const int tiles[] = {8, 16};
+    for (size_t i = 0; i < sizeof tiles / sizeof *tiles; ++i) {
+        char what[96];
+        ro.intra_threshold = 1;
+        ro.intra_tile = tiles[i];
+        snprintf(what, sizeof what, "lengths 1..5000, all intra-task, tiles of %d rows", tiles[i]);
+        compare_gpu(what, &db, &shortq, &s62, ref, &ro, NULL);
+    }
     free(ref);
     sorted_free(&db);
     set_free(&every);
@@ -742,6 +753,9 @@ static void beyond_16_bits(int quick)
     ro.intra_threshold = 100;
     compare_gpu("beyond 16 bits, intra-task above 100, all hits", &db, &qs, &s62, ref, &ro, &st);
     check(st.recomputed > 0, "beyond 16 bits, intra-task", "nothing was recomputed in 32 bits");
+    ro.intra_tile = 8;
+    compare_gpu("beyond 16 bits, intra-task above 100, tiles of 8 rows", &db, &qs, &s62, ref, &ro, &st);
+    check(st.recomputed > 0, "beyond 16 bits, intra-task, tiles of 8 rows", "nothing was recomputed in 32 bits");
     free(ref);
     sorted_free(&db);
     set_free(&dbs);
