@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds on the GPU machine and runs what is asked: `test` (GPU tests),
 # `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh), `alncost` (bench/alignment_cost.sh),
-# `peers` (bench/peers_side_by_side.sh: CUDASW++4.0 side by side), `serve` (bench/serve_latency.sh), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
+# `peers` (bench/peers_side_by_side.sh: CUDASW++4.0 side by side), `masa` (bench/masa_side_by_side.sh:
+# MASA-CUDAlign 3.9.1 stage 1 side by side; MASA_LENGTHS, default 2000000), `serve` (bench/serve_latency.sh), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
 # `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh),
@@ -82,6 +83,11 @@ for step in "$@"; do
       bash bench/peers_side_by_side.sh $build .peers .deps/shared ${ROUNDS:-3} > "$out/peers.log" 2>&1
       echo "peers rc=$?"; cat "$out/peers.log"
       mkdir -p "$out/peers-bin" && cp .peers/bin/* "$out/peers-bin/" 2>/dev/null ;;
+    masa)
+      # MASA-CUDAlign from .peers/masa (ported by bench/masa_port.py; built
+      # there on first use), see bench/masa_side_by_side.sh.
+      bash bench/masa_side_by_side.sh $build .peers/masa .deps/shared "${MASA_LENGTHS:-2000000}" > "$out/masa.log" 2>&1
+      echo "masa rc=$?"; cat "$out/masa.log" ;;
     many)
       bash bench/many_queries.sh $build .deps/shared ${STEP:-57} > "$out/many.log" 2>&1
       echo "many rc=$?"; cat "$out/many.log" ;;
