@@ -36,6 +36,9 @@ What changes, and why:
     the busy ones (short phase: THREADS_COUNT; long phase: 1 + xLen + (xLen
     & 1); single phase: 1 + xLen) and do nothing else, so every barrier is
     met by the whole block. Pass --no-barrier-fix to leave this out.
+    Measured on an H200 (2026-11-26): the 1 and 5 Mbp runs still hang in
+    the last external diagonals, so this is not the cause; 2 Mbp gives the
+    same score and time with it.
  4. libs/masa-core SplitCellsReader::read fell off its end without a return
     (unused on this path; -O3 may turn that into a trap): it returns the
     inner reader's count.

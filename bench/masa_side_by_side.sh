@@ -31,10 +31,9 @@
 #
 # MASA is built from MASA_DIR (a copy of MASA-CUDAlign 3.9.1.1024 outside our
 # tree, never committed, ported to CUDA 12/13 by bench/masa_port.py; ported
-# here if it was not) unless MASA_DIR/cudalign exists. Earlier 1 and 5 Mbp
-# runs hung near the end of stage 1 (the port now gives the idle threads of
-# the last row of blocks their barriers; see bench/masa_port.py), so every
-# MASA run is under `timeout MASA_TIMEOUT` (default 300 s): a run that times
+# here if it was not) unless MASA_DIR/cudalign exists. MASA's 1 and 5 Mbp
+# runs hang near the end of stage 1 (2 Mbp runs; the port's barrier change,
+# see bench/masa_port.py, did not cure it), so every MASA run is under `timeout MASA_TIMEOUT` (default 300 s): a run that times
 # out is reported as a hang, the other runs of that length and mode are
 # skipped, and the script goes on.
 #
