@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang builds the fuzz targets (scripts/fuzz.sh).
-packages="build-essential cmake pkg-config libzstd-dev libxxhash-dev libcriterion-dev zstd fasta3 openmpi-bin libopenmpi-dev clang"
+packages="build-essential cmake pkg-config libzstd-dev libxxhash-dev libcriterion-dev libpng-dev zstd fasta3 openmpi-bin libopenmpi-dev clang"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -14,6 +14,7 @@
 #include "sw_pair_mpi.h"
 #include "sw_pair_path.h"
 #include "sw_pair_plot.h"
+#include "sw_raster.h"
 #include "sw_pair_report.h"
 #include "sw_pair_view.h"
 #include "sw_parse.h"
@@ -68,7 +69,8 @@ static const char help[] =
     "                      sequence lies in FROM..TO (1-based) as text, in\n"
     "                      blocks of 60, instead of the table\n"
     "      --plot FILE     draw the alignment (with --best, every one) over the\n"
-    "                      two sequences into FILE, an SVG picture\n"
+    "                      two sequences into FILE: a PNG picture for a name\n"
+    "                      ending in .png, else SVG\n"
     "  -o, --out FILE      write the result to FILE instead of standard output;\n"
     "                      a file appears or is replaced only when the run has\n"
     "                      succeeded (a symlink's target is replaced, its mode\n"
@@ -428,6 +430,11 @@ int cli_align(int argc, char **argv)
             if (!a.plot_path[0]) rc = sw_error_set(&err, SW_EINVAL, "--plot needs a file name");
             else if (a.out_path && !strcmp(a.plot_path, a.out_path))
                 rc = sw_error_set(&err, SW_EINVAL, "--plot %s: the same file as -o", a.plot_path);
+            else if (sw_pair_plot_format_of(a.plot_path) == SW_PAIR_PLOT_PNG && !sw_raster_png_supported())
+                rc = sw_error_set(&err, SW_EINVAL,
+                                  "--plot %s: this build writes no PNG (libpng was not found when it was built); "
+                                  "name an .svg file",
+                                  a.plot_path);
             else rc = cli_output_open(&plot, a.plot_path, inputs, 2, &err);
         }
         if (!rc && a.view && a.view_from > seq_a.length)
@@ -504,8 +511,10 @@ int cli_align(int argc, char **argv)
                              a.alignment ? (const sw_pair_path *const *)paths : NULL, found, rounds, a.best > 1);
     }
     if (a.plot_path) {
-        sw_pair_plot_write(plot.file, &seq_a, &seq_b, results, (const sw_pair_path *const *)paths, found);
-        if ((rc = cli_output_commit(&plot, &err))) goto done;
+        if ((rc = sw_pair_plot_write(plot.file, sw_pair_plot_format_of(a.plot_path), &seq_a, &seq_b, results,
+                                     (const sw_pair_path *const *)paths, found, &err)) ||
+            (rc = cli_output_commit(&plot, &err)))
+            goto done;
     }
     if ((rc = cli_output_commit(&out, &err))) goto done;
     if (!a.quiet) {

@@ -362,6 +362,48 @@ if command -v python3 > /dev/null; then
 else
   grep -q "<svg" "$tmp/p.svg" && pass || fail "--plot wrote no SVG"
 fi
+# The same picture as PNG for a name ending in .png (any case) where the
+# build has libpng: a PNG of the plot's size with the paths' colours in it;
+# without libpng a clear refusal before any work, and no file.
+if "$swsearch" align "$tmp/two.fa" --best 3 --plot "$tmp/p.PNG" --engine cpu -q > /dev/null 2> "$tmp/err"; then
+  if command -v python3 > /dev/null; then
+    python3 - "$tmp/p.PNG" <<'PY' && pass || fail "--plot p.PNG: not a PNG of the plot with its paths"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+at, idat, size = 8, b"", None
+while at < len(data):
+    n, kind = struct.unpack(">I4s", data[at:at + 8])
+    body = data[at + 8:at + 8 + n]
+    if kind == b"IHDR": size = struct.unpack(">II", body[:8])
+    if kind == b"IDAT": idat += body
+    at += 12 + n
+assert size == (1040, 840), size
+raw = zlib.decompress(idat)
+# The best path's blue, unfiltered in some row or filtered: look for pixels
+# after undoing the filters.
+w, h, stride = size[0], size[1], size[0] * 3
+rows, prev = [], bytearray(stride)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - 3] if i >= 3 else 0
+        b, c = prev[i], (prev[i - 3] if i >= 3 else 0)
+        p = a + b - c
+        pred = [0, a, b, (a + b) // 2, a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)][f]
+        line[i] = (line[i] + pred) & 255
+    rows.append(line)
+    prev = line
+blue = sum(1 for line in rows for i in range(0, stride, 3) if tuple(line[i:i + 3]) == (0x1f, 0x77, 0xb4))
+assert blue > 100, blue
+PY
+  else
+    [ "$(head -c 4 "$tmp/p.PNG" | od -An -c | tr -d ' ')" = "\211PNG" ] && pass || fail "--plot p.PNG: not a PNG"
+  fi
+else
+  err_has "this build writes no PNG"
+  absent "$tmp/p.PNG"
+fi
 expect 1 "--plot onto -o" -- "$swsearch" align "$tmp/ab.fa" --plot "$tmp/same.txt" -o "$tmp/same.txt" --engine cpu
 err_has "the same file as -o"
 absent "$tmp/same.txt"
