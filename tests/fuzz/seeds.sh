@@ -3,11 +3,11 @@
 # from tests/data and matrices/ in each target's input framing (see the
 # comment at the top of each fuzz_*.c); the database seeds are built with
 # MAKEDB, so no generated binary is kept in the repository.
-# Usage: seeds.sh MAKEDB SOURCE_DIR OUT_DIR [TARGET...] (default: all five)
+# Usage: seeds.sh MAKEDB SOURCE_DIR OUT_DIR [TARGET...] (default: all six)
 set -eu
 makedb=$1 src=$2 out=$3
 shift 3
-[ $# -gt 0 ] || set -- fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa
+[ $# -gt 0 ] || set -- fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa fuzz_wire
 data=$src/tests/data
 work=$out/.work
 mkdir -p "$work"
@@ -17,6 +17,13 @@ le32() {
   printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) \
     $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"
 }
+# be32 N: N as 4 bytes, big-endian (the server protocol's lengths).
+be32() {
+  printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) \
+    $(($1 >> 8 & 255)) $(($1 & 255)))"
+}
+# wire_string S: S as the protocol sends a string.
+wire_string() { be32 "${#1}"; printf '%s' "$1"; }
 le16() {
   printf "$(printf '\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)))"
 }
@@ -84,6 +91,16 @@ for target; do
       { printf '\001'; cat "$f"; } > "$dir/$b.align"
       { printf '\003'; cat "$f"; } > "$dir/$b.weights"
     done
+    ;;
+  fuzz_wire)
+    # Configuration byte 0: a request (hello, options, query name, query);
+    # 1: answer frames (output, note, warning, verbose, end).
+    { printf '\000SWSEARCH/1\n'; be32 4; wire_string "-e"; wire_string "1e-3"; wire_string "--top"
+      wire_string "5"; wire_string "query.fasta"; printf '>q1 a query\nMKVLAAGIVALLL\n'; } > "$dir/request"
+    { printf '\000SWSEARCH/1\n'; be32 0; wire_string "-"; } > "$dir/request_bare"
+    { printf '\001'; printf 'O'; wire_string "q1\tP12345\t55.0\n"; printf 'N'; wire_string "1 query"
+      printf 'W'; wire_string "record 2: empty"; printf 'V'; wire_string "cells 1e9"
+      printf 'E'; be32 8; be32 1; printf 'oops'; } > "$dir/frames"
     ;;
   fuzz_matrix)
     cp "$src"/matrices/* "$dir/"
