@@ -2,7 +2,6 @@
  * profiles; the merged alignment, its score, and on request the column map. */
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,12 +232,7 @@ typedef struct batch {
     const sw_matrix *matrix;
     pair_job *jobs;
     size_t count;
-    atomic_size_t next;
     atomic_ullong cells;
-    atomic_int failed;    /* a pair failed: the others stop taking pairs */
-    pthread_mutex_t lock; /* the first error */
-    int rc;
-    sw_error err;
 } batch;
 
 /* Reads LIST: every line "A B OUT". */
@@ -348,16 +342,10 @@ static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_er
     return rc;
 }
 
-/* Records the first failure of the batch; the others stop taking pairs. */
-static void batch_fail(batch *bt, size_t k, int rc, const sw_error *err)
+/* A pair's failure, named by the list's file and line. */
+static int pair_error(const batch *bt, size_t k, int rc, const sw_error *inner, sw_error *err)
 {
-    pthread_mutex_lock(&bt->lock);
-    if (!bt->rc) {
-        bt->rc = rc;
-        sw_error_set(&bt->err, rc, "%s:%lu: %s", bt->args->pairs_path, bt->jobs[k].line, err->message);
-    }
-    pthread_mutex_unlock(&bt->lock);
-    atomic_store(&bt->failed, 1);
+    return sw_error_set(err, rc, "%s:%lu: %s", bt->args->pairs_path, bt->jobs[k].line, inner->message);
 }
 
 /* The GPU's batch: every pair's alignments and profiles read on the
@@ -365,52 +353,53 @@ static void batch_fail(batch *bt, size_t k, int rc, const sw_error *err)
  * threads. */
 typedef struct gpu_batch {
     batch *bt;
-    int writing; /* 0: reading the inputs; 1: writing the outputs */
     sw_msa **msa;         /* 2 a pair */
     sw_profile **profile; /* 2 a pair */
     sw_profile_alignment **x;
 } gpu_batch;
 
-static void gpu_batch_worker(void *ctx, int index)
+static int gpu_read_task(void *ctx, int worker, size_t k, sw_error *err)
 {
-    (void)index;
+    (void)worker;
     gpu_batch *gb = ctx;
-    batch *bt = gb->bt;
-    for (;;) {
-        if (atomic_load(&bt->failed)) return;
-        const size_t k = atomic_fetch_add(&bt->next, 1);
-        if (k >= bt->count) return;
-        const pair_job *j = &bt->jobs[k];
-        sw_error err;
-        sw_error_clear(&err);
-        int rc;
-        if (!gb->writing) rc = read_pair(bt->args, j, &gb->msa[2 * k], &gb->profile[2 * k], &err);
-        else if (!(rc = write_pair(bt->args, j, &gb->msa[2 * k], gb->x[k], &err)))
-            atomic_fetch_add(&bt->cells,
-                             (unsigned long long)sw_msa_columns(gb->msa[2 * k]) * sw_msa_columns(gb->msa[2 * k + 1]));
-        if (rc) {
-            batch_fail(bt, k, rc, &err);
-            return;
-        }
-    }
+    sw_error e;
+    sw_error_clear(&e);
+    const int rc = read_pair(gb->bt->args, &gb->bt->jobs[k], &gb->msa[2 * k], &gb->profile[2 * k], &e);
+    return rc ? pair_error(gb->bt, k, rc, &e, err) : SW_OK;
 }
 
-/* Runs the batch on the GPU: SW_ENODEV or SW_ELIMIT (nothing written) when
- * --device auto should fall back to the CPU. */
-static int run_pairs_gpu(batch *bt, int threads, sw_error *err)
+static int gpu_write_task(void *ctx, int worker, size_t k, sw_error *err)
+{
+    (void)worker;
+    gpu_batch *gb = ctx;
+    sw_error e;
+    sw_error_clear(&e);
+    const int rc = write_pair(gb->bt->args, &gb->bt->jobs[k], &gb->msa[2 * k], gb->x[k], &e);
+    if (rc) return pair_error(gb->bt, k, rc, &e, err);
+    atomic_fetch_add(&gb->bt->cells,
+                     (unsigned long long)sw_msa_columns(gb->msa[2 * k]) * sw_msa_columns(gb->msa[2 * k + 1]));
+    return SW_OK;
+}
+
+/* Runs the batch on the GPU. *pair_failed: the error is a pair's (reading
+ * or writing it), else the GPU's; SW_ENODEV or SW_ELIMIT from the GPU
+ * (nothing written) let --device auto fall back to the CPU. */
+static int run_pairs_gpu(batch *bt, int threads, int *pair_failed, sw_error *err)
 {
     const size_t count = bt->count;
-    gpu_batch gb = {bt, 0, calloc(2 * count, sizeof(sw_msa *)), calloc(2 * count, sizeof(sw_profile *)),
+    gpu_batch gb = {bt, calloc(2 * count, sizeof(sw_msa *)), calloc(2 * count, sizeof(sw_profile *)),
                     calloc(count, sizeof(sw_profile_alignment *))};
+    const sw_pool_tasks reading = {count, gpu_read_task, NULL, NULL}, writing = {count, gpu_write_task, NULL, NULL};
     int rc = SW_OK;
+    *pair_failed = 0;
     if (!gb.msa || !gb.profile || !gb.x) {
         rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
         goto done;
     }
-    int started = 0;
-    sw_pool_run(threads, gpu_batch_worker, &gb, &started);
-    if (!started) gpu_batch_worker(&gb, 0);
-    if (bt->rc) goto done;
+    if ((rc = sw_pool_each(threads, &reading, &gb, NULL, err))) {
+        *pair_failed = 1;
+        goto done;
+    }
     {
         /* The first profile of every pair, then the second. */
         const sw_profile **pa = malloc(2 * count * sizeof *pa);
@@ -427,10 +416,7 @@ static int run_pairs_gpu(batch *bt, int threads, sw_error *err)
         free(pa);
         if (rc) goto done;
     }
-    gb.writing = 1;
-    atomic_store(&bt->next, 0);
-    sw_pool_run(threads, gpu_batch_worker, &gb, &started);
-    if (!started) gpu_batch_worker(&gb, 0);
+    if ((rc = sw_pool_each(threads, &writing, &gb, NULL, err))) *pair_failed = 1;
 
 done:
     for (size_t k = 0; gb.x && k < count; ++k) sw_profile_alignment_free(gb.x[k]);
@@ -442,24 +428,17 @@ done:
     return rc;
 }
 
-static void batch_worker(void *ctx, int index)
+static int merge_task(void *ctx, int worker, size_t k, sw_error *err)
 {
-    (void)index;
+    (void)worker;
     batch *bt = ctx;
-    for (;;) {
-        if (atomic_load(&bt->failed)) return;
-        const size_t k = atomic_fetch_add(&bt->next, 1);
-        if (k >= bt->count) return;
-        sw_error err;
-        sw_error_clear(&err);
-        uint64_t cells = 0;
-        const int rc = merge_pair(bt, &bt->jobs[k], &cells, &err);
-        if (rc) {
-            batch_fail(bt, k, rc, &err);
-            return;
-        }
-        atomic_fetch_add(&bt->cells, cells);
-    }
+    sw_error e;
+    sw_error_clear(&e);
+    uint64_t cells = 0;
+    const int rc = merge_pair(bt, &bt->jobs[k], &cells, &e);
+    if (rc) return pair_error(bt, k, rc, &e, err);
+    atomic_fetch_add(&bt->cells, cells);
+    return SW_OK;
 }
 
 static int run_pairs(const profile_args *a)
@@ -482,40 +461,32 @@ static int run_pairs(const profile_args *a)
     bt.matrix = matrix;
     bt.jobs = jobs;
     bt.count = count;
-    atomic_init(&bt.next, 0);
     atomic_init(&bt.cells, 0);
-    atomic_init(&bt.failed, 0);
-    pthread_mutex_init(&bt.lock, NULL);
     /* Each output in flight holds a cleanup slot. */
     int threads = a->threads > 0 ? (int)a->threads : sw_clock_online_cpus();
     if (threads > SW_CLEANUP_MAX_PATHS / 2) threads = SW_CLEANUP_MAX_PATHS / 2;
     if ((size_t)threads > count) threads = (int)count;
     const double t0 = sw_clock_seconds();
-    int started = 0, on_gpu = 0;
+    int used = 0, on_gpu = 0;
     if (a->device != DEVICE_CPU) {
-        rc = run_pairs_gpu(&bt, threads, &err);
-        if (!rc && !bt.rc) on_gpu = 1;
-        else if (!bt.rc && (a->device == DEVICE_GPU || (rc != SW_ENODEV && rc != SW_ELIMIT))) {
-            bt.rc = rc;
-            bt.err = err;
-        }
+        int pair_failed = 0;
+        rc = run_pairs_gpu(&bt, threads, &pair_failed, &err);
+        if (!rc) on_gpu = 1;
+        else if (!pair_failed && a->device != DEVICE_GPU && (rc == SW_ENODEV || rc == SW_ELIMIT)) rc = SW_OK;
     }
-    if (!on_gpu && !bt.rc) {
-        atomic_store(&bt.next, 0);
-        sw_pool_run(threads, batch_worker, &bt, &started);
-        if (!started) batch_worker(&bt, 0);
+    if (!on_gpu && !rc) {
+        const sw_pool_tasks merging = {count, merge_task, NULL, NULL};
+        rc = sw_pool_each(threads, &merging, &bt, &used, &err);
     }
     const double seconds = sw_clock_seconds() - t0;
-    rc = bt.rc;
     char where[64];
     if (on_gpu) snprintf(where, sizeof where, "GPU %ld", a->gpu);
-    else snprintf(where, sizeof where, "%d CPU thread%s", started ? started : 1, started == 1 ? "" : "s");
-    if (rc) cli_error("%s", bt.err.message);
+    else snprintf(where, sizeof where, "%d CPU thread%s", used ? used : 1, used > 1 ? "s" : "");
+    if (rc) cli_error("%s", err.message);
     else if (!a->quiet)
         fprintf(stderr, "swsearch: profile: %zu pairs, %.3e cells in %.3f s on %s (%.3f GCUPS)\n", count,
                 (double)atomic_load(&bt.cells), seconds, where,
                 seconds > 0 ? (double)atomic_load(&bt.cells) / seconds / 1e9 : 0.0);
-    pthread_mutex_destroy(&bt.lock);
     free_pairs(jobs, count);
     sw_matrix_free(matrix);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;

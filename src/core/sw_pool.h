@@ -3,6 +3,10 @@
 #ifndef SW_POOL_H
 #define SW_POOL_H
 
+#include <stddef.h>
+
+#include "sw_error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,6 +31,27 @@ void sw_pool_join(sw_pool *pool);
 
 /* sw_pool_start followed by sw_pool_join: runs the workers to the end. */
 int sw_pool_run(int workers, sw_pool_fn fn, void *ctx, int *started);
+
+/* A list of independent tasks for sw_pool_each. Functions get the caller's
+ * ctx and the worker's index (0 .. workers - 1: per-worker state lives in
+ * the caller's arrays of `workers` entries). A failure returns an SW_E*
+ * code with `err` set. */
+typedef struct sw_pool_tasks {
+    size_t count; /* tasks 0 .. count - 1 */
+    int (*run)(void *ctx, int worker, size_t task, sw_error *err);
+    /* Optional, on the worker's thread: before its first task (a failure
+     * stops that worker and counts as the run's failure) and after its
+     * last (always, when begin was called). */
+    int (*worker_begin)(void *ctx, int worker, sw_error *err);
+    void (*worker_end)(void *ctx, int worker);
+} sw_pool_tasks;
+
+/* Hands the tasks out in order, one at a time, to up to `workers` threads
+ * (at most one a task) until all are done or one fails; no task starts
+ * after a failure. Where no thread can start, the caller runs them all as
+ * worker 0. *used (may be NULL): the workers that ran. SW_OK, or the first
+ * failure's code with its message in err. */
+int sw_pool_each(int workers, const sw_pool_tasks *tasks, void *ctx, int *used, sw_error *err);
 
 #ifdef __cplusplus
 }

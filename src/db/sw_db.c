@@ -5,8 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -601,28 +599,13 @@ typedef struct load_ctx {
     const sw_db *db;
     uint8_t *residues;
     uint64_t *chunk_offsets;
-    size_t num_chunks;
-    atomic_size_t next;
-    atomic_int failed;
-    pthread_mutex_t lock;
-    sw_error err;
 } load_ctx;
 
-static void load_worker(void *arg, int index)
+static int load_chunk(void *arg, int worker, size_t chunk, sw_error *err)
 {
-    (void)index;
+    (void)worker;
     load_ctx *c = arg;
-    sw_error e;
-    for (;;) {
-        size_t i = atomic_fetch_add(&c->next, 1);
-        if (i >= c->num_chunks || atomic_load(&c->failed)) break;
-        if (sw_db_read_chunk(c->db, i, c->residues + c->chunk_offsets[i], &e) != SW_OK) {
-            pthread_mutex_lock(&c->lock);
-            if (!atomic_exchange(&c->failed, 1)) c->err = e;
-            pthread_mutex_unlock(&c->lock);
-            break;
-        }
-    }
+    return sw_db_read_chunk(c->db, chunk, c->residues + c->chunk_offsets[chunk], err);
 }
 
 int sw_db_read_all_residues(const sw_db *db, int threads, uint8_t **out, sw_error *err)
@@ -630,35 +613,27 @@ int sw_db_read_all_residues(const sw_db *db, int threads, uint8_t **out, sw_erro
     load_ctx c;
     memset(&c, 0, sizeof c);
     c.db = db;
-    c.num_chunks = sw_db_num_chunks(db);
+    const size_t num_chunks = sw_db_num_chunks(db);
     c.residues = malloc(sw_db_num_residues(db) ? sw_db_num_residues(db) : 1);
-    c.chunk_offsets = malloc((c.num_chunks ? c.num_chunks : 1) * sizeof *c.chunk_offsets);
+    c.chunk_offsets = malloc((num_chunks ? num_chunks : 1) * sizeof *c.chunk_offsets);
     if (!c.residues || !c.chunk_offsets) {
         free(c.residues);
         free(c.chunk_offsets);
         return sw_error_set(err, SW_ENOMEM, "out of memory loading the database");
     }
     uint64_t offset = 0;
-    for (size_t i = 0; i < c.num_chunks; i++) {
+    for (size_t i = 0; i < num_chunks; i++) {
         sw_db_chunk info;
         sw_db_chunk_info(db, i, &info);
         c.chunk_offsets[i] = offset;
         offset += info.num_residues;
     }
-    atomic_init(&c.next, 0);
-    atomic_init(&c.failed, 0);
-    pthread_mutex_init(&c.lock, NULL);
-    if (threads <= 0) threads = sw_clock_online_cpus();
-    if ((size_t)threads > c.num_chunks) threads = c.num_chunks ? (int)c.num_chunks : 1;
-    int started;
-    sw_pool_run(threads, load_worker, &c, &started);
-    if (started == 0) load_worker(&c, 0); /* no thread could start: load here */
-    pthread_mutex_destroy(&c.lock);
+    const sw_pool_tasks tasks = {num_chunks, load_chunk, NULL, NULL};
+    const int rc = sw_pool_each(threads > 0 ? threads : sw_clock_online_cpus(), &tasks, &c, NULL, err);
     free(c.chunk_offsets);
-    if (atomic_load(&c.failed)) {
+    if (rc) {
         free(c.residues);
-        if (err) *err = c.err;
-        return c.err.code ? c.err.code : SW_ECORRUPT;
+        return rc;
     }
     *out = c.residues;
     return SW_OK;
@@ -710,72 +685,67 @@ typedef struct seq_task {
     size_t first, end; /* into the sorted request list */
 } seq_task;
 
+/* A worker's decompression context and chunk buffer, kept across its tasks. */
+typedef struct seq_reader {
+    ZSTD_DCtx *dctx;
+    uint8_t *buf;
+    size_t capacity;
+} seq_reader;
+
 typedef struct seq_read_ctx {
     const sw_db *db;
     const seq_slot *order;
     uint8_t **out;
     const seq_task *tasks;
-    size_t num_tasks;
-    atomic_size_t next;
-    atomic_int failed;
-    pthread_mutex_t lock;
-    sw_error err;
+    seq_reader *readers; /* one a worker */
 } seq_read_ctx;
 
-static void seq_read_worker(void *arg, int index)
+static int seq_reader_begin(void *arg, int worker, sw_error *err)
 {
-    (void)index;
     seq_read_ctx *c = arg;
+    seq_reader *r = &c->readers[worker];
+    r->dctx = ZSTD_createDCtx();
+    return r->dctx ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+}
+
+static void seq_reader_end(void *arg, int worker)
+{
+    seq_read_ctx *c = arg;
+    seq_reader *r = &c->readers[worker];
+    free(r->buf);
+    ZSTD_freeDCtx(r->dctx);
+    *r = (seq_reader){0};
+}
+
+static int seq_read_task(void *arg, int worker, size_t t, sw_error *err)
+{
+    seq_read_ctx *c = arg;
+    seq_reader *r = &c->readers[worker];
     const sw_db *db = c->db;
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
-    uint8_t *buf = NULL;
-    size_t capacity = 0;
-    int rc = dctx ? SW_OK : SW_ENOMEM;
-    size_t failed_chunk = 0;
+    const seq_task *task = &c->tasks[t];
+    const chunk *k = &db->chunks[DATA_RESIDUES][task->chunk];
     char reason[160] = "out of memory";
-    while (rc == SW_OK && !atomic_load(&c->failed)) {
-        size_t t = atomic_fetch_add(&c->next, 1);
-        if (t >= c->num_tasks) break;
-        const seq_task *task = &c->tasks[t];
-        const chunk *k = &db->chunks[DATA_RESIDUES][task->chunk];
-        failed_chunk = task->chunk;
-        if (k->size + 1 > capacity) {
-            uint8_t *b = realloc(buf, (size_t)k->size + 1);
-            if (!b) {
-                rc = SW_ENOMEM;
-                snprintf(reason, sizeof reason, "out of memory");
-                break;
-            }
-            buf = b;
-            capacity = (size_t)k->size + 1;
-        }
-        if ((rc = decode_chunk(db, DATA_RESIDUES, task->chunk, buf, dctx, reason, sizeof reason)))
-            break;
-        /* The requests are sorted, so one walk over the chunk's lengths
-         * finds every offset. */
-        uint64_t s = k->first_seq, at = 0;
-        for (size_t i = task->first; i < task->end && rc == SW_OK; i++) {
-            for (; s < c->order[i].seq; s++) at += db->lengths[s];
-            size_t len = db->lengths[s];
-            uint8_t *copy = malloc(len ? len : 1);
-            if (!copy) {
-                rc = SW_ENOMEM;
-                snprintf(reason, sizeof reason, "out of memory");
-                break;
-            }
-            memcpy(copy, buf + at, len);
-            c->out[c->order[i].slot] = copy;
-        }
+    int rc = SW_OK;
+    if (k->size + 1 > r->capacity) {
+        uint8_t *b = realloc(r->buf, (size_t)k->size + 1);
+        if (!b) return chunk_error(db, DATA_RESIDUES, task->chunk, SW_ENOMEM, reason, err);
+        r->buf = b;
+        r->capacity = (size_t)k->size + 1;
     }
-    if (rc != SW_OK) {
-        sw_error e;
-        chunk_error(db, DATA_RESIDUES, failed_chunk, rc, reason, &e);
-        pthread_mutex_lock(&c->lock);
-        if (!atomic_exchange(&c->failed, 1)) c->err = e;
-        pthread_mutex_unlock(&c->lock);
+    if ((rc = decode_chunk(db, DATA_RESIDUES, task->chunk, r->buf, r->dctx, reason, sizeof reason)))
+        return chunk_error(db, DATA_RESIDUES, task->chunk, rc, reason, err);
+    /* The requests are sorted, so one walk over the chunk's lengths finds
+     * every offset. */
+    uint64_t s = k->first_seq, at = 0;
+    for (size_t i = task->first; i < task->end; i++) {
+        for (; s < c->order[i].seq; s++) at += db->lengths[s];
+        size_t len = db->lengths[s];
+        uint8_t *copy = malloc(len ? len : 1);
+        if (!copy) return chunk_error(db, DATA_RESIDUES, task->chunk, SW_ENOMEM, "out of memory", err);
+        memcpy(copy, r->buf + at, len);
+        c->out[c->order[i].slot] = copy;
     }
-    free(buf);
-    ZSTD_freeDCtx(dctx);
+    return SW_OK;
 }
 
 int sw_db_read_sequences(const sw_db *db, const uint64_t *seqs, size_t n, int threads,
@@ -804,31 +774,22 @@ int sw_db_read_sequences(const sw_db *db, const uint64_t *seqs, size_t n, int th
             tasks[num_tasks++] = (seq_task){c, i, i + 1};
         }
     }
-    seq_read_ctx c;
-    memset(&c, 0, sizeof c);
-    c.db = db;
-    c.order = order;
-    c.out = residues;
-    c.tasks = tasks;
-    c.num_tasks = num_tasks;
-    atomic_init(&c.next, 0);
-    atomic_init(&c.failed, 0);
-    pthread_mutex_init(&c.lock, NULL);
     if (threads <= 0) threads = sw_clock_online_cpus();
-    if ((size_t)threads > num_tasks) threads = num_tasks ? (int)num_tasks : 1;
-    int started = 0;
-    if (num_tasks) sw_pool_run(threads, seq_read_worker, &c, &started);
-    if (num_tasks && started == 0) seq_read_worker(&c, 0); /* no thread could start: read here */
-    pthread_mutex_destroy(&c.lock);
+    seq_read_ctx c = {db, order, residues, tasks, calloc((size_t)threads, sizeof(seq_reader))};
+    int rc = c.readers ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+    if (!rc) {
+        const sw_pool_tasks work = {num_tasks, seq_read_task, seq_reader_begin, seq_reader_end};
+        rc = sw_pool_each(threads, &work, &c, NULL, err);
+    }
+    free(c.readers);
     free(order);
     free(tasks);
-    if (atomic_load(&c.failed)) {
+    if (rc) {
         for (size_t i = 0; i < n; i++) {
             free(residues[i]);
             residues[i] = NULL;
         }
-        if (err) *err = c.err;
-        return c.err.code ? c.err.code : SW_ECORRUPT;
+        return rc;
     }
     return SW_OK;
 }

@@ -425,42 +425,22 @@ typedef struct gpu_results {
     const sw_profile_scoring *s;
     const sw_profile_gpu_result *res;
     sw_profile_alignment **got;
-    size_t count;
-    atomic_size_t next;
-    atomic_int failed;
-    int rc; /* the first failure, set once under `failed` */
-    sw_error err;
 } gpu_results;
 
-static void take_gpu_results(void *ctx, int index)
+static int take_gpu_result(void *ctx, int worker, size_t q, sw_error *err)
 {
-    (void)index;
-    gpu_results *g = ctx;
-    for (;;) {
-        if (atomic_load(&g->failed)) return;
-        const size_t q = atomic_fetch_add(&g->next, 1);
-        if (q >= g->count) return;
-        sw_profile_alignment *x = g->got[q];
-        int64_t i = 0, j = 0;
-        x->score = g->res[q].score;
-        for (size_t t = 0; t < g->res[q].length; ++t) {
-            const uint8_t step = g->res[q].steps[t];
-            x->pairs[t] = (sw_profile_pair){step == SW_PROFILE_GPU_B_ONLY ? -1 : i++,
-                                            step == SW_PROFILE_GPU_A_ONLY ? -1 : j++};
-        }
-        x->n = g->res[q].length;
-        sw_error err;
-        sw_error_clear(&err);
-        const int rc = check_alignment(g->a[q], g->b[q], g->s, x, &err);
-        if (rc) {
-            int expected = 0;
-            if (atomic_compare_exchange_strong(&g->failed, &expected, 1)) {
-                g->rc = rc;
-                g->err = err;
-            }
-            return;
-        }
+    (void)worker;
+    const gpu_results *g = ctx;
+    sw_profile_alignment *x = g->got[q];
+    int64_t i = 0, j = 0;
+    x->score = g->res[q].score;
+    for (size_t t = 0; t < g->res[q].length; ++t) {
+        const uint8_t step = g->res[q].steps[t];
+        x->pairs[t] = (sw_profile_pair){step == SW_PROFILE_GPU_B_ONLY ? -1 : i++,
+                                        step == SW_PROFILE_GPU_A_ONLY ? -1 : j++};
     }
+    x->n = g->res[q].length;
+    return check_alignment(g->a[q], g->b[q], g->s, x, err);
 }
 
 int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b, size_t count,
@@ -517,18 +497,9 @@ int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b,
     }
     if (count && (rc = sw_profile_gpu_align(&g, pairs, count, device, res, stats, err))) goto done;
     if (count) {
-        gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .got = got, .count = count};
-        atomic_init(&gr.next, 0);
-        atomic_init(&gr.failed, 0);
-        const int threads = sw_clock_online_cpus();
-        int started = 0;
-        sw_pool_run(count < (size_t)threads ? (int)count : threads, take_gpu_results, &gr, &started);
-        if (!started) take_gpu_results(&gr, 0);
-        if (gr.rc) {
-            rc = gr.rc;
-            *err = gr.err;
-            goto done;
-        }
+        const gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .got = got};
+        const sw_pool_tasks taking = {count, take_gpu_result, NULL, NULL};
+        if ((rc = sw_pool_each(sw_clock_online_cpus(), &taking, (void *)&gr, NULL, err))) goto done;
     }
 
 done:

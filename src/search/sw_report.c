@@ -247,38 +247,34 @@ typedef struct align_ctx {
     kept_hit **hits;
     size_t *queries; /* of each hit, in the batch */
     const size_t *order;
-    size_t n;
     const sw_query_set *batch;
     const query_report *qr; /* indexed by query */
     const sw_db *db;
     const sw_scoring *scoring;
-    atomic_size_t next;
-    atomic_int failed;
-    pthread_mutex_t lock;
-    sw_error err;
+    align_scratch *scratch; /* one a worker */
 } align_ctx;
 
-static void align_worker(void *arg, int index)
+static int align_begin(void *arg, int worker, sw_error *err)
 {
-    (void)index;
     align_ctx *c = arg;
-    sw_error e;
-    sw_error_clear(&e);
-    align_scratch a;
-    int rc = scratch_create(&a);
-    if (rc) sw_error_set(&e, rc, "out of memory aligning hits");
-    while (rc == SW_OK && !atomic_load(&c->failed)) {
-        size_t i = atomic_fetch_add(&c->next, 1);
-        if (i >= c->n) break;
-        size_t h = c->order[i];
-        rc = align_one(c->batch, c->queries[h], &c->qr[c->queries[h]], c->hits[h], c->db, c->scoring, &a, &e);
-    }
-    if (rc) {
-        pthread_mutex_lock(&c->lock);
-        if (!atomic_exchange(&c->failed, 1)) c->err = e;
-        pthread_mutex_unlock(&c->lock);
-    }
-    scratch_free(&a);
+    const int rc = scratch_create(&c->scratch[worker]);
+    if (!rc) return SW_OK;
+    scratch_free(&c->scratch[worker]);
+    return sw_error_set(err, rc, "out of memory aligning hits");
+}
+
+static void align_end(void *arg, int worker)
+{
+    align_ctx *c = arg;
+    scratch_free(&c->scratch[worker]);
+}
+
+static int align_task(void *arg, int worker, size_t i, sw_error *err)
+{
+    align_ctx *c = arg;
+    const size_t h = c->order[i];
+    return align_one(c->batch, c->queries[h], &c->qr[c->queries[h]], c->hits[h], c->db, c->scoring,
+                     &c->scratch[worker], err);
 }
 
 static int align_hits(kept_hit **hits, size_t *queries, size_t n, const sw_query_set *batch, query_report *qr,
@@ -289,32 +285,19 @@ static int align_hits(kept_hit **hits, size_t *queries, size_t n, const sw_query
     for (size_t i = 0; i < n; i++) sw_queries_residues(batch, queries[i], &lengths[i]);
     size_t *order = largest_first(lengths, (const kept_hit *const *)hits, n, db);
     free(lengths);
-    if (!order) return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
-    align_ctx c;
-    memset(&c, 0, sizeof c);
-    c.hits = hits;
-    c.queries = queries;
-    c.order = order;
-    c.n = n;
-    c.batch = batch;
-    c.qr = qr;
-    c.db = db;
-    c.scoring = scoring;
-    atomic_init(&c.next, 0);
-    atomic_init(&c.failed, 0);
-    pthread_mutex_init(&c.lock, NULL);
     if (threads <= 0) threads = sw_clock_online_cpus();
-    if ((size_t)threads > n) threads = n ? (int)n : 1;
-    int started = 0;
-    sw_pool_run(threads, align_worker, &c, &started);
-    if (started == 0) align_worker(&c, 0); /* no thread could start: align here */
-    pthread_mutex_destroy(&c.lock);
-    free(order);
-    if (atomic_load(&c.failed)) {
-        if (err) *err = c.err;
-        return c.err.code ? c.err.code : SW_EINVAL;
+    align_scratch *scratch = calloc((size_t)threads, sizeof *scratch);
+    if (!order || !scratch) {
+        free(order);
+        free(scratch);
+        return sw_error_set(err, SW_ENOMEM, "out of memory aligning hits");
     }
-    return SW_OK;
+    align_ctx c = {hits, queries, order, batch, qr, db, scoring, scratch};
+    const sw_pool_tasks tasks = {n, align_task, align_begin, align_end};
+    const int rc = sw_pool_each(threads, &tasks, &c, NULL, err);
+    free(scratch);
+    free(order);
+    return rc;
 }
 
 /* Work done ahead: while the GPU engine goes on with later queries, the
