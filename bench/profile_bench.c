@@ -15,7 +15,6 @@
  * GCUPS = cells / seconds / 1e9; "kernel" is the GPU's recurrences and
  * tracebacks, "gpu" the whole call (transfers and the host's conversion
  * of profiles included). */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,26 +30,16 @@ typedef struct cpu_batch {
     sw_profile **a, **b;
     sw_profile_alignment **x;
     const sw_profile_scoring *s;
-    size_t count;
     int threads_per_pair;
-    atomic_size_t next;
-    atomic_int failed;
 } cpu_batch;
 
-static void cpu_worker(void *ctx, int index)
+static int cpu_pair(void *ctx, int worker, size_t k, sw_error *err)
 {
+    (void)worker;
     cpu_batch *c = ctx;
-    (void)index;
-    for (;;) {
-        const size_t k = atomic_fetch_add(&c->next, 1);
-        if (k >= c->count) return;
-        sw_error err = {0};
-        if (sw_profile_align_threads(c->a[k], c->b[k], c->s, c->threads_per_pair, &c->x[k], &err) != SW_OK) {
-            fprintf(stderr, "profile_bench: CPU pair %zu: %s\n", k, err.message);
-            atomic_store(&c->failed, 1);
-            return;
-        }
-    }
+    const int rc = sw_profile_align_threads(c->a[k], c->b[k], c->s, c->threads_per_pair, &c->x[k], err);
+    if (rc) fprintf(stderr, "profile_bench: CPU pair %zu: %s\n", k, err->message);
+    return rc;
 }
 
 static int same_alignment(const sw_profile_alignment *x, const sw_profile_alignment *y)
@@ -160,16 +149,13 @@ int main(int argc, char **argv)
     double cpu_cells = 0;
     for (size_t k = 0; k < cpu_count; ++k)
         cpu_cells += (double)sw_profile_columns(a[k]) * (double)sw_profile_columns(b[k]);
-    cpu_batch c = {.a = a, .b = b, .x = on_cpu, .s = &s, .count = cpu_count,
-                   .threads_per_pair = count == 1 ? (int)threads : 1};
-    atomic_init(&c.next, 0);
-    atomic_init(&c.failed, 0);
+    cpu_batch c = {.a = a, .b = b, .x = on_cpu, .s = &s, .threads_per_pair = count == 1 ? (int)threads : 1};
+    /* One pair: all threads on it; a batch: a pair a thread. */
+    const sw_pool_tasks pairs = {cpu_count, cpu_pair, NULL, NULL};
     const double c0 = sw_clock_seconds();
-    int started = 0;
-    if (count == 1) cpu_worker(&c, 0);
-    else if (sw_pool_run((int)threads, cpu_worker, &c, &started) != SW_OK || !started) cpu_worker(&c, 0);
+    sw_error cpu_err = {0};
+    if (sw_pool_each(count == 1 ? 1 : (int)threads, &pairs, &c, NULL, &cpu_err) != SW_OK) return 1;
     const double cpu_seconds = sw_clock_seconds() - c0;
-    if (atomic_load(&c.failed)) return 1;
 
     size_t differ = 0;
     for (size_t k = 0; k < cpu_count; ++k) differ += !same_alignment(on_gpu[k], on_cpu[k]);
