@@ -6,7 +6,9 @@
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
 # `pairbench` (bench/pair_gpu.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh),
-# `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh).
+# `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh),
+# `ab` (every tree in .ab/, made by scripts/ab-prepare.sh, built and timed against this one by bench/gpu_ab.sh;
+# AB_ROUNDS, default 2; AB_ARGS: extra entries such as build-device@--columns,24).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
 set -uo pipefail
 . .deps/env.sh
@@ -94,6 +96,19 @@ for step in "$@"; do
     serve)
       bash bench/serve_latency.sh $build .deps/shared ${RUNS:-20} > "$out/serve.log" 2>&1
       echo "serve rc=$?"; cat "$out/serve.log" ;;
+    ab)
+      entries=()
+      for tree in .ab/*/; do
+        [ -d "$tree" ] || continue
+        name=$(basename "$tree")
+        cmake -S "$tree" -B "build-ab-$name" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+          > "$out/ab-$name-configure.log" 2>&1 &&
+          cmake --build "build-ab-$name" -j16 --target gpu_bench makedb > "$out/ab-$name-build.log" 2>&1 ||
+          { echo "ab: $name does not build"; tail -20 "$out/ab-$name-build.log"; continue; }
+        entries+=("build-ab-$name")
+      done
+      bash bench/gpu_ab.sh .deps/shared ${AB_ROUNDS:-2} "${entries[@]}" $build ${AB_ARGS:-} > "$out/ab.log" 2>&1
+      echo "ab rc=$?"; tail -12 "$out/ab.log" ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;
