@@ -167,3 +167,23 @@ Test(pool, each_with_more_workers_than_tasks_or_none)
     cr_assert_eq(sw_pool_each(4, &none, &l, &used, NULL), SW_OK);
     cr_expect_eq(used, 0);
 }
+
+static int refuse_begin(void *ctx, int worker, sw_error *err)
+{
+    (void)ctx;
+    return sw_error_set(err, SW_ENOMEM, "worker %d has no memory", worker);
+}
+
+Test(pool, each_fails_when_a_worker_cannot_begin)
+{
+    static each_log l;
+    l.workers = 1;
+    l.fail_at = SIZE_MAX;
+    const sw_pool_tasks tasks = {50, log_task, refuse_begin, log_end};
+    sw_error err = {0};
+    cr_assert_eq(sw_pool_each(1, &tasks, &l, NULL, &err), SW_ENOMEM);
+    cr_expect_str_eq(err.message, "worker 0 has no memory");
+    /* Nothing ran, and a worker that did not begin does not end. */
+    for (int t = 0; t < 50; t++) cr_expect_eq(atomic_load(&l.done[t]), 0, "task %d", t);
+    cr_expect_eq(atomic_load(&l.ended[0]), 0);
+}
