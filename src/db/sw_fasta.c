@@ -10,6 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
+#include <zstd_errors.h>
+
+/* The largest zstd window (log2 of bytes) that the reader accepts. */
+#define SW_FASTA_ZSTD_WINDOW_LOG 27
 
 /* Large blocks keep read() and ZSTD_decompressStream() calls rare; lines of
  * any length are carried across block boundaries, so the size only affects
@@ -127,6 +131,12 @@ static int refill(sw_fasta *f, sw_error *err)
          * zstd has flushed everything by the time it reports 0. */
         if (drained && f->zret == 0) break;
         size_t r = ZSTD_decompressStream(f->zds, &out, &f->zin);
+        if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
+            return sw_error_set(err, SW_EFORMAT,
+                                "%s: the zstd stream asks for a window of more than %d MB (zstd --long=N "
+                                "with N > %d); recompress it with a smaller one (zstd --long) or "
+                                "decompress it first",
+                                f->name, (1 << SW_FASTA_ZSTD_WINDOW_LOG) >> 20, SW_FASTA_ZSTD_WINDOW_LOG);
         if (ZSTD_isError(r))
             return sw_error_set(err, SW_EFORMAT, "%s: corrupt zstd stream: %s", f->name,
                                 ZSTD_getErrorName(r));
@@ -414,11 +424,11 @@ static int fasta_open(const char *path, int given_fd, const sw_fasta_options *op
             rc = sw_error_set(err, SW_ENOMEM, "%s: out of memory", name);
             goto fail;
         }
-        /* Allow the large windows of `zstd --long`; the default limit
-         * would reject them. */
-        ZSTD_bounds wl = ZSTD_dParam_getBounds(ZSTD_d_windowLogMax);
-        if (!ZSTD_isError(wl.error))
-            ZSTD_DCtx_setParameter(f->zds, ZSTD_d_windowLogMax, wl.upperBound);
+        /* A frame's window is memory taken before any of its data is
+         * checked: up to 2 GB for seven bytes of header. 2^27 bytes is
+         * zstd's own limit, and `zstd --long` stays within it; a larger
+         * window gets a clear error (refill). */
+        ZSTD_DCtx_setParameter(f->zds, ZSTD_d_windowLogMax, SW_FASTA_ZSTD_WINDOW_LOG);
         memcpy(f->raw, f->text, n);
         f->zin.src = f->raw;
         f->zin.size = n;

@@ -491,6 +491,20 @@ Test(fasta, rejects_a_corrupt_zstd_stream)
     cr_assert(strncmp(err.message, want, strlen(want)) == 0, "message: %s", err.message);
 }
 
+Test(fasta, refuses_a_zstd_window_beyond_128_mb_before_taking_its_memory)
+{
+    /* A frame header alone: magic, no content size, a window of 2^28
+     * bytes; then the start of a block. */
+    static const unsigned char frame[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x90, 0x01, 0x00, 0x00};
+    const char *p = write_temp(frame, sizeof frame);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s: the zstd stream asks for a window of more than 128 MB (zstd --long=N with N > 27); "
+             "recompress it with a smaller one (zstd --long) or decompress it first",
+             p);
+    expect_error(p, SW_EFORMAT, want);
+}
+
 Test(fasta, rejects_gzip_input_with_advice)
 {
     static const unsigned char gz[] = {0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03,
