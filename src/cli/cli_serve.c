@@ -24,6 +24,10 @@
 
 /* How long a read or a write of a request may wait for its client. */
 #define CLIENT_TIMEOUT_SECONDS 30
+/* The longest query a client may send, in residues: a hundred times the
+ * longest known protein, so that a client streaming one endless sequence
+ * ends its own request instead of filling the server's memory. */
+#define CLI_SERVE_MAX_QUERY 4000000
 
 static void serve_usage(FILE *out)
 {
@@ -117,7 +121,8 @@ static void serve_one(server *sv, int conn)
     sw_error err;
     sw_error_clear(&err);
     sw_query_reader *queries = NULL;
-    int rc = sw_queries_open_fd(conn, query_name, sw_alphabet_protein(), send_warning, &conn, &queries, &err);
+    int rc = sw_queries_open_fd(conn, query_name, sw_alphabet_protein(), CLI_SERVE_MAX_QUERY, send_warning, &conn,
+                                &queries, &err);
     sw_report_summary summary;
     memset(&summary, 0, sizeof summary);
     if (rc == SW_OK) {
@@ -223,7 +228,7 @@ static void warm_up(server *sv)
     char *argv[] = {"search", NULL};
     search_args a;
     if (w > 0 && sink && cli_search_parse(1, argv, 1, &a) == CLI_EXIT_OK &&
-        sw_queries_open_fd(p[0], "warm-up", sw_alphabet_protein(), NULL, NULL, &q, &err) == SW_OK) {
+        sw_queries_open_fd(p[0], "warm-up", sw_alphabet_protein(), 0, NULL, NULL, &q, &err) == SW_OK) {
         a.device = sv->device;
         a.gpu_id = sv->gpu_id;
         a.threads = sv->threads;

@@ -61,7 +61,7 @@ int sw_queries_open(const char *path, const sw_alphabet *alphabet, sw_warn_fn wa
     return SW_OK;
 }
 
-int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, sw_warn_fn warn,
+int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, uint64_t max_length, sw_warn_fn warn,
                        void *warn_user, sw_query_reader **out, sw_error *err)
 {
     sw_query_reader *r = calloc(1, sizeof *r);
@@ -69,7 +69,7 @@ int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, sw
         free(r);
         return sw_error_set(err, SW_ENOMEM, "%s: out of memory", name);
     }
-    sw_fasta_options opt = {.alphabet = alphabet, .warn = warn, .warn_user = warn_user};
+    sw_fasta_options opt = {.alphabet = alphabet, .max_length = max_length, .warn = warn, .warn_user = warn_user};
     int rc = sw_fasta_open_fd(fd, name, &opt, &r->fasta, err);
     if (rc) {
         sw_queries_close(r);

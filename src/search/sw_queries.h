@@ -16,8 +16,9 @@ typedef struct sw_query_reader sw_query_reader;
 int sw_queries_open(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
                     void *warn_user, sw_query_reader **out, sw_error *err);
 /* The same from the open descriptor `fd` (left open), named `name` in
- * messages. */
-int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, sw_warn_fn warn,
+ * messages; a query longer than `max_length` residues (0: no bound) fails
+ * with SW_ELIMIT as soon as it passes it, before it is all in memory. */
+int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, uint64_t max_length, sw_warn_fn warn,
                        void *warn_user, sw_query_reader **out, sw_error *err);
 /* Reads the next queries in file order: as many as fit in `max_residues`
  * residues and `max_queries` queries (0: no bound), but at least one, so a

@@ -94,6 +94,13 @@ out_has "status 2: bad request: not a swsearch request"
 expect 0 "request cut short" -- "$poke" cut "$sock"
 expect 0 "silent client" -- "$poke" silent "$sock"
 expect 0 "client that leaves" -- "$poke" vanish "$sock" "$tmp/qall.fa"
+# One endless query ends its own request at the server's bound.
+{ echo ">endless"; head -c 4000001 /dev/zero | tr '\0' 'A'; echo; } > "$tmp/endless.fa"
+expect 1 "a query beyond the server's bound" -- "$swsearch" search -q "$tmp/endless.fa" --server "$sock" \
+  -o "$tmp/endless.out"
+err_has "sequence endless is longer than 4000000 residues"
+absent "$tmp/endless.out"
+rm -f "$tmp/endless.fa"
 "$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/after.out"
 cmp -s "$tmp/direct.out" "$tmp/after.out" && pass || fail "after bad clients: output differs"
 kill -0 "$server_pid" 2> /dev/null && pass || fail "the server died"
