@@ -228,6 +228,9 @@ static int read_header(sw_fasta *f, sw_error *err)
         size_t avail = f->end - f->pos;
         const uint8_t *nl = memchr(s, '\n', avail);
         size_t n = nl ? (size_t)(nl - s) : avail;
+        if (f->header_len + n > SW_FASTA_MAX_HEADER)
+            return sw_error_set(err, SW_ELIMIT, "%s:%llu: header line longer than %zu bytes", f->name,
+                                (unsigned long long)f->header_line, SW_FASTA_MAX_HEADER);
         if (grow((void **)&f->header, &f->header_cap, f->header_len + n + 1, 1))
             return sw_error_set(err, SW_ENOMEM, "%s:%llu: out of memory for a header", f->name,
                                 (unsigned long long)f->header_line);

@@ -15,6 +15,12 @@ extern "C" {
 
 typedef struct sw_fasta sw_fasta;
 
+/* The longest header line accepted, in bytes: far above any real one (the
+ * merged headers of NCBI's nr reach some hundred kilobytes), and what keeps
+ * one line without an end from filling the memory of a reader, a server's
+ * above all. */
+#define SW_FASTA_MAX_HEADER ((size_t)1 << 24)
+
 typedef struct sw_fasta_options {
     const sw_alphabet *alphabet; /* NULL: protein */
     sw_warn_fn warn;             /* NULL: warnings are dropped */

@@ -505,6 +505,32 @@ Test(fasta, refuses_a_zstd_window_beyond_128_mb_before_taking_its_memory)
     expect_error(p, SW_EFORMAT, want);
 }
 
+Test(fasta, refuses_a_header_line_beyond_its_bound)
+{
+    /* The bound itself passes; one byte more fails on its line. */
+    for (int over = 0; over <= 1; ++over) {
+        const size_t n = SW_FASTA_MAX_HEADER + (size_t)over;
+        FREED char *text = malloc(n + 16);
+        text[0] = '>';
+        memset(text + 1, 'h', n);
+        memcpy(text + 1 + n, "\nMKV\n", 5);
+        const char *p = write_temp(text, n + 6);
+        RECORDS r = {0};
+        sw_error err;
+        sw_error_clear(&err);
+        const int rc = read_all(p, NULL, &r, &err);
+        if (!over) {
+            cr_expect_eq(rc, 0, "%s", err.message);
+            cr_expect_eq(r.count, 1);
+        } else {
+            char want[512];
+            snprintf(want, sizeof want, "%s:1: header line longer than %zu bytes", p, SW_FASTA_MAX_HEADER);
+            cr_expect_eq(rc, SW_ELIMIT);
+            cr_expect_str_eq(err.message, want);
+        }
+    }
+}
+
 Test(fasta, rejects_gzip_input_with_advice)
 {
     static const unsigned char gz[] = {0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03,
