@@ -6,6 +6,12 @@
 #include <unistd.h>
 
 #include "sw_parse.h"
+#include "sw_search.h"
+
+const cli_choice cli_device_choices[] = {{"auto", SW_DEVICE_AUTO},
+                                         {"gpu", SW_DEVICE_GPU},
+                                         {"cpu", SW_DEVICE_CPU},
+                                         {NULL, 0}};
 
 void cli_error(const char *fmt, ...)
 {

@@ -32,6 +32,9 @@ typedef struct cli_choice {
 /* `text` must be one of choices[] (ended by a NULL name): its value goes to
  * *out; else "OPTION is 'a', 'b' or 'c', not 'TEXT'" and -1. */
 int cli_parse_choice(const char *option, const char *text, const cli_choice *choices, int *out);
+/* --device's words and their SW_DEVICE_* values (sw_search.h), for every
+ * command that has the option. */
+extern const cli_choice cli_device_choices[];
 
 /* Every option of every command is given at most once: a repeated one is
  * more often a slip (a pasted command line, a second -d) than a wish for the

@@ -14,6 +14,7 @@
 #include "sw_matrix.h"
 #include "sw_pool.h"
 #include "sw_profile_report.h"
+#include "sw_search.h"
 
 static const char help[] =
     "usage: swsearch profile A.afa B.afa [options]\n"
@@ -74,7 +75,6 @@ static const char help[] =
     "summary line gives the score in matrix units (expected) or in distance\n"
     "units (euclid), the merged length and the time.\n";
 
-enum { DEVICE_AUTO, DEVICE_CPU, DEVICE_GPU };
 
 typedef struct profile_args {
     const char *path_a, *path_b, *out_path, *map_path, *matrix, *pairs_path;
@@ -137,14 +137,9 @@ static int parse_args(int argc, char **argv, profile_args *a)
             break;
         case OPT_MAP: a->map_path = optarg; break;
         case OPT_PAIRS: a->pairs_path = optarg; break;
-        case OPT_DEVICE: {
-            static const cli_choice devices[] = {{"auto", DEVICE_AUTO},
-                                                 {"gpu", DEVICE_GPU},
-                                                 {"cpu", DEVICE_CPU},
-                                                 {NULL, 0}};
-            if (cli_parse_choice("--device", optarg, devices, &a->device)) return CLI_EXIT_USAGE;
+        case OPT_DEVICE:
+            if (cli_parse_choice("--device", optarg, cli_device_choices, &a->device)) return CLI_EXIT_USAGE;
             break;
-        }
         case OPT_GPU:
             if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu)) return CLI_EXIT_USAGE;
             break;
@@ -209,13 +204,13 @@ static int align_one(const profile_args *a, const sw_profile *pa, const sw_profi
                      const sw_profile_scoring *scoring, sw_profile_alignment **x, int *on_gpu, sw_error *err)
 {
     *on_gpu = 0;
-    if (a->device != DEVICE_CPU) {
+    if (a->device != SW_DEVICE_CPU) {
         const int rc = sw_profile_align_gpu(&pa, &pb, 1, scoring, (int)a->gpu, x, NULL, err);
         if (rc == SW_OK) {
             *on_gpu = 1;
             return SW_OK;
         }
-        if (a->device == DEVICE_GPU || (rc != SW_ENODEV && rc != SW_ELIMIT)) return rc;
+        if (a->device == SW_DEVICE_GPU || (rc != SW_ENODEV && rc != SW_ELIMIT)) return rc;
         sw_error_clear(err);
     }
     return sw_profile_align_threads(pa, pb, scoring, (int)a->threads, x, err);
@@ -468,11 +463,11 @@ static int run_pairs(const profile_args *a)
     if ((size_t)threads > count) threads = (int)count;
     const double t0 = sw_clock_seconds();
     int used = 0, on_gpu = 0;
-    if (a->device != DEVICE_CPU) {
+    if (a->device != SW_DEVICE_CPU) {
         int pair_failed = 0;
         rc = run_pairs_gpu(&bt, threads, &pair_failed, &err);
         if (!rc) on_gpu = 1;
-        else if (!pair_failed && a->device != DEVICE_GPU && (rc == SW_ENODEV || rc == SW_ELIMIT)) rc = SW_OK;
+        else if (!pair_failed && a->device != SW_DEVICE_GPU && (rc == SW_ENODEV || rc == SW_ELIMIT)) rc = SW_OK;
     }
     if (!on_gpu && !rc) {
         const sw_pool_tasks merging = {count, merge_task, NULL, NULL};

@@ -93,11 +93,6 @@ static int cli_parse_evalue(const char *text, double *out)
     return 0;
 }
 
-const cli_choice cli_device_choices[] = {{"auto", SW_DEVICE_AUTO},
-                                         {"gpu", SW_DEVICE_GPU},
-                                         {"cpu", SW_DEVICE_CPU},
-                                         {NULL, 0}};
-
 int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
 {
     enum {

@@ -21,9 +21,6 @@ typedef struct search_args {
     int cpu_engine, device, verbose;
 } search_args;
 
-/* --device's words and their SW_DEVICE_* values, for search and serve. */
-extern const cli_choice cli_device_choices[];
-
 /* Parses `swsearch search` options (argv[0] is the command's name). A
  * server's request (`for_server`) must not name files. CLI_EXIT_OK,
  * CLI_EXIT_USAGE after an error message, or -1 after --help. */
