@@ -14,10 +14,10 @@
 #include "sw_pair_mpi.h"
 #include "sw_pair_path.h"
 #include "sw_pair_plot.h"
-#include "sw_raster.h"
 #include "sw_pair_report.h"
 #include "sw_pair_view.h"
 #include "sw_parse.h"
+#include "sw_raster.h"
 
 static const char help[] =
     "usage: swsearch align A.fasta [B.fasta] [options]\n"

@@ -75,7 +75,6 @@ static const char help[] =
     "summary line gives the score in matrix units (expected) or in distance\n"
     "units (euclid), the merged length and the time.\n";
 
-
 typedef struct profile_args {
     const char *path_a, *path_b, *out_path, *map_path, *matrix, *pairs_path;
     sw_profile_format format;

@@ -725,15 +725,14 @@ static int seq_read_task(void *arg, int worker, size_t t, sw_error *err)
     const seq_task *task = &c->tasks[t];
     const chunk *k = &db->chunks[DATA_RESIDUES][task->chunk];
     char reason[160] = "out of memory";
-    int rc = SW_OK;
     if (k->size + 1 > r->capacity) {
         uint8_t *b = realloc(r->buf, (size_t)k->size + 1);
         if (!b) return chunk_error(db, DATA_RESIDUES, task->chunk, SW_ENOMEM, reason, err);
         r->buf = b;
         r->capacity = (size_t)k->size + 1;
     }
-    if ((rc = decode_chunk(db, DATA_RESIDUES, task->chunk, r->buf, r->dctx, reason, sizeof reason)))
-        return chunk_error(db, DATA_RESIDUES, task->chunk, rc, reason, err);
+    const int rc = decode_chunk(db, DATA_RESIDUES, task->chunk, r->buf, r->dctx, reason, sizeof reason);
+    if (rc) return chunk_error(db, DATA_RESIDUES, task->chunk, rc, reason, err);
     /* The requests are sorted, so one walk over the chunk's lengths finds
      * every offset. */
     uint64_t s = k->first_seq, at = 0;

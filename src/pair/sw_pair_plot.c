@@ -264,7 +264,6 @@ int sw_pair_plot_write(FILE *out, sw_pair_plot_format format, const sw_pair_seq 
 {
     const double width = LEFT + PLOT + RIGHT, height = TOP + PLOT + BOTTOM;
     if (format == SW_PAIR_PLOT_PNG) {
-        if (!sw_raster_png_supported()) return sw_raster_write_png(NULL, out, err);
         canvas c = {png_line, png_path_begin, png_path_point, png_path_end, png_disc, png_text, NULL, NULL, 0, 0, 0, 0};
         int rc = sw_raster_create((int)width, (int)height, WHITE, &c.raster, err);
         if (rc) return rc;

@@ -497,9 +497,9 @@ int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b,
     }
     if (count && (rc = sw_profile_gpu_align(&g, pairs, count, device, res, stats, err))) goto done;
     if (count) {
-        const gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .got = got};
+        gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .got = got};
         const sw_pool_tasks taking = {count, take_gpu_result, NULL, NULL};
-        if ((rc = sw_pool_each(sw_clock_online_cpus(), &taking, (void *)&gr, NULL, err))) goto done;
+        if ((rc = sw_pool_each(sw_clock_online_cpus(), &taking, &gr, NULL, err))) goto done;
     }
 
 done:
