@@ -475,7 +475,7 @@ int cli_align(int argc, char **argv)
     if (rc || rank != 0) goto done;
     /* The alignments themselves, each checked by re-scoring. */
     const double t_path = sw_clock_seconds();
-    uint64_t path_cells = 0;
+    uint64_t path_cells = 0, gpu_cells = 0, gpu_passes = 0;
     if (a.alignment) {
         sw_progress_restart(&progress.line);
         /* The k-th of --best keeps out of the boxes of the better ones, as
@@ -486,13 +486,26 @@ int cli_align(int argc, char **argv)
             goto done;
         }
         for (int k = 0; k < found && !rc; ++k) {
-            const sw_pair_path_options po = {(int)a.threads, a.progress ? draw_path_progress : NULL, &progress, 0,
-                                             boxes, k};
+            /* The splits' passes go where the result's passes went: a
+             * GPU engine's result has its large splits done on that GPU. */
+            const sw_pair_path_options po = {
+                .threads = (int)a.threads,
+                .progress = a.progress ? draw_path_progress : NULL,
+                .progress_user = &progress,
+                .forbidden = boxes,
+                .forbidden_count = k,
+                .gpu = results[k].engine != SW_PAIR_ENGINE_CPU,
+                .gpu_device = (int)a.gpu,
+            };
             rc = sw_pair_path_find(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &results[k], &po,
                                    &paths[k], &err);
             if (boxes)
                 boxes[k] = (sw_pair_box){results[k].a_start, results[k].a_end, results[k].b_start, results[k].b_end};
-            if (!rc) path_cells += sw_pair_path_cells(paths[k]);
+            if (!rc) {
+                path_cells += sw_pair_path_cells(paths[k]);
+                gpu_cells += sw_pair_path_gpu_cells(paths[k]);
+                gpu_passes += sw_pair_path_gpu_passes(paths[k]);
+            }
         }
         free(boxes);
         if (a.progress) sw_progress_end(&progress.line);
@@ -524,12 +537,16 @@ int cli_align(int argc, char **argv)
             const sw_pair_path_summary ps = sw_pair_path_get_summary(paths[0]);
             fprintf(stderr,
                     "swsearch: alignment: %llu columns, %llu matches, %llu mismatches, %llu gap openings, %llu gap "
-                    "bases, identity %.2f%%; %s found in %.3f s on the CPU (%.3e cells computed, %.2f G a second)\n",
+                    "bases, identity %.2f%%; %s found in %.3f s (%.3e cells computed, %.2f G a second",
                     (unsigned long long)ps.columns, (unsigned long long)ps.matches,
                     (unsigned long long)ps.mismatches, (unsigned long long)ps.gap_openings,
                     (unsigned long long)ps.gap_bases, sw_pair_path_identity(&ps),
                     found > 1 ? "all alignments" : "the alignment", path_seconds, (double)path_cells,
                     gcups(path_cells, path_seconds));
+            if (gpu_passes)
+                fprintf(stderr, "; %.3e of them in %llu passes on the GPU", (double)gpu_cells,
+                        (unsigned long long)gpu_passes);
+            fprintf(stderr, ")\n");
         }
         if (a.best > 1)
             fprintf(stderr, "swsearch: best %ld: %d alignment%s in %.3f s (%d forward pass%s)\n", a.best, found,

@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include "sw_clock.h"
+#include "sw_pair_gpu.h"
 #include "sw_pool.h"
 
 /* Scores stay in 32 bits: a cell is never set below this. No part of an
@@ -32,7 +35,19 @@ struct sw_pair_path {
     uint64_t a_start, b_start;
     sw_pair_path_summary summary;
     uint64_t cells;
+    uint64_t gpu_passes, gpu_cells;
 };
+
+/* The GPU, shared by every solver of a path (sw_pair_gpu_rows_run lets
+ * their passes share it), and the first failure. */
+typedef struct gpu_share {
+    sw_pair_gpu_rows *rows;
+    pthread_mutex_t lock;
+    uint64_t min_cells;
+    int failed;    /* the first failure, kept in err */
+    sw_error err;
+    _Atomic uint64_t passes, cells;
+} gpu_share;
 
 typedef struct solver {
     const sw_pair_scoring *s;
@@ -50,6 +65,7 @@ typedef struct solver {
     _Atomic uint64_t *done; /* cells done, shared by every solver of a path */
     uint64_t total, reported;
     const sw_pair_path_options *options; /* NULL in a solver on another thread: no progress calls */
+    gpu_share *gpu;                      /* NULL: every pass on the CPU */
 } solver;
 
 static void push(solver *v, char op, uint64_t len)
@@ -147,54 +163,6 @@ static int row_touched(const half_pass *hp, uint64_t i)
     return 0;
 }
 
-/* The most a path from one corner of a piece to cell (x, y) of it can
- * score: x or y pairs of bases, the difference in gaps (openings left out,
- * so that a gap going on from outside the piece is covered too). */
-static inline int64_t reach(const sw_pair_scoring *s, uint64_t x, uint64_t y)
-{
-    const uint64_t pairs = x < y ? x : y, gaps = x > y ? x - y : y - x;
-    return (int64_t)s->match * (int64_t)pairs - (int64_t)s->gap_extend * (int64_t)gaps;
-}
-
-/* The band of row i of a piece of M rows and N columns: the columns j
- * where reach(i, j) + reach(M - i, N - j) >= target, an interval since that
- * sum is concave in j; *lo > *hi when no column qualifies. A cell outside
- * it lies on no alignment of the piece that scores the target. */
-static void band_of(const sw_pair_scoring *s, uint64_t M, uint64_t N, int64_t target, uint64_t i, uint64_t *lo,
-                    uint64_t *hi)
-{
-#define BAND_U(j) (reach(s, i, (j)) + reach(s, M - i, N - (j)))
-    /* The maximum lies at a kink of the sum (j = i or j = i + N - M) or
-     * at an end. */
-    uint64_t cand[4] = {0, N, i < N ? i : N, 0};
-    const int64_t k = (int64_t)i + (int64_t)N - (int64_t)M;
-    cand[3] = k < 0 ? 0 : (uint64_t)k > N ? N : (uint64_t)k;
-    uint64_t top = cand[0];
-    for (int c = 1; c < 4; ++c)
-        if (BAND_U(cand[c]) > BAND_U(top)) top = cand[c];
-    if (BAND_U(top) < target) {
-        *lo = 1;
-        *hi = 0;
-        return;
-    }
-    uint64_t a = 0, b = top; /* first j in [0, top] with U >= target */
-    while (a < b) {
-        const uint64_t mid = a + (b - a) / 2;
-        if (BAND_U(mid) >= target) b = mid;
-        else a = mid + 1;
-    }
-    *lo = a;
-    a = top;
-    b = N; /* last j in [top, N] with U >= target */
-    while (a < b) {
-        const uint64_t mid = a + (b - a + 1) / 2;
-        if (BAND_U(mid) >= target) a = mid;
-        else b = mid - 1;
-    }
-    *hi = a;
-#undef BAND_U
-}
-
 /* Sets h and d to the floor over columns lo..hi of 0..n (nothing when lo > hi). */
 static void clear_span(int32_t *h, int32_t *d, uint64_t lo, uint64_t hi, uint64_t n)
 {
@@ -221,7 +189,7 @@ static void run_half(const half_pass *hp)
      * this row's leaves it. */
     uint64_t plo = 0, phi = n;
     if (banded) {
-        band_of(s, hp->piece_rows, n, hp->target, 0, &plo, &phi);
+        sw_pair_band_of(s, hp->piece_rows, n, hp->target, 0, &plo, &phi);
         if (plo > phi) clear_span(h, d, 0, n, n);
         else {
             if (plo > 0) clear_span(h, d, 0, plo - 1, n);
@@ -249,7 +217,7 @@ static void run_half(const half_pass *hp)
         const int64_t t = -(int64_t)hp->open0 - (int64_t)i * ge;
         const int32_t first = t < FLOOR ? FLOOR : (int32_t)t;
         uint64_t lo = 0, hi = n;
-        if (banded) band_of(s, hp->piece_rows, n, hp->target, i, &lo, &hi);
+        if (banded) sw_pair_band_of(s, hp->piece_rows, n, hp->target, i, &lo, &hi);
         if (lo > hi) {
             if (plo <= phi) clear_span(h, d, plo, phi, n);
             plo = lo;
@@ -316,6 +284,46 @@ static void run_half(const half_pass *hp)
         }
     }
     atomic_fetch_add(hp->v->done, pending);
+}
+
+/* Both half passes of a split on the GPU, side by side; 0 when they ran,
+ * else the first failure of any solver is kept in the share and the path
+ * gives up. */
+static int run_halves_gpu(solver *v, const half_pass *top, const half_pass *bottom)
+{
+    gpu_share *g = v->gpu;
+    const half_pass *halves[2] = {top, bottom};
+    sw_pair_rows_job jobs[2];
+    int32_t *h[2], *d[2];
+    for (int k = 0; k < 2; ++k) {
+        const half_pass *hp = halves[k];
+        jobs[k] = (sw_pair_rows_job){
+            .a_first = (uint64_t)(hp->a - v->a_base),
+            .b_first = (uint64_t)(hp->b - v->b_base),
+            .backwards = hp->dir < 0,
+            .m = hp->m,
+            .n = hp->n,
+            .open_col0 = hp->open0,
+            .goal_rows = hp->piece_rows,
+            .threshold = hp->target,
+        };
+        h[k] = hp->h;
+        d[k] = hp->d;
+    }
+    uint64_t cells = 0;
+    sw_error err = {0};
+    const int rc = sw_pair_gpu_rows_run(g->rows, jobs, 2, h, d, &cells, &err);
+    atomic_fetch_add(v->done, cells);
+    atomic_fetch_add(&g->cells, cells);
+    atomic_fetch_add(&g->passes, 2);
+    pthread_mutex_lock(&g->lock);
+    if (rc && !g->failed) {
+        g->failed = rc;
+        g->err = err;
+    }
+    const int failed = g->failed;
+    pthread_mutex_unlock(&g->lock);
+    return failed;
 }
 
 static void half_worker(void *ctx, int index)
@@ -401,7 +409,13 @@ static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uin
     half_pass bottom = {a + m - 1, b + n - 1, -1, -1, m - mid, n, te, v->rr, v->ss, v, 1, m, band,
                         a_off + (int64_t)m + 1, b_off + (int64_t)n + 1, -1};
     int ran_beside = 0;
-    if (v->threads > 1 && (uint64_t)m * n >= PARALLEL_CELLS) {
+    if (v->gpu && (uint64_t)m * n >= v->gpu->min_cells) {
+        if (run_halves_gpu(v, &top, &bottom)) {
+            v->oom = 1; /* stops every piece; the share holds the error */
+            return;
+        }
+        ran_beside = 1;
+    } else if (v->threads > 1 && (uint64_t)m * n >= PARALLEL_CELLS) {
         sw_pool *pool = NULL;
         int started = 0;
         bottom.report = 0;
@@ -492,6 +506,7 @@ static int sub_start(solver *v, sub_job *j, const uint8_t *a, uint64_t m, const 
     j->v.forbidden_count = v->forbidden_count;
     j->v.a_base = v->a_base;
     j->v.b_base = v->b_base;
+    j->v.gpu = v->gpu;
     j->a = a;
     j->m = m;
     j->b = b;
@@ -623,7 +638,8 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
         const uint64_t step = m > 4096 ? 64 : 1;
         for (uint64_t i = 0; i <= m; i += step) {
             uint64_t lo, hi;
-            band_of(scoring, m, n, (int64_t)r->score - scoring->gap_open - scoring->gap_extend, i, &lo, &hi);
+            sw_pair_band_of(scoring, m, n, (int64_t)r->score - scoring->gap_open - scoring->gap_extend, i, &lo,
+                            &hi);
             if (lo <= hi) band += (hi - lo + 1) * step;
         }
         if (band && 2 * band < v.total) v.total = 2 * band;
@@ -642,8 +658,35 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     v.forbidden_count = options && options->forbidden ? options->forbidden_count : 0;
     v.a_base = a;
     v.b_base = b;
+    /* The GPU for the large splits; forbidden boxes keep every split on
+     * the CPU (the GPU's rows passes do not take them). */
+    gpu_share gpu;
+    memset(&gpu, 0, sizeof gpu);
+    if (options && options->gpu && !v.forbidden_count && !v.exhaustive) {
+        gpu.min_cells = options->gpu_min_cells ? options->gpu_min_cells : SW_PAIR_PATH_GPU_CELLS;
+        if ((uint64_t)m * n >= gpu.min_cells) {
+            if ((rc = sw_pair_gpu_rows_open(options->gpu_device, a, a_len, b, b_len, scoring, &gpu.rows, err))) {
+                free(v.cc);
+                free(p);
+                return rc;
+            }
+            pthread_mutex_init(&gpu.lock, NULL);
+            v.gpu = &gpu;
+        }
+    }
     solve(&v, a + r->a_start - 1, m, b + r->b_start - 1, n, scoring->gap_open, scoring->gap_open, r->score);
     free(v.cc);
+    if (v.gpu) {
+        p->gpu_passes = atomic_load(&gpu.passes);
+        p->gpu_cells = atomic_load(&gpu.cells);
+        sw_pair_gpu_rows_close(gpu.rows);
+        pthread_mutex_destroy(&gpu.lock);
+        if (gpu.failed) {
+            sw_pair_path_free(p);
+            if (err) *err = gpu.err;
+            return gpu.failed;
+        }
+    }
     if (v.oom) {
         sw_pair_path_free(p);
         return sw_error_set(err, SW_ENOMEM, "out of memory for the alignment's runs");
@@ -687,3 +730,5 @@ uint64_t sw_pair_path_a_start(const sw_pair_path *p) { return p->a_start; }
 uint64_t sw_pair_path_b_start(const sw_pair_path *p) { return p->b_start; }
 sw_pair_path_summary sw_pair_path_get_summary(const sw_pair_path *p) { return p->summary; }
 uint64_t sw_pair_path_cells(const sw_pair_path *p) { return p->cells; }
+uint64_t sw_pair_path_gpu_passes(const sw_pair_path *p) { return p->gpu_passes; }
+uint64_t sw_pair_path_gpu_cells(const sw_pair_path *p) { return p->gpu_cells; }

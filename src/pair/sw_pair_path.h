@@ -55,7 +55,18 @@ typedef struct sw_pair_path_options {
      * alignments), so that the path keeps out of them too. NULL: none. */
     const sw_pair_box *forbidden;
     int forbidden_count;
+    /* Nonzero: the two passes of every split of at least gpu_min_cells
+     * cells (0: SW_PAIR_PATH_GPU_CELLS) run on GPU gpu_device, the
+     * smaller pieces on the CPU threads; the same path (docs/PAIR_PATH.md).
+     * Not with forbidden boxes (their splits stay on the CPU). */
+    int gpu;
+    int gpu_device;
+    uint64_t gpu_min_cells;
 } sw_pair_path_options;
+
+/* Below this many cells (m x n) a piece is solved on the CPU: a GPU pass
+ * over it costs more in launches and copies than it saves. */
+#define SW_PAIR_PATH_GPU_CELLS ((uint64_t)1 << 30)
 
 /* The alignment of `r` (a result of sw_pair_align or sw_pair_align_best on
  * these sequences and this scoring): starts at (a_start, b_start), ends at
@@ -82,6 +93,9 @@ static inline double sw_pair_path_identity(const sw_pair_path_summary *s)
 /* Cells the divide and conquer computed (the band's, summed over its
  * passes). */
 uint64_t sw_pair_path_cells(const sw_pair_path *p);
+/* Of those, the passes run on the GPU and their cells (0 without it). */
+uint64_t sw_pair_path_gpu_passes(const sw_pair_path *p);
+uint64_t sw_pair_path_gpu_cells(const sw_pair_path *p);
 
 /* Re-scores runs[0..n-1] starting at (a_start, b_start): *score, or
  * SW_EINVAL when a run leaves the sequences. The one scorer of paths. */

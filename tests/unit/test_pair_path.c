@@ -46,7 +46,7 @@ static sw_pair_path *path_of(const uint8_t *a, uint64_t na, const uint8_t *b, ui
 static sw_pair_path *path_with(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
                                const sw_pair_result *r, int threads, int exhaustive)
 {
-    sw_pair_path_options o = {threads, NULL, NULL, exhaustive, NULL, 0};
+    sw_pair_path_options o = {.threads = threads, .exhaustive = exhaustive};
     sw_pair_path *p = NULL;
     sw_error err = {0};
     cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, r, &o, &p, &err), SW_OK, "%llux%llu: %s",
@@ -305,14 +305,14 @@ Test(pair_path, keeps_out_of_forbidden_cells)
               "the test needs an alignment around the cell: %llu-%llu, %llu-%llu", (unsigned long long)r.a_start,
               (unsigned long long)r.a_end, (unsigned long long)r.b_start, (unsigned long long)r.b_end);
     for (int exhaustive = 0; exhaustive < 2; ++exhaustive) {
-        const sw_pair_path_options po = {2, NULL, NULL, exhaustive, &box, 1};
+        const sw_pair_path_options po = {.threads = 2, .exhaustive = exhaustive, .forbidden = &box, .forbidden_count = 1};
         sw_pair_path *p = NULL;
         cr_assert_eq(sw_pair_path_find(a, n, a, n, &scorings[0], &r, &po, &p, &err), SW_OK, "%s", err.message);
         expect_avoids(p, &r, &box, 1, "a forbidden cell on the diagonal");
         sw_pair_path_free(p);
     }
     sw_pair_path *p = NULL;
-    const sw_pair_path_options free_po = {2, NULL, NULL, 0, NULL, 0};
+    const sw_pair_path_options free_po = {.threads = 2};
     cr_expect_eq(sw_pair_path_find(a, n, a, n, &scorings[0], &r, &free_po, &p, &err), SW_ECORRUPT,
                  "without the box the path should score more than the result");
     sw_pair_path_free(p);
@@ -346,7 +346,7 @@ Test(pair_path, best_k_alignments_keep_out_of_better_boxes)
         for (int k = 0; k < found; ++k) {
             sw_pair_path *p[2] = {NULL, NULL};
             for (int exhaustive = 0; exhaustive < 2; ++exhaustive) {
-                const sw_pair_path_options po = {2, NULL, NULL, exhaustive, boxes, k};
+                const sw_pair_path_options po = {.threads = 2, .exhaustive = exhaustive, .forbidden = boxes, .forbidden_count = k};
                 cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, &r[k], &po, &p[exhaustive], &err), SW_OK,
                              "trial %d, alignment %d: %s", trial, k, err.message);
             }

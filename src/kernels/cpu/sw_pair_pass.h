@@ -109,6 +109,19 @@ int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err);
 /* The last row of a pass without rows, where it wants one: its row above. */
 void sw_pair_pass_no_rows(const sw_pair_pass *p);
 
+/* The band of row i (0..M) of a global alignment of M rows against N
+ * columns (Myers and Miller's pieces, docs/PAIR_PATH.md): the columns j
+ * (0..N) where the most a path from the top-left corner to (i, j) and
+ * from there to the bottom-right corner can score reaches `target`: pairs
+ * of bases for the rows and columns in common, gap extensions for the
+ * difference, openings left out. An interval, since that sum is concave
+ * in j; *lo > *hi when no column qualifies. A cell outside it lies on no
+ * alignment of the piece that scores the target. The sum is the same at
+ * (i + 1, j + 1) as at (i, j), so away from the edges both ends move one
+ * column a row. */
+void sw_pair_band_of(const sw_pair_scoring *s, uint64_t M, uint64_t N, int64_t target, uint64_t i, uint64_t *lo,
+                     uint64_t *hi);
+
 /* Whether cell (i, j) lies in one of boxes[0 .. count - 1]. */
 static inline int sw_pair_boxes_hold(const sw_pair_box *boxes, int count, uint64_t i, uint64_t j)
 {

@@ -122,6 +122,33 @@ int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_options *opt, sw
     return no_pair_gpu(err);
 }
 
+int sw_pair_gpu_rows_open(int device, const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                          const sw_pair_scoring *scoring, sw_pair_gpu_rows **out, sw_error *err)
+{
+    (void)device;
+    (void)a;
+    (void)a_len;
+    (void)b;
+    (void)b_len;
+    (void)scoring;
+    *out = NULL;
+    return no_pair_gpu(err);
+}
+
+int sw_pair_gpu_rows_run(sw_pair_gpu_rows *g, const sw_pair_rows_job *jobs, int count, int32_t *const *h,
+                         int32_t *const *d, uint64_t *cells, sw_error *err)
+{
+    (void)g;
+    (void)jobs;
+    (void)count;
+    (void)h;
+    (void)d;
+    if (cells) *cells = 0;
+    return no_pair_gpu(err);
+}
+
+void sw_pair_gpu_rows_close(sw_pair_gpu_rows *g) { (void)g; }
+
 int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, sw_pair_hit *out,
                         sw_pair_overlap_stats *stats, sw_error *err)
 {

@@ -154,6 +154,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     const int oe, neg_ext;
     long long row0;  /* index in a of the lane's first row */
     long long n_eff; /* columns this band computes (fewer once an anchored pass has its hit) */
+    long long in_end; /* windows: the row above holds columns below this; pruned from here */
     int HO[ALPHA];   /* H - oe of the lane's rows at its last column */
     int E[ALPHA];
     int dg;          /* H - oe of the row above, one column left */
@@ -164,17 +165,20 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     long long hit_col;
 
     __device__ band_worker(const pair_args &args, warp_smem &s, int l)
-        : p(args), sm(s), lane(l), oe(args.oe), neg_ext(-args.ext), row0(0), n_eff(0), dg(0), up_h(0), up_f(FLOOR),
+        : p(args), sm(s), lane(l), oe(args.oe), neg_ext(-args.ext), row0(0), n_eff(0), in_end(0), dg(0), up_h(0),
+          up_f(FLOOR),
           best(0), best_col(-1), best_row(-1), hit_col(0x7fffffffffffffffll)
     {
     }
 
-    /* H of the first row or column: the cost of a gap from the origin in
-     * an anchored pass, clamped at FLOOR like the CPU engines. */
-    __device__ int edge(long long k) const
+    /* H of the first row (column k) or of the first column (row k, `down`):
+     * the cost of a gap from the origin in an anchored pass, clamped at
+     * FLOOR like the CPU engines. The gap down column 0 opens at
+     * open_col0. */
+    __device__ int edge(long long k, bool down = false) const
     {
         if (!ANCHORED || k == 0) return 0;
-        const long long v = -((long long)p.open + k * (long long)p.ext);
+        const long long v = -((long long)(down ? p.open_col0 : p.open) + k * (long long)p.ext);
         return v < FLOOR ? FLOOR : (int)v;
     }
 
@@ -203,10 +207,10 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     {
 #pragma unroll
         for (int t = 0; t < ALPHA; ++t) {
-            HO[t] = edge(row0 + t + 1) - oe;
+            HO[t] = edge(row0 + t + 1, true) - oe;
             E[t] = FLOOR;
         }
-        dg = edge(row0) - oe;
+        dg = edge(row0, true) - oe;
         up_h = 0;
         up_f = FLOOR;
     }
@@ -282,7 +286,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
      * with step<..., PARTIAL>. */
     __device__ bool short_last_band(long long band_row) const
     {
-        return !ANCHORED && !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
+        return !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
     }
 
     /* PARTIAL: the matrix's last band, short of BAND_ROWS rows, in a pass
@@ -399,7 +403,11 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
                 const unsigned long long since = now_ns();
                 for (;;) {
                     seen = load_acquire(&p.produced[link * PAD]);
-                    if (seen >= seq + (unsigned long long)want) break;
+                    /* With windows, a finished band above may have
+                     * stopped short of `want`: ask where. */
+                    if (seen >= seq + (unsigned long long)want &&
+                        !(p.windows && seen >= seq + (unsigned long long)p.n))
+                        break;
                     if (seen >= seq + (unsigned long long)p.n) {
                         const unsigned long long st = load_acquire(&p.stopped[(link * 2 + round_parity) * PAD]);
                         stop = st > seq ? (long long)(st - seq - 1) : p.n;
@@ -414,11 +422,18 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
             }
             seen = __shfl_sync(FULL, seen, 0);
             stop = __shfl_sync(FULL, stop, 0);
-            if (stop >= 0 && stop < n_eff) n_eff = stop;
+            if (stop >= 0 && p.windows) {
+                /* The band above stopped at its window's end: the rest
+                 * of the row above is pruned, this band goes on. */
+                in_end = min(in_end, stop);
+            } else if (stop >= 0 && stop < n_eff) {
+                n_eff = stop;
+            }
         }
         const long long end = min(want, n_eff);
         for (long long col = c + lane; col < end; col += LANES)
-            sm.in[col & (IN_SLOTS - 1)] = __ldcg(link_slot(link, seq, col));
+            sm.in[col & (IN_SLOTS - 1)] =
+                col < in_end ? __ldcg(link_slot(link, seq, col)) : make_int2(FLOOR - oe, FLOOR);
         __syncwarp();
         if (lane == 0 && end > c) store_release(&p.consumed[link * PAD], seq + end);
     }
@@ -442,24 +457,46 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         if (lane == 0) store_release(&p.produced[link * PAD], seq + qe);
     }
 
+    /* The most a path can add from a cell with r_lo..r_hi rows and
+     * c_lo..c_hi columns still to go: a pair of bases a row and column in
+     * common. A path to the corner (goal_rows) also crosses the
+     * difference of the two as gap bases (openings left out: a gap may
+     * already be open). */
+    __device__ long long reach(long long r_lo, long long r_hi, long long c_lo, long long c_hi) const
+    {
+        const long long match = p.match, ext = p.ext;
+        if (!p.goal_rows) return match * min(r_hi, c_hi);
+        r_lo = max(r_lo, 0ll);
+        c_lo = max(c_lo, 0ll);
+        if (r_hi < c_lo) return match * r_hi - ext * (c_lo - r_hi);
+        if (c_hi < r_lo) return match * c_hi - ext * (r_lo - c_hi);
+        return match * min(r_hi, c_hi);
+    }
+
     /* Whether no alignment through the cells of the chunk starting at
-     * step c0 can reach the threshold. */
+     * step c0 can reach the threshold. Every path into them crosses the
+     * lanes' states at the chunk's left edge (their rows row0 .. row0 +
+     * ALPHA, the row above included, columns around c0 - lane) or the
+     * band's row above (columns c0 .. c0 + CHUNK); the bounds count from
+     * there, a row and a column to spare. */
     __device__ bool prunable(long long c0, long long band_row, int thr)
     {
-        if (thr <= 0) return false;
+        if (thr <= 0 && !p.goal_rows) return false;
         int hmax = dg;
 #pragma unroll
         for (int t = 0; t < ALPHA; ++t) hmax = max(hmax, HO[t]);
         if (lane > 0) hmax = max(hmax, up_h);
         long long h = (long long)hmax + oe;
         if (!ANCHORED && h < 0) h = 0;
-        const long long rows = max(p.m - row0, 0ll) + 1, cols = p.n - (c0 - lane) + 1;
-        const long long bound = h + (long long)p.match * min(rows, cols);
+        const long long goal = p.goal_rows ? p.goal_rows : p.m;
+        const long long rows = max(goal - row0, 0ll) + 1, cols = p.n - (c0 - lane) + 1;
+        const long long bound = h + reach(rows - ALPHA - 2, rows, cols - 2, cols);
         int top_h = sm.in[(c0 + lane) & (IN_SLOTS - 1)].x;
         for (int x = lane + LANES; x < CHUNK; x += LANES) top_h = max(top_h, sm.in[(c0 + x) & (IN_SLOTS - 1)].x);
         long long top = (long long)top_h + oe;
         if (!ANCHORED && top < 0) top = 0;
-        const long long top_bound = top + (long long)p.match * (min(p.m - band_row, p.n - c0) + 1);
+        const long long top_rows = max(goal - band_row, 0ll) + 1;
+        const long long top_bound = top + reach(top_rows - 1, top_rows, p.n - c0 - CHUNK - 1, p.n - c0 + 1);
         return __all_sync(FULL, bound < thr && top_bound < thr);
     }
 
@@ -490,18 +527,37 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         const bool partial = short_last_band(band_row);
         row0 = band_row + (long long)lane * ALPHA;
         n_eff = n;
+        in_end = n;
+        /* A window: columns [first, n_eff); the cells left of it pruned. */
+        long long first = 0;
+        if (p.windows) {
+            const int2 w = p.windows[k];
+            first = w.x;
+            n_eff = w.y;
+        }
         build_profile();
         init_state();
+        if (first > 0) {
+            const int z = FLOOR - oe;
+#pragma unroll
+            for (int t = 0; t < ALPHA; ++t) HO[t] = z;
+            dg = up_h = z;
+            /* The lanes' first steps read the bases left of the window. */
+            for (long long col = first - LANES + lane; col < first; col += LANES)
+                if (col >= 0) sm.b[col & (B_SLOTS - 1)] = p.b[col];
+        }
         unsigned long long prod_seen = 0, cons_seen = 0;
         if (k == 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + n);
-        fetch(0, k, link_in, seq_in, parity_in, prod_seen);
-        long long flushed = 0, pruned_chunks = 0;
+        /* The columns of the row above left of the window are never read. */
+        if (k > 0 && first > 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + first);
+        fetch(first, k, link_in, seq_in, parity_in, prod_seen);
+        long long flushed = first, pruned_chunks = 0;
         /* The shared threshold (local: best score so far) and the first hit
          * (anchored) as read during the previous chunk: reading them there
          * hides the load, and a stale value only prunes or stops later. */
-        int thr = ANCHORED ? p.target : 0;
+        int thr = ANCHORED ? p.threshold : 0;
         unsigned long long hit = NO_HIT;
-        for (long long c0 = 0; c0 < n_eff + LANES - 1; c0 += CHUNK) {
+        for (long long c0 = first; c0 < n_eff + LANES - 1; c0 += CHUNK) {
             if (ANCHORED && hit != NO_HIT && (long long)(hit >> 32) < c0 && c0 < n_eff) n_eff = c0;
             if (c0 + CHUNK < n_eff) fetch(c0 + CHUNK, k, link_in, seq_in, parity_in, prod_seen);
             {
@@ -550,7 +606,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         if (lane == 0) {
             const long long rows = min((long long)BAND_ROWS, p.m - band_row);
             const unsigned long long skipped = (unsigned long long)pruned_chunks * CHUNK * rows;
-            const unsigned long long done = (unsigned long long)rows * n_eff - skipped;
+            const unsigned long long done = (unsigned long long)rows * (n_eff - first) - skipped;
             const unsigned long long total = atomicAdd(p.cells, done) + done;
             /* Progress counts the cells swept, pruned ones too. */
             const unsigned long long skipped_total =

@@ -72,6 +72,7 @@ extern "C" sw_pair_args sw_pair_band_args(const sw_pair_scoring *s, const uint8_
     p.open = s->gap_open;
     p.ext = s->gap_extend;
     p.oe = p.open + p.ext;
+    p.open_col0 = p.open;
     p.bands = (m + SW_PAIR_BAND_ROWS - 1) / SW_PAIR_BAND_ROWS;
     /* Far beyond any honest wait: a warp waits at most for another to
      * finish a band (tens of nanoseconds a column). */
@@ -171,7 +172,7 @@ extern "C" int sw_pair_links_reserve(sw_pair_links *l, long long G, long long n,
 }
 
 extern "C" int sw_pair_links_launch(sw_pair_links *l, const void *kernel, sw_pair_args *p, long long G,
-                                    cudaStream_t stream, sw_error *err)
+                                    cudaStream_t stream, int cooperative, sw_error *err)
 {
     if (G > l->warps || p->n > l->cols)
         return sw_error_set(err, SW_EINVAL, "GPU pairwise engine: internal error: links too small");
@@ -188,7 +189,10 @@ extern "C" int sw_pair_links_launch(sw_pair_links *l, const void *kernel, sw_pai
     void *args[] = {p};
     const dim3 grid((unsigned)((G + SW_PAIR_WARPS_PER_BLOCK - 1) / SW_PAIR_WARPS_PER_BLOCK)),
         block(SW_PAIR_WARPS_PER_BLOCK * SW_PAIR_LANES);
-    SW_PAIR_CK(cudaLaunchCooperativeKernel(kernel, grid, block, args, 0, stream), "launching the kernel");
+    if (cooperative)
+        SW_PAIR_CK(cudaLaunchCooperativeKernel(kernel, grid, block, args, 0, stream), "launching the kernel");
+    else
+        SW_PAIR_CK(cudaLaunchKernel(kernel, grid, block, args, 0, stream), "launching the kernel");
     return SW_OK;
 }
 

@@ -48,6 +48,26 @@ typedef struct sw_pair_args {
     int match, mismatch, open, ext, oe;
     int target;
     int prune;
+    /* Anchored passes: the opening of the vertical gap down column 0 from
+     * the origin (Myers and Miller's tb: open, or 0 where the gap goes on
+     * from outside the piece), and the score below which a chunk is
+     * pruned (the target for a start pass). */
+    int open_col0;
+    int threshold;
+    /* Anchored passes that hand their last row on (the halves of a
+     * Myers-Miller split, sw_pair_gpu_rows): every alignment that counts
+     * ends at the corner (goal_rows, n) of the piece, which may lie below
+     * this pass's rows, so the pruning bound charges the difference in
+     * rows and columns still to go as gap bases. 0: a start pass, free
+     * at its end. */
+    long long goal_rows;
+    /* NULL, or per band the columns [x, y) that it computes (x a multiple
+     * of SW_PAIR_CHUNK, both never decreasing from band to band): the
+     * cells outside are taken as pruned (FLOOR), the band hands on its
+     * last row over [x, y) only, and a band reads the columns of its row
+     * above past where the band above stopped as pruned instead of
+     * stopping there. Anchored passes only. */
+    const int2 *windows;
     long long bands;
     long long workers;
     /* persistent layout */
@@ -144,9 +164,12 @@ typedef struct sw_pair_links {
 int sw_pair_links_reserve(sw_pair_links *l, long long G, long long n, sw_error *err);
 
 /* Launches `kernel` (a persistent kernel) on `G` warps (at most those
- * reserved) over p's bands, p's link fields filled here. */
+ * reserved) over p's bands, p's link fields filled here. Cooperative: the
+ * launch itself guarantees that every warp is resident at once, which
+ * the hand-overs need; otherwise the caller does (the warps of all the
+ * kernels it runs at a time fit the GPU together). */
 int sw_pair_links_launch(sw_pair_links *l, const void *kernel, sw_pair_args *p, long long G, cudaStream_t stream,
-                         sw_error *err);
+                         int cooperative, sw_error *err);
 
 void sw_pair_links_free(sw_pair_links *l);
 

@@ -3,6 +3,9 @@
  * the band sweep and the layouts are described in sw_pair_band.cuh. */
 #include "sw_pair_gpu.h"
 
+#include <new>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sw_pair_band.cuh"
@@ -158,6 +161,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
 
     pair_args p = sw_pair_band_args(&pass->scoring, g.a, m, g.b, n);
     p.target = anchored ? pass->target : 0;
+    p.threshold = p.target;
     /* A pruned cell is taken as 0: fine for the best score, wrong for a
      * last row that another pass goes on from. */
     p.prune = opt->prune != 0 && !pass->bottom;
@@ -180,7 +184,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         st.warps = (int)G;
         st.launches = 1;
         SW_PAIR_CK(cudaEventRecord(g.start, g.stream), "recording an event");
-        if ((rc = sw_pair_links_launch(&g.links, kernel, &p, G, g.stream, err))) return rc;
+        if ((rc = sw_pair_links_launch(&g.links, kernel, &p, G, g.stream, 1, err))) return rc;
         SW_PAIR_CK(cudaEventRecord(g.stop, g.stream), "recording an event");
         if ((rc = sw_pair_band_wait(pass, g.stop, g.cells_host, err))) return rc;
     } else {
@@ -264,3 +268,379 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     if (stats) *stats = st;
     return SW_OK;
 }
+
+/* ---- the halves of Myers and Miller's splits (sw_pair_gpu_rows) ---- */
+
+namespace {
+
+/* Kernels of rows passes running at once, at most. */
+constexpr int ROWS_SLOTS = 64;
+
+/* What one rows pass in flight owns: its stream, hand-over buffers, last
+ * row (on the device and pinned on the host), band windows and counters.
+ * Buffers grow to the largest pass seen and are kept. */
+struct rows_slot {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t stop = nullptr;
+    sw_pair_links links = {};
+    int2 *bottom = nullptr, *staging = nullptr;
+    long long row_cap = 0;
+    int2 *windows = nullptr, *windows_host = nullptr;
+    long long windows_cap = 0;
+    unsigned long long *counters = nullptr; /* found, cells, pruned, stall */
+    bool busy = false;
+
+    void release()
+    {
+        sw_pair_links_free(&links);
+        cudaFree(bottom);
+        cudaFree(windows);
+        cudaFree(counters);
+        if (staging) cudaFreeHost(staging);
+        if (windows_host) cudaFreeHost(windows_host);
+        if (stop) cudaEventDestroy(stop);
+        if (stream) cudaStreamDestroy(stream);
+    }
+
+    /* Room for G warps, rows of n columns and `bands` windows. */
+    int reserve(long long G, long long n, long long bands, sw_error *err)
+    {
+        if (!stream) {
+            SW_PAIR_CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a stream");
+            SW_PAIR_CK(cudaEventCreateWithFlags(&stop, cudaEventDisableTiming), "creating an event");
+            SW_PAIR_CK(cudaMalloc(&counters, 4 * sizeof *counters), "allocating the counters");
+        }
+        if (G > links.warps || n > links.cols) {
+            const long long warps = G > links.warps ? G : links.warps, cols = n > links.cols ? n : links.cols;
+            sw_pair_links_free(&links);
+            const int rc = sw_pair_links_reserve(&links, warps, cols, err);
+            if (rc) return rc;
+        }
+        if (n > row_cap) {
+            cudaFree(bottom);
+            if (staging) cudaFreeHost(staging);
+            bottom = staging = nullptr;
+            row_cap = 0;
+            SW_PAIR_CK(cudaMalloc(&bottom, (size_t)n * sizeof(int2)), "allocating the last row");
+            SW_PAIR_CK(cudaHostAlloc(&staging, (size_t)n * sizeof(int2), cudaHostAllocDefault),
+                       "allocating the last row");
+            row_cap = n;
+        }
+        if (bands > windows_cap) {
+            cudaFree(windows);
+            if (windows_host) cudaFreeHost(windows_host);
+            windows = windows_host = nullptr;
+            windows_cap = 0;
+            SW_PAIR_CK(cudaMalloc(&windows, (size_t)bands * sizeof(int2)), "allocating the windows");
+            SW_PAIR_CK(cudaHostAlloc(&windows_host, (size_t)bands * sizeof(int2), cudaHostAllocDefault),
+                       "allocating the windows");
+            windows_cap = bands;
+        }
+        return SW_OK;
+    }
+};
+
+/* `len` bases forwards into *fwd and backwards into *rev on the device. */
+int upload_both_ways(const uint8_t *seq, long long len, uint8_t **fwd, uint8_t **rev, sw_error *err)
+{
+    uint8_t *host = (uint8_t *)malloc((size_t)len);
+    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for a reversed sequence");
+    for (long long k = 0; k < len; ++k) host[k] = seq[len - 1 - k];
+    cudaError_t e = cudaMalloc(fwd, (size_t)len);
+    if (e == cudaSuccess) e = cudaMalloc(rev, (size_t)len);
+    if (e == cudaSuccess) e = cudaMemcpy(*fwd, seq, (size_t)len, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(*rev, host, (size_t)len, cudaMemcpyHostToDevice);
+    free(host);
+    if (e != cudaSuccess) return sw_cuda_fail(err, e, SW_PAIR_WHO, "copying the sequences");
+    return SW_OK;
+}
+
+} // namespace
+
+struct sw_pair_gpu_rows {
+    int device = 0;
+    sw_pair_scoring scoring = {};
+    long long a_len = 0, b_len = 0;
+    /* The sequences forwards and backwards: a pass from the bottom of a
+     * piece reads both backwards, a forward run of the reversed copies. */
+    uint8_t *a = nullptr, *b = nullptr, *ar = nullptr, *br = nullptr;
+    /* Warps of the kernel that fit the GPU at once. Passes run side by
+     * side only while their warps together fit: then every warp of each
+     * is resident (the hand-overs between its bands wait on one another),
+     * without a cooperative launch. */
+    long long resident = 0, warps_free = 0;
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+    rows_slot slots[ROWS_SLOTS];
+
+    sw_pair_gpu_rows()
+    {
+        pthread_mutex_init(&lock, nullptr);
+        pthread_cond_init(&freed, nullptr);
+    }
+    ~sw_pair_gpu_rows()
+    {
+        for (rows_slot &s : slots) s.release();
+        cudaFree(a);
+        cudaFree(b);
+        cudaFree(ar);
+        cudaFree(br);
+        pthread_cond_destroy(&freed);
+        pthread_mutex_destroy(&lock);
+    }
+};
+
+extern "C" int sw_pair_gpu_rows_open(int device, const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
+                                     const sw_pair_scoring *scoring, sw_pair_gpu_rows **out, sw_error *err)
+{
+    *out = nullptr;
+    int rc = sw_pair_check_scoring(scoring, a_len, b_len, err);
+    if (rc) return rc;
+    if (a_len == 0 || b_len == 0 || a_len > 0x7fffffffull || b_len > 0x7fffffffull)
+        return sw_error_set(err, SW_ELIMIT, "the GPU engine takes sequences of 1 to %llu bases",
+                            (unsigned long long)0x7fffffff);
+    if (!sw_pair_gpu_usable(device, err)) return SW_ENODEV;
+    SW_PAIR_CK(cudaSetDevice(device), "selecting the GPU");
+    sw_pair_gpu_rows *g = new (std::nothrow) sw_pair_gpu_rows;
+    if (!g) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    g->device = device;
+    g->scoring = *scoring;
+    g->a_len = (long long)a_len;
+    g->b_len = (long long)b_len;
+    rc = sw_pair_band_resident_warps((const void *)persistent_kernel<true>, device, &g->resident, err);
+    g->warps_free = g->resident;
+    if (!rc) rc = upload_both_ways(a, g->a_len, &g->a, &g->ar, err);
+    if (!rc) rc = upload_both_ways(b, g->b_len, &g->b, &g->br, err);
+    if (rc) {
+        delete g;
+        return rc;
+    }
+    *out = g;
+    return SW_OK;
+}
+
+namespace {
+
+/* The columns [x, y) of every band of a rows pass (0-based): the cells of
+ * its rows in the piece's band (sw_pair_band_of), the first rounded down
+ * to a chunk; never decreasing from band to band, and never empty. */
+void band_windows(const sw_pair_scoring *s, const sw_pair_rows_job *job, long long bands, int2 *w)
+{
+    const long long m = (long long)job->m, n = (long long)job->n;
+    for (long long k = 0; k < bands; ++k) {
+        const uint64_t i0 = (uint64_t)(k * BAND_ROWS + 1), i1 = (uint64_t)min((k + 1) * BAND_ROWS, m);
+        uint64_t lo0, hi0, lo1, hi1;
+        sw_pair_band_of(s, job->goal_rows, job->n, job->threshold, i0, &lo0, &hi0);
+        sw_pair_band_of(s, job->goal_rows, job->n, job->threshold, i1, &lo1, &hi1);
+        long long lo = n, hi = 0; /* 1-based columns */
+        if (lo0 <= hi0) {
+            lo = min(lo, (long long)lo0);
+            hi = max(hi, (long long)hi0);
+        }
+        if (lo1 <= hi1) {
+            lo = min(lo, (long long)lo1);
+            hi = max(hi, (long long)hi1);
+        }
+        /* Column j (1-based) is kernel column j - 1. The window starts a
+         * column early: the first row's first cell of the band takes its
+         * diagonal from the row above one column left, a cell that the
+         * band's lane 0 reads only as the row above of a column it
+         * computes (left of the window everything is the floor). */
+        w[k] = make_int2((int)max(lo - 2, 0ll), (int)min(hi, n));
+    }
+    /* Starts: the least of those at or below; ends: the most at or above. */
+    for (long long k = bands - 2; k >= 0; --k) w[k].x = min(w[k].x, w[k + 1].x);
+    for (long long k = 1; k < bands; ++k) w[k].y = max(w[k].y, w[k - 1].y);
+    for (long long k = 0; k < bands; ++k) {
+        w[k].x = w[k].x / CHUNK * CHUNK;
+        if (w[k].y <= w[k].x) w[k].y = (int)min((long long)w[k].x + CHUNK, n);
+    }
+}
+
+/* Warps worth giving a pass (0: as many as fit). With windows the bands
+ * run as a diagonal wavefront: a band can start once the band above is
+ * past its window's start plus a chunk, about five chunks of work
+ * (windows move 256 columns a band), so about (widest window in chunks)
+ * / 5 bands are at work at a time; more warps would only wait, and keep
+ * other passes from running beside this one. The widest window is taken
+ * over a few rows. */
+int rows_warps(const sw_pair_scoring *s, const sw_pair_rows_job *job)
+{
+    if (job->threshold == INT64_MIN) return 0;
+    uint64_t widest = 0;
+    for (int t = 0; t <= 32; ++t) {
+        uint64_t lo, hi;
+        sw_pair_band_of(s, job->goal_rows, job->n, job->threshold, job->m * (uint64_t)t / 32, &lo, &hi);
+        if (lo <= hi && hi - lo + 1 > widest) widest = hi - lo + 1;
+    }
+    const uint64_t warps = (widest + BAND_ROWS) / CHUNK / 4 + 16;
+    return warps > 0x7fffffff ? 0x7fffffff : (int)warps;
+}
+
+struct rows_run {
+    const sw_pair_rows_job *job;
+    int32_t *h, *d;
+    rows_slot *slot;
+    long long G, bands;
+    pair_args p;
+};
+
+/* Launches one pass on its slot (buffers reserved). */
+int rows_launch(sw_pair_gpu_rows *g, rows_run *r, sw_error *err)
+{
+    const sw_pair_rows_job *job = r->job;
+    rows_slot *sl = r->slot;
+    const long long m = (long long)job->m, n = (long long)job->n;
+    const long long a0 = (long long)job->a_first, b0 = (long long)job->b_first;
+    /* The pass's bases: forwards from a_first, or backwards from it (a
+     * forward run of the reversed copy). */
+    const long long a_fwd = job->backwards ? g->a_len - 1 - a0 : a0;
+    const long long b_fwd = job->backwards ? g->b_len - 1 - b0 : b0;
+    const int pruning = job->threshold != INT64_MIN;
+    pair_args &p = r->p;
+    p = sw_pair_band_args(&g->scoring, (job->backwards ? g->ar : g->a) + a_fwd, m,
+                          (job->backwards ? g->br : g->b) + b_fwd, n);
+    /* No cell reaches INT_MAX: the pass never stops at a hit. */
+    p.target = 0x7fffffff;
+    p.open_col0 = job->open_col0;
+    p.prune = pruning;
+    p.threshold = !pruning ? 0 : job->threshold < -(1ll << 30) ? -(1 << 30) : (int)job->threshold;
+    p.goal_rows = (long long)job->goal_rows;
+    p.last_row_wanted = 1;
+    p.bottom = sl->bottom;
+    p.found = sl->counters;
+    p.cells = sl->counters + 1;
+    p.pruned = sl->counters + 2;
+    p.stall = sl->counters + 3;
+    p.cells_host = nullptr;
+    if (pruning) {
+        band_windows(&g->scoring, job, r->bands, sl->windows_host);
+        SW_PAIR_CK(cudaMemcpyAsync(sl->windows, sl->windows_host, (size_t)r->bands * sizeof(int2),
+                                   cudaMemcpyHostToDevice, sl->stream),
+                   "copying the windows");
+        p.windows = sl->windows;
+    }
+    SW_PAIR_CK(cudaMemsetAsync(sl->counters, 0, 4 * sizeof *sl->counters, sl->stream), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(sl->counters, 0xff, sizeof *sl->counters, sl->stream), "clearing");
+    int rc = sw_pair_links_launch(&sl->links, (const void *)persistent_kernel<true>, &p, r->G, sl->stream, 0, err);
+    if (rc) return rc;
+    const long long from = pruning ? sl->windows_host[r->bands - 1].x : 0;
+    const long long to = pruning ? sl->windows_host[r->bands - 1].y : n;
+    SW_PAIR_CK(cudaMemcpyAsync(sl->staging + from, sl->bottom + from, (size_t)(to - from) * sizeof(int2),
+                               cudaMemcpyDeviceToHost, sl->stream),
+               "copying the last row");
+    SW_PAIR_CK(cudaEventRecord(sl->stop, sl->stream), "recording an event");
+    return SW_OK;
+}
+
+/* Waits for a launched pass and hands its last row out. */
+int rows_finish(sw_pair_gpu_rows *g, rows_run *r, uint64_t *cells_out, sw_error *err)
+{
+    rows_slot *sl = r->slot;
+    const sw_pair_rows_job *job = r->job;
+    sw_pair_pass quiet;
+    memset(&quiet, 0, sizeof quiet);
+    int rc = sw_pair_band_wait(&quiet, sl->stop, nullptr, err);
+    if (rc) return rc;
+    unsigned long long c[4];
+    SW_PAIR_CK(cudaMemcpy(c, sl->counters, sizeof c, cudaMemcpyDeviceToHost), "copying results");
+    if (c[3])
+        return sw_error_set(err, SW_EDEVICE, "GPU pairwise engine: internal error: a wait stalled in a rows pass");
+    const long long m = (long long)job->m, n = (long long)job->n;
+    const bool windows = r->p.windows != nullptr;
+    const long long from = windows ? sl->windows_host[r->bands - 1].x : 0;
+    const long long to = windows ? sl->windows_host[r->bands - 1].y : n;
+    /* Column 0: the gap down it from the corner; the last band's window
+     * from the kernel, which keeps H - oe; pruned elsewhere. */
+    const long long c0 = -((long long)job->open_col0 + m * (long long)g->scoring.gap_extend);
+    r->h[0] = r->d[0] = c0 < SW_PAIR_FLOOR ? SW_PAIR_FLOOR : (int32_t)c0;
+    const int oe = r->p.oe;
+    for (long long j = 0; j < n; ++j) {
+        if (j < from || j >= to) {
+            r->h[j + 1] = r->d[j + 1] = SW_PAIR_FLOOR;
+            continue;
+        }
+        const int2 v = sl->staging[j];
+        r->h[j + 1] = v.x + oe;
+        r->d[j + 1] = v.y;
+    }
+    if (cells_out) *cells_out += c[1];
+    return SW_OK;
+}
+
+} // namespace
+
+extern "C" int sw_pair_gpu_rows_run(sw_pair_gpu_rows *g, const sw_pair_rows_job *jobs, int count, int32_t *const *h,
+                                    int32_t *const *d, uint64_t *cells_out, sw_error *err)
+{
+    if (cells_out) *cells_out = 0;
+    if (count < 1 || count > ROWS_SLOTS) return sw_error_set(err, SW_EINVAL, "GPU pairwise rows: %d passes", count);
+    rows_run runs[ROWS_SLOTS];
+    long long warps = 0;
+    for (int k = 0; k < count; ++k) {
+        const sw_pair_rows_job *job = &jobs[k];
+        const long long m = (long long)job->m, n = (long long)job->n;
+        const long long a0 = (long long)job->a_first, b0 = (long long)job->b_first;
+        const long long a_fwd = job->backwards ? g->a_len - 1 - a0 : a0;
+        const long long b_fwd = job->backwards ? g->b_len - 1 - b0 : b0;
+        if (m < 1 || n < 1 || n > g->b_len || a_fwd < 0 || b_fwd < 0 || a_fwd + m > g->a_len ||
+            b_fwd + n > g->b_len || job->goal_rows < job->m)
+            return sw_error_set(err, SW_EINVAL, "GPU pairwise rows: a piece outside the sequences");
+        runs[k].job = job;
+        runs[k].h = h[k];
+        runs[k].d = d[k];
+        runs[k].bands = (m + BAND_ROWS - 1) / BAND_ROWS;
+        runs[k].G = sw_pair_band_warps(g->resident, runs[k].bands, n, rows_warps(&g->scoring, job));
+        warps += runs[k].G;
+    }
+    /* Passes whose warps do not fit together run one after the other. */
+    if (warps > g->resident && count > 1) {
+        for (int k = 0; k < count; ++k) {
+            uint64_t cells = 0;
+            const int rc = sw_pair_gpu_rows_run(g, &jobs[k], 1, &h[k], &d[k], &cells, err);
+            if (rc) return rc;
+            if (cells_out) *cells_out += cells;
+        }
+        return SW_OK;
+    }
+    SW_PAIR_CK(cudaSetDevice(g->device), "selecting the GPU");
+    /* Slots and warps for all of them at once, or wait: taking them one by
+     * one could leave two callers each holding part of what it needs. */
+    pthread_mutex_lock(&g->lock);
+    for (;;) {
+        int idle = 0;
+        for (rows_slot &s : g->slots) idle += !s.busy;
+        if (idle >= count && g->warps_free >= warps) break;
+        pthread_cond_wait(&g->freed, &g->lock);
+    }
+    int next = 0;
+    for (int k = 0; k < count; ++k) {
+        while (g->slots[next].busy) ++next;
+        runs[k].slot = &g->slots[next];
+        runs[k].slot->busy = true;
+    }
+    g->warps_free -= warps;
+    pthread_mutex_unlock(&g->lock);
+
+    int rc = SW_OK;
+    int launched = 0;
+    for (int k = 0; k < count && !rc; ++k) {
+        rc = runs[k].slot->reserve(runs[k].G, (long long)runs[k].job->n, runs[k].bands, err);
+        if (!rc) rc = rows_launch(g, &runs[k], err);
+        if (!rc) ++launched;
+    }
+    for (int k = 0; k < launched; ++k) {
+        sw_error e2;
+        sw_error_clear(&e2);
+        const int r2 = rows_finish(g, &runs[k], cells_out, rc ? &e2 : err);
+        if (!rc) rc = r2;
+    }
+    pthread_mutex_lock(&g->lock);
+    for (int k = 0; k < count; ++k) runs[k].slot->busy = false;
+    g->warps_free += warps;
+    pthread_cond_broadcast(&g->freed);
+    pthread_mutex_unlock(&g->lock);
+    return rc;
+}
+
+extern "C" void sw_pair_gpu_rows_close(sw_pair_gpu_rows *g) { delete g; }

@@ -314,7 +314,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
             SW_PAIR_CK(
                 cudaMemcpyAsync(g.saved, q.bottom, (size_t)n * sizeof(int2), cudaMemcpyDeviceToDevice, g.stream),
                 "saving a row");
-            if ((rc = sw_pair_links_launch(&g.links, fix_kernel, &q, G, g.stream, err))) return rc;
+            if ((rc = sw_pair_links_launch(&g.links, fix_kernel, &q, G, g.stream, 1, err))) return rc;
             reduce_kernel<ROWMAJOR><<<1, 256, 0, g.stream>>>(g.links.records, G, g.records + ca);
             SW_PAIR_CK(cudaGetLastError(), "launching the reduction");
             if (cb > ca)

@@ -1,0 +1,189 @@
+/* The alignment itself with the GPU doing the passes of the splits
+ * (sw_pair_path_options.gpu) against the CPU's: the same runs, base for
+ * base, on random related pairs under four scorings, long insertions and
+ * deletions across the split rows, runs of N, one sequence inside the
+ * other, and a 100,000-base and the related 1,000,000-base pair. Small
+ * pieces are forced onto the GPU (gpu_min_cells 1), so that every shape
+ * of a rows pass (one row, a short last band, pruned and unpruned chunks,
+ * both directions, both gap openings down column 0) meets the kernel.
+ * sw_pair_path_find re-scores every path itself. Skips without a GPU;
+ * pair_path_gpu_large holds the large pairs. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pair_random.h"
+#include "sw_pair.h"
+#include "sw_pair_gpu.h"
+#include "sw_pair_path.h"
+
+static const sw_pair_scoring scorings[] = {
+    {1, -3, 3, 2}, /* the CUDAlign papers' example */
+    {2, -3, 5, 2},
+    {1, -1, 0, 1}, /* no opening cost */
+    {5, -4, 10, 1},
+};
+
+static void require_gpu(void)
+{
+    sw_error err = {0};
+    if (!sw_pair_gpu_usable(0, &err)) cr_skip_test("%s", err.message[0] ? err.message : "no GPU");
+}
+
+TestSuite(pair_path_gpu, .init = require_gpu);
+TestSuite(pair_path_gpu_large, .init = require_gpu);
+
+static sw_pair_result align(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
+                            sw_pair_engine engine)
+{
+    sw_pair_options o;
+    memset(&o, 0, sizeof o);
+    o.engine = engine;
+    o.threads = 4;
+    sw_pair_result r;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_align(a, na, b, nb, s, &o, &r, &err), SW_OK, "%s", err.message);
+    return r;
+}
+
+/* gpu_min_cells 0: every piece on the CPU. */
+static sw_pair_path *path_of(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, const sw_pair_scoring *s,
+                             const sw_pair_result *r, uint64_t gpu_min_cells, int gpu)
+{
+    sw_pair_path_options o;
+    memset(&o, 0, sizeof o);
+    o.gpu = gpu; /* every core */
+    o.gpu_min_cells = gpu_min_cells;
+    sw_pair_path *p = NULL;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, r, &o, &p, &err), SW_OK, "%llux%llu (%s): %s",
+                 (unsigned long long)na, (unsigned long long)nb, gpu ? "GPU" : "CPU", err.message);
+    return p;
+}
+
+static void expect_same_path(const sw_pair_path *x, const sw_pair_path *y, const char *what)
+{
+    cr_assert_eq(sw_pair_path_runs(x), sw_pair_path_runs(y), "%s: %zu runs against %zu", what,
+                 sw_pair_path_runs(x), sw_pair_path_runs(y));
+    for (size_t k = 0; k < sw_pair_path_runs(x); ++k) {
+        const sw_pair_run p = sw_pair_path_run(x, k), q = sw_pair_path_run(y, k);
+        cr_assert(p.op == q.op && p.len == q.len, "%s: run %zu is %llu%c against %llu%c", what, k,
+                  (unsigned long long)p.len, p.op, (unsigned long long)q.len, q.op);
+    }
+}
+
+/* The CPU's path against the GPU's with pieces of at least each of
+ * `mins` cells on the GPU. */
+static void check_pair(const char *what, const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
+                       const sw_pair_scoring *s, const sw_pair_result *r, const uint64_t *mins, int count)
+{
+    sw_pair_path *cpu = path_of(a, na, b, nb, s, r, 0, 0);
+    for (int k = 0; k < count; ++k) {
+        sw_pair_path *gpu = path_of(a, na, b, nb, s, r, mins[k], 1);
+        char label[160];
+        snprintf(label, sizeof label, "%s, GPU from %llu cells", what, (unsigned long long)mins[k]);
+        expect_same_path(cpu, gpu, label);
+        sw_pair_path_free(gpu);
+    }
+    sw_pair_path_free(cpu);
+}
+
+static const uint64_t small_pieces[] = {1, 20000};
+
+Test(pair_path_gpu, related_pairs_give_the_cpu_path)
+{
+    test_rng rng = test_rng_seed(41);
+    for (int trial = 0; trial < 80; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial % 4];
+        const uint64_t na = 1 + test_rng_below(&rng, trial < 20 ? 60 : 1500);
+        uint8_t *a = random_dna(na, &rng, 50);
+        uint64_t nb;
+        uint8_t *b = mutate_dna(a, na, 4 + (unsigned)(trial % 9), &rng, &nb);
+        if (nb == 0) {
+            free(b);
+            b = random_dna(nb = 1, &rng, 0);
+        }
+        const sw_pair_result r = align(a, na, b, nb, s, SW_PAIR_ENGINE_CPU);
+        char what[64];
+        snprintf(what, sizeof what, "trial %d, %llu x %llu", trial, (unsigned long long)na, (unsigned long long)nb);
+        check_pair(what, a, na, b, nb, s, &r, small_pieces, 2);
+        free(a);
+        free(b);
+    }
+}
+
+Test(pair_path_gpu, long_gaps_across_the_split_rows)
+{
+    test_rng rng = test_rng_seed(3);
+    for (int trial = 0; trial < 8; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial % 4];
+        const uint64_t left = 600 + test_rng_below(&rng, 400), gap = 20 + test_rng_below(&rng, 80),
+                       right = 600 + test_rng_below(&rng, 400), na = left + gap + right;
+        uint8_t *a = random_dna(na, &rng, 0);
+        uint8_t *b = malloc(left + 2 * gap + right);
+        cr_assert_not_null(b);
+        uint64_t nb;
+        memcpy(b, a, left);
+        if (trial % 2 == 0) { /* a piece of a missing from b */
+            memcpy(b + left, a + left + gap, right);
+            nb = left + right;
+        } else { /* a piece inserted into b */
+            for (uint64_t k = 0; k < gap; ++k) b[left + k] = (uint8_t)(test_rng_next(&rng) & 3);
+            memcpy(b + left + gap, a + left, gap + right);
+            nb = left + 2 * gap + right;
+        }
+        const sw_pair_result r = align(a, na, b, nb, s, SW_PAIR_ENGINE_CPU);
+        char what[64];
+        snprintf(what, sizeof what, "long gap, trial %d", trial);
+        check_pair(what, a, na, b, nb, s, &r, small_pieces, 2);
+        free(a);
+        free(b);
+    }
+}
+
+Test(pair_path_gpu, runs_of_n_and_one_sequence_inside_the_other)
+{
+    test_rng rng = test_rng_seed(5);
+    for (int trial = 0; trial < 4; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial];
+        uint8_t *x = random_dna(800, &rng, 0);
+        uint64_t ny;
+        uint8_t *y = mutate_dna(x, 800, 20, &rng, &ny);
+        const uint64_t na = 800 + 3000 + 800;
+        uint8_t *a = malloc(na);
+        cr_assert_not_null(a);
+        memcpy(a, x, 800);
+        memset(a + 800, 4, 3000);
+        memcpy(a + 3800, x, 800);
+        const sw_pair_result r = align(a, na, y, ny, s, SW_PAIR_ENGINE_CPU);
+        check_pair("a run of N", a, na, y, ny, s, &r, small_pieces, 2);
+        const sw_pair_result inside = align(a, na, a + 3700, 600, s, SW_PAIR_ENGINE_CPU);
+        check_pair("inside", a, na, a + 3700, 600, s, &inside, small_pieces, 2);
+        free(a);
+        free(x);
+        free(y);
+    }
+}
+
+/* A related pair of about `len` bases, its result from the GPU engine. */
+static void check_related(uint64_t len, unsigned rate, uint64_t gpu_min_cells)
+{
+    test_rng rng = test_rng_seed(17);
+    uint8_t *a = random_dna(len, &rng, 1000);
+    uint64_t nb;
+    uint8_t *b = mutate_dna(a, len, rate, &rng, &nb);
+    const sw_pair_result r = align(a, len, b, nb, &scorings[0], SW_PAIR_ENGINE_CUDALIGN);
+    char what[64];
+    snprintf(what, sizeof what, "related %llu bases", (unsigned long long)len);
+    const uint64_t mins[1] = {gpu_min_cells};
+    check_pair(what, a, len, b, nb, &scorings[0], &r, mins, 1);
+    free(a);
+    free(b);
+}
+
+Test(pair_path_gpu_large, related_100_kbp) { check_related(100000, 40, (uint64_t)1 << 20); }
+
+/* About as related as synthdb's pairs (98% identity). */
+Test(pair_path_gpu_large, related_1_mbp, .timeout = 600) { check_related(1000000, 150, 0); }
