@@ -654,8 +654,28 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     v.rr = v.dd + width;
     v.ss = v.rr + width;
     v.exhaustive = options && options->exhaustive;
-    v.forbidden = options ? options->forbidden : NULL;
-    v.forbidden_count = options && options->forbidden ? options->forbidden_count : 0;
+    /* Only the boxes that meet the rectangle, widened by a cell on each
+     * side (a pass from the bottom bars a gap by the cell above it or left
+     * of it), can bar a cell the passes look at: the others are dropped,
+     * which leaves the path as it is and lets the GPU take the splits of
+     * an alignment clear of the better ones' boxes. */
+    sw_pair_box *near = NULL;
+    const int given = options && options->forbidden ? options->forbidden_count : 0;
+    if (given > 0) {
+        near = malloc((size_t)given * sizeof *near);
+        if (!near) {
+            free(v.cc);
+            free(p);
+            return sw_error_set(err, SW_ENOMEM, "out of memory");
+        }
+        for (int k = 0; k < given; ++k) {
+            const sw_pair_box *x = &options->forbidden[k];
+            if (x->a_lo <= r->a_end + 1 && x->a_hi + 1 >= r->a_start && x->b_lo <= r->b_end + 1 &&
+                x->b_hi + 1 >= r->b_start)
+                near[v.forbidden_count++] = *x;
+        }
+    }
+    v.forbidden = near;
     v.a_base = a;
     v.b_base = b;
     /* The GPU for the large splits; forbidden boxes keep every split on
@@ -667,6 +687,7 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
         if ((uint64_t)m * n >= gpu.min_cells) {
             if ((rc = sw_pair_gpu_rows_open(options->gpu_device, a, a_len, b, b_len, scoring, &gpu.rows, err))) {
                 free(v.cc);
+                free(near);
                 free(p);
                 return rc;
             }
@@ -676,6 +697,7 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     }
     solve(&v, a + r->a_start - 1, m, b + r->b_start - 1, n, scoring->gap_open, scoring->gap_open, r->score);
     free(v.cc);
+    free(near);
     if (v.gpu) {
         p->gpu_passes = atomic_load(&gpu.passes);
         p->gpu_cells = atomic_load(&gpu.cells);

@@ -58,7 +58,8 @@ typedef struct sw_pair_path_options {
     /* Nonzero: the two passes of every split of at least gpu_min_cells
      * cells (0: SW_PAIR_PATH_GPU_CELLS) run on GPU gpu_device, the
      * smaller pieces on the CPU threads; the same path (docs/PAIR_PATH.md).
-     * Not with forbidden boxes (their splits stay on the CPU). */
+     * Not while a forbidden box meets the alignment's rectangle (its
+     * splits then stay on the CPU). */
     int gpu;
     int gpu_device;
     uint64_t gpu_min_cells;

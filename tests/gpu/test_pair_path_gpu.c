@@ -167,6 +167,82 @@ Test(pair_path_gpu, runs_of_n_and_one_sequence_inside_the_other)
     }
 }
 
+/* The best K alignments, each given the boxes of the better ones: the
+ * GPU takes the splits of those clear of every box (a widened box that
+ * meets the rectangle keeps them on the CPU), and the paths equal the
+ * CPU's. Pairs of two related pieces in swapped order with spacers
+ * between them (two alignments clear of each other), and the partial
+ * copies of the best-K tests (boxes that overlap). */
+static void check_best(const char *what, const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
+                       const sw_pair_scoring *s, int k_max)
+{
+    sw_pair_options o;
+    memset(&o, 0, sizeof o);
+    o.engine = SW_PAIR_ENGINE_CUDALIGN;
+    sw_pair_result r[4];
+    int found = 0;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_align_best(a, na, b, nb, s, &o, k_max, r, &found, &err), SW_OK, "%s: %s", what,
+                 err.message);
+    sw_pair_box boxes[4];
+    for (int k = 0; k < found; ++k) {
+        sw_pair_path *p[2] = {NULL, NULL};
+        for (int gpu = 0; gpu < 2; ++gpu) {
+            const sw_pair_path_options po = {
+                .forbidden = boxes, .forbidden_count = k, .gpu = gpu, .gpu_min_cells = 1};
+            cr_assert_eq(sw_pair_path_find(a, na, b, nb, s, &r[k], &po, &p[gpu], &err), SW_OK,
+                         "%s, alignment %d (%s): %s", what, k, gpu ? "GPU" : "CPU", err.message);
+        }
+        char label[96];
+        snprintf(label, sizeof label, "%s, alignment %d", what, k);
+        expect_same_path(p[0], p[1], label);
+        boxes[k] = (sw_pair_box){r[k].a_start, r[k].a_end, r[k].b_start, r[k].b_end};
+        sw_pair_path_free(p[0]);
+        sw_pair_path_free(p[1]);
+    }
+}
+
+Test(pair_path_gpu, best_k_alignments_give_the_cpu_paths)
+{
+    test_rng rng = test_rng_seed(23);
+    for (int trial = 0; trial < 8; ++trial) {
+        const sw_pair_scoring *s = &scorings[trial % 4];
+        /* a = X, spacer, Y; b = Y', spacer, X'. */
+        const uint64_t nx = 800 + test_rng_below(&rng, 1200), ny = 600 + test_rng_below(&rng, 1200), gap = 300;
+        uint8_t *x = random_dna(nx, &rng, 0), *y = random_dna(ny, &rng, 0);
+        uint8_t *s1 = random_dna(gap, &rng, 0), *s2 = random_dna(gap, &rng, 0);
+        uint64_t nx2, ny2;
+        uint8_t *x2 = mutate_dna(x, nx, 30, &rng, &nx2), *y2 = mutate_dna(y, ny, 30, &rng, &ny2);
+        const uint64_t na = nx + gap + ny, nb = ny2 + gap + nx2;
+        uint8_t *a = malloc(na), *b = malloc(nb);
+        cr_assert(a && b);
+        memcpy(a, x, nx);
+        memcpy(a + nx, s1, gap);
+        memcpy(a + nx + gap, y, ny);
+        memcpy(b, y2, ny2);
+        memcpy(b + ny2, s2, gap);
+        memcpy(b + ny2 + gap, x2, nx2);
+        char what[64];
+        snprintf(what, sizeof what, "swapped pieces, trial %d", trial);
+        check_best(what, a, na, b, nb, s, 2);
+        uint8_t *pa, *pb;
+        uint64_t npa, npb;
+        partial_copy_pair(&rng, &pa, &npa, &pb, &npb);
+        snprintf(what, sizeof what, "partial copy, trial %d", trial);
+        check_best(what, pa, npa, pb, npb, s, 3);
+        free(pa);
+        free(pb);
+        free(a);
+        free(b);
+        free(x);
+        free(y);
+        free(x2);
+        free(y2);
+        free(s1);
+        free(s2);
+    }
+}
+
 /* A related pair of about `len` bases, its result from the GPU engine. */
 static void check_related(uint64_t len, unsigned rate, uint64_t gpu_min_cells)
 {

@@ -319,6 +319,41 @@ Test(pair_path, keeps_out_of_forbidden_cells)
     free(a);
 }
 
+Test(pair_path, boxes_clear_of_the_rectangle_change_nothing)
+{
+    /* The alignment sits in the middle of both sequences; boxes around it
+     * that do not meet its rectangle (one touches its corner diagonally
+     * from outside, one lies a cell beyond its last row) leave the path as
+     * it is without them. */
+    test_rng rng = test_rng_seed(29);
+    uint8_t *core = random_dna(3000, &rng, 0);
+    uint64_t nc;
+    uint8_t *copy = mutate_dna(core, 3000, 25, &rng, &nc);
+    const uint64_t pad = 500, na = pad + 3000 + pad, nb = pad + nc + pad;
+    uint8_t *a = random_dna(na, &rng, 0), *b = random_dna(nb, &rng, 0);
+    memcpy(a + pad, core, 3000);
+    memcpy(b + pad, copy, nc);
+    const sw_pair_result r = align(a, na, b, nb, &scorings[0]);
+    cr_assert(r.a_start > 2 && r.b_start > 2 && r.a_end + 2 < na && r.b_end + 2 < nb);
+    const sw_pair_box boxes[3] = {
+        {1, r.a_start - 2, 1, r.b_start - 2},
+        {r.a_end + 2, na, 1, nb},
+        {1, na, r.b_end + 3, nb},
+    };
+    sw_pair_path *free_path = path_of(a, na, b, nb, &scorings[0], &r, 2);
+    const sw_pair_path_options po = {.threads = 2, .forbidden = boxes, .forbidden_count = 3};
+    sw_pair_path *boxed = NULL;
+    sw_error err = {0};
+    cr_assert_eq(sw_pair_path_find(a, na, b, nb, &scorings[0], &r, &po, &boxed, &err), SW_OK, "%s", err.message);
+    expect_same_path(free_path, boxed, "boxes clear of the rectangle");
+    sw_pair_path_free(free_path);
+    sw_pair_path_free(boxed);
+    free(core);
+    free(copy);
+    free(a);
+    free(b);
+}
+
 Test(pair_path, best_k_alignments_keep_out_of_better_boxes)
 {
     /* The second sequence holds a mutated copy of part of the first, then

@@ -146,8 +146,11 @@ __device__ __noinline__ unsigned forbidden_bits(const sw_pair_box *boxes, int co
 }
 
 /* MASKED: the variant that honors forbidden boxes (p.boxes), a kernel of
- * its own so that the sweep without them keeps its registers. */
-template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band_worker {
+ * its own so that the sweep without them keeps its registers. ROWS: the
+ * anchored rows passes of Myers and Miller's splits (windows, goal_rows,
+ * the last row handed out), also a kernel of its own, so that the other
+ * passes carry none of it. */
+template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS = false> struct band_worker {
     const pair_args &p;
     warp_smem &sm;
     const int lane;
@@ -286,7 +289,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
      * with step<..., PARTIAL>. */
     __device__ bool short_last_band(long long band_row) const
     {
-        return !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
+        return (!ANCHORED || ROWS) && !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
     }
 
     /* PARTIAL: the matrix's last band, short of BAND_ROWS rows, in a pass
@@ -406,7 +409,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
                     /* With windows, a finished band above may have
                      * stopped short of `want`: ask where. */
                     if (seen >= seq + (unsigned long long)want &&
-                        !(p.windows && seen >= seq + (unsigned long long)p.n))
+                        !(ROWS && p.windows && seen >= seq + (unsigned long long)p.n))
                         break;
                     if (seen >= seq + (unsigned long long)p.n) {
                         const unsigned long long st = load_acquire(&p.stopped[(link * 2 + round_parity) * PAD]);
@@ -422,7 +425,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
             }
             seen = __shfl_sync(FULL, seen, 0);
             stop = __shfl_sync(FULL, stop, 0);
-            if (stop >= 0 && p.windows) {
+            if (ROWS && stop >= 0 && p.windows) {
                 /* The band above stopped at its window's end: the rest
                  * of the row above is pruned, this band goes on. */
                 in_end = min(in_end, stop);
@@ -432,8 +435,8 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         }
         const long long end = min(want, n_eff);
         for (long long col = c + lane; col < end; col += LANES)
-            sm.in[col & (IN_SLOTS - 1)] =
-                col < in_end ? __ldcg(link_slot(link, seq, col)) : make_int2(FLOOR - oe, FLOOR);
+            sm.in[col & (IN_SLOTS - 1)] = !ROWS || col < in_end ? __ldcg(link_slot(link, seq, col))
+                                                                : make_int2(FLOOR - oe, FLOOR);
         __syncwarp();
         if (lane == 0 && end > c) store_release(&p.consumed[link * PAD], seq + end);
     }
@@ -465,7 +468,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     __device__ long long reach(long long r_lo, long long r_hi, long long c_lo, long long c_hi) const
     {
         const long long match = p.match, ext = p.ext;
-        if (!p.goal_rows) return match * min(r_hi, c_hi);
+        if (!ROWS) return match * min(r_hi, c_hi);
         r_lo = max(r_lo, 0ll);
         c_lo = max(c_lo, 0ll);
         if (r_hi < c_lo) return match * r_hi - ext * (c_lo - r_hi);
@@ -481,14 +484,14 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
      * there, a row and a column to spare. */
     __device__ bool prunable(long long c0, long long band_row, int thr)
     {
-        if (thr <= 0 && !p.goal_rows) return false;
+        if (thr <= 0 && !ROWS) return false;
         int hmax = dg;
 #pragma unroll
         for (int t = 0; t < ALPHA; ++t) hmax = max(hmax, HO[t]);
         if (lane > 0) hmax = max(hmax, up_h);
         long long h = (long long)hmax + oe;
         if (!ANCHORED && h < 0) h = 0;
-        const long long goal = p.goal_rows ? p.goal_rows : p.m;
+        const long long goal = ROWS ? p.goal_rows : p.m;
         const long long rows = max(goal - row0, 0ll) + 1, cols = p.n - (c0 - lane) + 1;
         const long long bound = h + reach(rows - ALPHA - 2, rows, cols - 2, cols);
         int top_h = sm.in[(c0 + lane) & (IN_SLOTS - 1)].x;
@@ -530,14 +533,14 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         in_end = n;
         /* A window: columns [first, n_eff); the cells left of it pruned. */
         long long first = 0;
-        if (p.windows) {
+        if (ROWS && p.windows) {
             const int2 w = p.windows[k];
             first = w.x;
             n_eff = w.y;
         }
         build_profile();
         init_state();
-        if (first > 0) {
+        if (ROWS && first > 0) {
             const int z = FLOOR - oe;
 #pragma unroll
             for (int t = 0; t < ALPHA; ++t) HO[t] = z;
@@ -549,7 +552,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
         unsigned long long prod_seen = 0, cons_seen = 0;
         if (k == 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + n);
         /* The columns of the row above left of the window are never read. */
-        if (k > 0 && first > 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + first);
+        if (ROWS && k > 0 && first > 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + first);
         fetch(first, k, link_in, seq_in, parity_in, prod_seen);
         long long flushed = first, pruned_chunks = 0;
         /* The shared threshold (local: best score so far) and the first hit
@@ -754,14 +757,14 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false> struct band
     }
 };
 
-template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false>
+template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS = false>
 __global__ void __launch_bounds__(WARPS_PER_BLOCK *LANES, BLOCKS_PER_SM) persistent_kernel(pair_args p)
 {
     __shared__ warp_smem smem[WARPS_PER_BLOCK];
     const int w = threadIdx.x / LANES;
     const long long worker = (long long)blockIdx.x * WARPS_PER_BLOCK + w;
     if (worker >= p.workers) return;
-    band_worker<ANCHORED, ROWMAJOR, MASKED> bw(p, smem[w], threadIdx.x & (LANES - 1));
+    band_worker<ANCHORED, ROWMAJOR, MASKED, ROWS> bw(p, smem[w], threadIdx.x & (LANES - 1));
     for (long long k = worker; k < p.bands; k += p.workers) bw.run_band(k);
     if (!ANCHORED) {
         best_record r = bw.warp_best();

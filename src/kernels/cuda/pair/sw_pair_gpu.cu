@@ -273,6 +273,9 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
 
 namespace {
 
+/* The anchored sweep with windows that hands its last row out. */
+const auto rows_kernel = persistent_kernel<true, false, false, true>;
+
 /* Kernels of rows passes running at once, at most. */
 constexpr int ROWS_SLOTS = 64;
 
@@ -407,7 +410,7 @@ extern "C" int sw_pair_gpu_rows_open(int device, const uint8_t *a, uint64_t a_le
     g->scoring = *scoring;
     g->a_len = (long long)a_len;
     g->b_len = (long long)b_len;
-    rc = sw_pair_band_resident_warps((const void *)persistent_kernel<true>, device, &g->resident, err);
+    rc = sw_pair_band_resident_warps((const void *)rows_kernel, device, &g->resident, err);
     g->warps_free = g->resident;
     if (!rc) rc = upload_both_ways(a, g->a_len, &g->a, &g->ar, err);
     if (!rc) rc = upload_both_ways(b, g->b_len, &g->b, &g->br, err);
@@ -522,7 +525,7 @@ int rows_launch(sw_pair_gpu_rows *g, rows_run *r, sw_error *err)
     }
     SW_PAIR_CK(cudaMemsetAsync(sl->counters, 0, 4 * sizeof *sl->counters, sl->stream), "clearing");
     SW_PAIR_CK(cudaMemsetAsync(sl->counters, 0xff, sizeof *sl->counters, sl->stream), "clearing");
-    int rc = sw_pair_links_launch(&sl->links, (const void *)persistent_kernel<true>, &p, r->G, sl->stream, 0, err);
+    int rc = sw_pair_links_launch(&sl->links, (const void *)rows_kernel, &p, r->G, sl->stream, 0, err);
     if (rc) return rc;
     const long long from = pruning ? sl->windows_host[r->bands - 1].x : 0;
     const long long to = pruning ? sl->windows_host[r->bands - 1].y : n;
