@@ -119,24 +119,12 @@ Test(pair_path_gpu, long_gaps_across_the_split_rows)
     test_rng rng = test_rng_seed(3);
     for (int trial = 0; trial < 8; ++trial) {
         const sw_pair_scoring *s = &scorings[trial % 4];
-        const uint64_t left = 600 + test_rng_below(&rng, 400), gap = 20 + test_rng_below(&rng, 80),
-                       right = 600 + test_rng_below(&rng, 400), na = left + gap + right;
-        uint8_t *a = random_dna(na, &rng, 0);
-        uint8_t *b = malloc(left + 2 * gap + right);
-        cr_assert_not_null(b);
-        uint64_t nb;
-        memcpy(b, a, left);
-        if (trial % 2 == 0) { /* a piece of a missing from b */
-            memcpy(b + left, a + left + gap, right);
-            nb = left + right;
-        } else { /* a piece inserted into b */
-            for (uint64_t k = 0; k < gap; ++k) b[left + k] = (uint8_t)(test_rng_next(&rng) & 3);
-            memcpy(b + left + gap, a + left, gap + right);
-            nb = left + 2 * gap + right;
-        }
+        uint8_t *a, *b;
+        uint64_t na, nb, gap;
+        long_gap_pair(&rng, trial % 2, &a, &na, &b, &nb, &gap);
         const sw_pair_result r = align(a, na, b, nb, s, SW_PAIR_ENGINE_CPU);
         char what[64];
-        snprintf(what, sizeof what, "long gap, trial %d", trial);
+        snprintf(what, sizeof what, "long gap of %llu, trial %d", (unsigned long long)gap, trial);
         check_pair(what, a, na, b, nb, s, &r, small_pieces, 2);
         free(a);
         free(b);
@@ -148,25 +136,17 @@ Test(pair_path_gpu, runs_of_n_and_one_sequence_inside_the_other)
     test_rng rng = test_rng_seed(5);
     for (int trial = 0; trial < 4; ++trial) {
         const sw_pair_scoring *s = &scorings[trial];
-        uint8_t *x = random_dna(800, &rng, 0);
-        uint64_t ny;
-        uint8_t *y = mutate_dna(x, 800, 20, &rng, &ny);
-        const uint64_t na = 800 + 3000 + 800;
-        uint8_t *a = malloc(na);
-        cr_assert_not_null(a);
-        memcpy(a, x, 800);
-        memset(a + 800, 4, 3000);
-        memcpy(a + 3800, x, 800);
+        uint8_t *a, *y;
+        uint64_t na, ny;
+        n_run_pair(&rng, &a, &na, &y, &ny);
         const sw_pair_result r = align(a, na, y, ny, s, SW_PAIR_ENGINE_CPU);
         check_pair("a run of N", a, na, y, ny, s, &r, small_pieces, 2);
         const sw_pair_result inside = align(a, na, a + 3700, 600, s, SW_PAIR_ENGINE_CPU);
         check_pair("inside", a, na, a + 3700, 600, s, &inside, small_pieces, 2);
         free(a);
-        free(x);
         free(y);
     }
 }
-
 /* The best K alignments, each given the boxes of the better ones: the
  * GPU takes the splits of those clear of every box (a widened box that
  * meets the rectangle keeps them on the CPU), and the paths equal the

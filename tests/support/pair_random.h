@@ -61,4 +61,45 @@ static inline void partial_copy_pair(test_rng *rng, uint8_t **a, uint64_t *na, u
     free(part);
 }
 
+/* Random *a of 600-999 + gap + 600-999 bases, gap 20-99, and *b: *a
+ * without its middle `gap` bases (`insert` 0: one long run of bases of a
+ * against gaps) or with `gap` random bases inserted after the first part
+ * (one long run of bases of b against gaps). Gaps short enough that
+ * crossing them beats either side alone; *gap_out gets the gap. */
+static inline void long_gap_pair(test_rng *rng, int insert, uint8_t **a, uint64_t *na, uint8_t **b, uint64_t *nb,
+                                 uint64_t *gap_out)
+{
+    const uint64_t left = 600 + test_rng_below(rng, 400), gap = 20 + test_rng_below(rng, 80),
+                   right = 600 + test_rng_below(rng, 400);
+    *na = left + gap + right;
+    *a = random_dna(*na, rng, 0);
+    *b = malloc(left + 2 * gap + right);
+    cr_assert_not_null(*b);
+    memcpy(*b, *a, left);
+    if (!insert) {
+        memcpy(*b + left, *a + left + gap, right);
+        *nb = left + right;
+    } else {
+        for (uint64_t k = 0; k < gap; ++k) (*b)[left + k] = (uint8_t)(test_rng_next(rng) & 3);
+        memcpy(*b + left + gap, *a + left, gap + right);
+        *nb = left + 2 * gap + right;
+    }
+    *gap_out = gap;
+}
+
+/* *a: 800 random bases x, 3,000 N, x again; *y: a mutated copy of x
+ * (about one change in 20 bases). */
+static inline void n_run_pair(test_rng *rng, uint8_t **a, uint64_t *na, uint8_t **y, uint64_t *ny)
+{
+    uint8_t *x = random_dna(800, rng, 0);
+    *y = mutate_dna(x, 800, 20, rng, ny);
+    *na = 800 + 3000 + 800;
+    *a = malloc(*na);
+    cr_assert_not_null(*a);
+    memcpy(*a, x, 800);
+    memset(*a + 800, 4, 3000);
+    memcpy(*a + 3800, x, 800);
+    free(x);
+}
+
 #endif

@@ -150,27 +150,10 @@ Test(pair_path, long_insertions_and_deletions_cross_the_split_rows)
     test_rng rng = test_rng_seed(3);
     for (int trial = 0; trial < 12; ++trial) {
         const sw_pair_scoring *s = &scorings[trial % 4];
-        /* Gaps short enough that crossing them beats either side alone. */
-        const uint64_t left = 600 + test_rng_below(&rng, 400), gap = 20 + test_rng_below(&rng, 80),
-                       right = 600 + test_rng_below(&rng, 400);
-        uint8_t *a = random_dna(left + gap + right, &rng, 0);
-        /* b: a without the middle piece (trial even) or a with a piece
-         * inserted there (odd): one long vertical or horizontal gap. */
-        uint8_t *b = malloc(left + 2 * gap + right);
-        cr_assert_not_null(b);
-        uint64_t nb;
-        memcpy(b, a, left);
-        if (trial % 2 == 0) {
-            memcpy(b + left, a + left + gap, right);
-            nb = left + right;
-        } else {
-            memcpy(b + left, a + left, gap + right);
-            for (uint64_t k = 0; k < gap; ++k) b[left + gap + right + k] = (uint8_t)(test_rng_next(&rng) & 3);
-            memmove(b + left + gap, b + left, gap + right);
-            for (uint64_t k = 0; k < gap; ++k) b[left + k] = (uint8_t)(test_rng_next(&rng) & 3);
-            nb = left + 2 * gap + right;
-        }
-        const uint64_t na = left + gap + right;
+        /* One long vertical (trial even) or horizontal (odd) gap. */
+        uint8_t *a, *b;
+        uint64_t na, nb, gap;
+        long_gap_pair(&rng, trial % 2, &a, &na, &b, &nb, &gap);
         const sw_pair_result r = align(a, na, b, nb, s);
         sw_pair_path *p = path_of(a, na, b, nb, s, &r, 2);
         sw_pair_path *every = path_with(a, na, b, nb, s, &r, 2, 1);
@@ -210,27 +193,20 @@ Test(pair_path, long_runs_of_n)
     test_rng rng = test_rng_seed(5);
     for (int trial = 0; trial < 4; ++trial) {
         const sw_pair_scoring *s = &scorings[trial];
-        uint8_t *x = random_dna(800, &rng, 0);
-        uint64_t ny;
-        uint8_t *y = mutate_dna(x, 800, 20, &rng, &ny);
-        const uint64_t na = 800 + 3000 + 800;
-        uint8_t *a = malloc(na);
-        cr_assert_not_null(a);
-        memcpy(a, x, 800);
-        memset(a + 800, 4, 3000);
-        memcpy(a + 3800, x, 800);
+        uint8_t *a, *y;
+        uint64_t na, ny;
+        n_run_pair(&rng, &a, &na, &y, &ny);
         const sw_pair_result r = align(a, na, y, ny, s);
         sw_pair_path_free(path_of(a, na, y, ny, s, &r, 2));
         /* And N against N. */
         uint8_t *n1 = malloc(2000);
         cr_assert_not_null(n1);
         memset(n1, 4, 2000);
-        memcpy(n1 + 600, x, 800);
+        memcpy(n1 + 600, a, 800); /* a begins with the 800 bases */
         const sw_pair_result rn = align(n1, 2000, a, na, s);
         sw_pair_path_free(path_of(n1, 2000, a, na, s, &rn, 2));
         free(n1);
         free(a);
-        free(x);
         free(y);
     }
 }
