@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pair_path_expect.h"
 #include "pair_random.h"
 #include "sw_pair.h"
 #include "sw_pair_path.h"
@@ -84,17 +85,6 @@ static sw_pair_path *path_with(const uint8_t *a, uint64_t na, const uint8_t *b, 
     cr_expect_eq(sum.score, r->score);
     cr_expect_eq(sum.matches + sum.mismatches + sum.gap_bases, sum.columns);
     return p;
-}
-
-static void expect_same_path(const sw_pair_path *x, const sw_pair_path *y, const char *what)
-{
-    cr_assert_eq(sw_pair_path_runs(x), sw_pair_path_runs(y), "%s: %zu runs against %zu", what,
-                 sw_pair_path_runs(x), sw_pair_path_runs(y));
-    for (size_t k = 0; k < sw_pair_path_runs(x); ++k) {
-        const sw_pair_run p = sw_pair_path_run(x, k), q = sw_pair_path_run(y, k);
-        cr_assert(p.op == q.op && p.len == q.len, "%s: run %zu is %llu%c against %llu%c", what, k,
-                  (unsigned long long)p.len, p.op, (unsigned long long)q.len, q.op);
-    }
 }
 
 Test(pair_path, related_pairs_rescore_to_their_score)
