@@ -5,7 +5,7 @@
 # MASA-CUDAlign 3.9.1 stage 1 side by side; MASA_LENGTHS, default 2000000), `serve` (bench/serve_latency.sh), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
-# `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh),
+# `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairmpi` (bench/pair_mpi.sh),
 # `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh),
 # `ab` (every tree in .ab/, made by scripts/ab-prepare.sh, built and timed against this one by bench/gpu_ab.sh;
 # AB_ROUNDS, default 2; AB_ARGS: extra entries such as build-device@--columns,24).
@@ -67,6 +67,9 @@ for step in "$@"; do
       echo "path memcheck rc=$?"; tail -3 "$out/path-memcheck.log"
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_alignment.sh $build .deps/shared > "$out/pair-alignment.log" 2>&1
       echo "pair alignment rc=$?"; cat "$out/pair-alignment.log" ;;
+    pairshape)
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shape.sh $build .deps/shared > "$out/pair-shape.log" 2>&1
+      echo "pair shape rc=$?"; cat "$out/pair-shape.log" ;;
     pairbench)
       bash bench/pair_gpu.sh $build .deps/shared > "$out/pair-bench.log" 2>&1
       echo "pair bench rc=$?"; cat "$out/pair-bench.log" ;;

@@ -18,7 +18,9 @@ extern "C" {
 #endif
 
 /* Rows a lane, lanes a warp, rows a band. */
+#ifndef SW_PAIR_ALPHA
 #define SW_PAIR_ALPHA 8
+#endif
 #define SW_PAIR_LANES 32
 #define SW_PAIR_BAND_ROWS (SW_PAIR_ALPHA * SW_PAIR_LANES)
 /* Columns handed over at a time (a multiple of 32): 64 halves the cost of
@@ -28,7 +30,9 @@ extern "C" {
 #endif
 /* Columns of a ring between two bands of one round (persistent layout). */
 #define SW_PAIR_RING 512
+#ifndef SW_PAIR_WARPS_PER_BLOCK
 #define SW_PAIR_WARPS_PER_BLOCK 4
+#endif
 #define SW_PAIR_PAD 16 /* counters 128 bytes apart */
 
 /* What the pairwise engines' CUDA errors say they come from. */
