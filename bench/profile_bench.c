@@ -6,6 +6,7 @@
  * usage: profile_bench [--long N] [--batch PAIRS] [--min C] [--max C]
  *                      [--rows R] [--gaps G] [--score expected|euclid]
  *                      [--threads T] [--cpu-pairs K] [--gpu ID] [--seed S]
+ *                      [--scores shared|global]
  * --long N: one pair of N x N columns, the CPU engine on T threads in its
  * wavefront of tiles. --batch PAIRS: that many pairs of C..C' columns
  * each (uniform), the CPU engine one pair a thread on T threads, the way
@@ -14,7 +15,8 @@
  * cells over its own seconds. Profiles have R rows, one symbol in G a gap.
  * GCUPS = cells / seconds / 1e9; "kernel" is the GPU's recurrences and
  * tracebacks, "gpu" the whole call (transfers and the host's conversion
- * of profiles included). */
+ * of profiles included). --scores global: the paper's global-memory
+ * variant (every column score written to GPU memory before the sweep). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,7 @@ int main(int argc, char **argv)
     long long_n = 0, batch = 0, lo = 200, hi = 1000, rows = 20, gaps = 10, threads = 0, cpu_pairs = 0, gpu = 0;
     unsigned long long seed = 1;
     int euclid = 0;
+    sw_profile_gpu_scores scores = SW_PROFILE_GPU_SCORES_SHARED;
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL;
@@ -89,6 +92,10 @@ int main(int argc, char **argv)
             continue;
         } else if (!strcmp(argv[i], "--score") && v) {
             euclid = !strcmp(v, "euclid");
+            ++i;
+            continue;
+        } else if (!strcmp(argv[i], "--scores") && v && (!strcmp(v, "shared") || !strcmp(v, "global"))) {
+            scores = !strcmp(v, "global") ? SW_PROFILE_GPU_SCORES_GLOBAL : SW_PROFILE_GPU_SCORES_SHARED;
             ++i;
             continue;
         }
@@ -128,8 +135,9 @@ int main(int argc, char **argv)
     }
 
     sw_profile_gpu_stats st;
-    int rc = sw_profile_align_gpu((const sw_profile *const *)a, (const sw_profile *const *)b, count, &s, (int)gpu,
-                                  on_gpu, &st, &err);
+    const sw_profile_gpu_options go = {.device = (int)gpu, .scores = scores};
+    int rc = sw_profile_align_gpu((const sw_profile *const *)a, (const sw_profile *const *)b, count, &s, &go, on_gpu,
+                                  &st, &err);
     if (rc != SW_OK) {
         fprintf(stderr, "profile_bench: GPU: %s\n", err.message);
         return 1;
@@ -137,8 +145,8 @@ int main(int argc, char **argv)
     /* A second GPU call: the first pays the context's start. */
     for (size_t k = 0; k < count; ++k) sw_profile_alignment_free(on_gpu[k]);
     const double g0 = sw_clock_seconds();
-    rc = sw_profile_align_gpu((const sw_profile *const *)a, (const sw_profile *const *)b, count, &s, (int)gpu, on_gpu,
-                              &st, &err);
+    rc = sw_profile_align_gpu((const sw_profile *const *)a, (const sw_profile *const *)b, count, &s, &go, on_gpu, &st,
+                              &err);
     const double gpu_wall = sw_clock_seconds() - g0;
     if (rc != SW_OK) {
         fprintf(stderr, "profile_bench: GPU: %s\n", err.message);
@@ -160,11 +168,12 @@ int main(int argc, char **argv)
     size_t differ = 0;
     for (size_t k = 0; k < cpu_count; ++k) differ += !same_alignment(on_gpu[k], on_cpu[k]);
     const double cpu_gcups = cpu_cells / cpu_seconds / 1e9, gpu_gcups = cells / st.seconds / 1e9;
-    printf("{\"run\": \"%s\", \"score\": \"%s\", \"pairs\": %zu, \"columns\": [%ld, %ld], \"rows\": %ld, "
+    printf("{\"run\": \"%s\", \"score\": \"%s\", \"scores_in\": \"%s\", \"pairs\": %zu, \"columns\": [%ld, %ld], \"rows\": %ld, "
            "\"cells\": %.0f, \"gpu_rounds\": %d, \"gpu_kernel_s\": %.4f, \"gpu_s\": %.4f, \"gpu_wall_s\": %.4f, "
            "\"gpu_kernel_gcups\": %.1f, \"gpu_gcups\": %.1f, \"cpu_threads\": %ld, \"cpu_pairs\": %zu, "
            "\"cpu_s\": %.3f, \"cpu_gcups\": %.2f, \"speedup\": %.1f, \"differ\": %zu}\n",
-           long_n > 0 ? "long" : "batch", euclid ? "euclid" : "expected", count, long_n > 0 ? long_n : lo,
+           long_n > 0 ? "long" : "batch", euclid ? "euclid" : "expected",
+           scores == SW_PROFILE_GPU_SCORES_GLOBAL ? "global" : "shared", count, long_n > 0 ? long_n : lo,
            long_n > 0 ? long_n : hi, rows, cells, st.rounds, st.kernel_seconds, st.seconds, gpu_wall,
            cells / st.kernel_seconds / 1e9, gpu_gcups, threads, cpu_count, cpu_seconds, cpu_gcups,
            gpu_gcups / cpu_gcups, differ);

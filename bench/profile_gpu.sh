@@ -4,6 +4,7 @@
 # of 10,000 pairs of 200 to 1,000 columns, for both column scores; every
 # GPU alignment compared with the CPU's, column by column. Then whole runs
 # of `swsearch profile --pairs` on a batch written as files, GPU and CPU.
+# The batches also run with the paper's global-memory variant.
 #
 # usage: bench/profile_gpu.sh BUILD
 # Environment: LONG (default 10000), BATCH (pairs, default 10000), ROWS
@@ -23,6 +24,12 @@ for score in expected euclid; do
 done
 # Short profiles, where a pair is small work for a warp.
 "$bench" --batch "$batch" --min 50 --max 200 --rows "$rows" || rc=1
+# The paper's global-memory variant: every column score written to GPU
+# memory first, the sweep reading them from there (same results).
+for score in expected euclid; do
+  "$bench" --batch "$batch" --min 200 --max 1000 --rows "$rows" --score "$score" --scores global --cpu-pairs 500 || rc=1
+done
+"$bench" --long "$long" --rows "$rows" --scores global || rc=1
 
 if [ "$file_pairs" -gt 0 ]; then
   work=$(mktemp -d)

@@ -204,7 +204,8 @@ static int align_one(const profile_args *a, const sw_profile *pa, const sw_profi
 {
     *on_gpu = 0;
     if (a->device != SW_DEVICE_CPU) {
-        const int rc = sw_profile_align_gpu(&pa, &pb, 1, scoring, (int)a->gpu, x, NULL, err);
+        const sw_profile_gpu_options go = {.device = (int)a->gpu};
+        const int rc = sw_profile_align_gpu(&pa, &pb, 1, scoring, &go, x, NULL, err);
         if (rc == SW_OK) {
             *on_gpu = 1;
             return SW_OK;
@@ -406,7 +407,8 @@ static int run_pairs_gpu(batch *bt, int threads, int *pair_failed, sw_error *err
             pa[count + k] = gb.profile[2 * k + 1];
         }
         const sw_profile_scoring scoring = scoring_of(bt->args, bt->matrix);
-        rc = sw_profile_align_gpu(pa, pa + count, count, &scoring, (int)bt->args->gpu, gb.x, NULL, err);
+        const sw_profile_gpu_options go = {.device = (int)bt->args->gpu};
+        rc = sw_profile_align_gpu(pa, pa + count, count, &scoring, &go, gb.x, NULL, err);
         free(pa);
         if (rc) goto done;
     }

@@ -444,7 +444,7 @@ static int take_gpu_result(void *ctx, int worker, size_t q, sw_error *err)
 }
 
 int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b, size_t count,
-                         const sw_profile_scoring *s, int device, sw_profile_alignment **out,
+                         const sw_profile_scoring *s, const sw_profile_gpu_options *opt, sw_profile_alignment **out,
                          sw_profile_gpu_stats *stats, sw_error *err)
 {
     if (stats) memset(stats, 0, sizeof *stats);
@@ -495,7 +495,7 @@ int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b,
         res[k] = (sw_profile_gpu_result){0, steps, 0};
         ready = k + 1;
     }
-    if (count && (rc = sw_profile_gpu_align(&g, pairs, count, device, res, stats, err))) goto done;
+    if (count && (rc = sw_profile_gpu_align(&g, pairs, count, opt, res, stats, err))) goto done;
     if (count) {
         gpu_results gr = {.a = a, .b = b, .s = s, .res = res, .got = got};
         const sw_pool_tasks taking = {count, take_gpu_result, NULL, NULL};

@@ -38,13 +38,14 @@ int sw_profile_align(const sw_profile *a, const sw_profile *b, const sw_profile_
  * score and the alignment are the reference's. */
 int sw_profile_align_threads(const sw_profile *a, const sw_profile *b, const sw_profile_scoring *s, int threads,
                              sw_profile_alignment **out, sw_error *err);
-/* The GPU engine (sw_profile_gpu.h) on GPU `device`, many pairs at once:
- * out[k] gets the alignment of a[k] and b[k], the same score and columns
- * as the CPU engines. SW_ELIMIT where a pair's scores could leave the GPU's 32-bit
- * range (the CPU engines take any), SW_ENODEV without a usable GPU; on
- * error no out[k] is set. `stats` may be NULL. */
+/* The GPU engine (sw_profile_gpu.h) on the GPU of `opt` (NULL: GPU 0, its
+ * default variant), many pairs at once: out[k] gets the alignment of a[k]
+ * and b[k], the same score and columns as the CPU engines. SW_ELIMIT
+ * where a pair's scores could leave the GPU's 32-bit range (the CPU
+ * engines take any), SW_ENODEV without a usable GPU; on error no out[k]
+ * is set. `stats` may be NULL. */
 int sw_profile_align_gpu(const sw_profile *const *a, const sw_profile *const *b, size_t count,
-                         const sw_profile_scoring *s, int device, sw_profile_alignment **out,
+                         const sw_profile_scoring *s, const sw_profile_gpu_options *opt, sw_profile_alignment **out,
                          sw_profile_gpu_stats *stats, sw_error *err);
 void sw_profile_alignment_free(sw_profile_alignment *x);
 

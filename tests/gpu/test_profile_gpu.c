@@ -36,17 +36,20 @@ static sw_profile *profile_of(const sw_msa *m, int weighted)
     return p;
 }
 
-/* Aligns every pair on the GPU in one batch and on the CPU reference one
- * by one: the same score and columns. */
-static void expect_same(const char *what, sw_profile **a, sw_profile **b, size_t count, const sw_profile_scoring *s)
+/* Aligns every pair on the GPU in one batch, with the scores made in
+ * shared memory and again with them in global memory, and on the CPU
+ * reference one by one: the same score and columns. */
+static void expect_same_with(const char *what, sw_profile **a, sw_profile **b, size_t count,
+                             const sw_profile_scoring *s, sw_profile_gpu_scores scores)
 {
     sw_profile_alignment **gpu = calloc(count, sizeof *gpu);
     cr_assert_not_null(gpu);
     sw_error err = {0};
     sw_profile_gpu_stats st;
-    cr_assert_eq(sw_profile_align_gpu((const sw_profile *const *)a, (const sw_profile *const *)b, count, s, 0, gpu,
+    const sw_profile_gpu_options go = {.device = 0, .scores = scores};
+    cr_assert_eq(sw_profile_align_gpu((const sw_profile *const *)a, (const sw_profile *const *)b, count, s, &go, gpu,
                                       &st, &err),
-                 SW_OK, "%s: %s", what, err.message);
+                 SW_OK, "%s (scores in %s memory): %s", what, scores ? "global" : "shared", err.message);
     for (size_t k = 0; k < count; ++k) {
         sw_profile_alignment *cpu = NULL;
         cr_assert_eq(sw_profile_align(a[k], b[k], s, &cpu, &err), SW_OK, "%s: %s", what, err.message);
@@ -65,6 +68,12 @@ static void expect_same(const char *what, sw_profile **a, sw_profile **b, size_t
         sw_profile_alignment_free(gpu[k]);
     }
     free(gpu);
+}
+
+static void expect_same(const char *what, sw_profile **a, sw_profile **b, size_t count, const sw_profile_scoring *s)
+{
+    expect_same_with(what, a, b, count, s, SW_PROFILE_GPU_SCORES_SHARED);
+    expect_same_with(what, a, b, count, s, SW_PROFILE_GPU_SCORES_GLOBAL);
 }
 
 /* `count` random pairs of up to `most` columns, in one batch. */
@@ -185,7 +194,7 @@ Test(profile_gpu, values_beyond_32_bits_are_refused)
     sw_profile *a = profile_of(ma, 0), *b = profile_of(mb, 0);
     sw_profile_alignment *x = NULL;
     sw_error err = {0};
-    cr_expect_eq(sw_profile_align_gpu((const sw_profile *const *)&a, (const sw_profile *const *)&b, 1, &huge, 0, &x,
+    cr_expect_eq(sw_profile_align_gpu((const sw_profile *const *)&a, (const sw_profile *const *)&b, 1, &huge, NULL, &x,
                                       NULL, &err),
                  SW_ELIMIT);
     cr_expect_null(x);

@@ -160,12 +160,13 @@ int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overlap_options 
 }
 
 int sw_profile_gpu_align(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count,
-                         int device, sw_profile_gpu_result *results, sw_profile_gpu_stats *stats, sw_error *err)
+                         const sw_profile_gpu_options *opt, sw_profile_gpu_result *results,
+                         sw_profile_gpu_stats *stats, sw_error *err)
 {
     (void)s;
     (void)pairs;
     (void)count;
-    (void)device;
+    (void)opt;
     (void)results;
     (void)stats;
     return no_cuda(err);

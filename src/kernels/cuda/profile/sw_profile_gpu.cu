@@ -62,6 +62,9 @@ struct pair_desc {
     long long step_off; /* bytes */
     int strips, item0;  /* strips, and the progress counter of the first */
     int tb_words;       /* words a strip */
+    /* The scores in global memory (SW_PROFILE_GPU_SCORES_GLOBAL): ints
+     * before this pair's, and score tiles before this pair's. */
+    long long score_off, tile0;
 };
 
 struct round_args {
@@ -79,6 +82,9 @@ struct round_args {
     int *score;
     unsigned *next_item;
     int with_hi, weight;
+    /* SW_PROFILE_GPU_SCORES_GLOBAL: every pair's column scores, less the
+     * subtracted terms, skewed for the sweep (score_matrix). */
+    int *scores;
 };
 
 struct scoring_dev {
@@ -264,11 +270,55 @@ __device__ __forceinline__ void score_tile(const round_args &r, const pair_desc 
     }
 }
 
+/* Steps of a strip in the skewed score layout: step s holds, for lane t,
+ * the score of row t against column s - t. */
+__host__ __device__ __forceinline__ long long skew_steps(int n_pad) { return (long long)n_pad + TILE; }
+
+/* The paper's global-memory variant, first half: every column score of
+ * every pair into global memory before the sweep, a warp a 32 x 32 tile
+ * (the same tensor-core products as the sweep's own tiles), less the
+ * terms that the sweep subtracts (a_cost.z, b_cost.z), in the skewed
+ * layout that lets the sweep's lanes read one step's scores as one
+ * coalesced line: strip k of a pair, step s, lane t at
+ * score_off + (k x skew_steps + s) x 32 + t. */
+__global__ void __launch_bounds__(WARPS *LANES) score_matrix(round_args r, long long tiles)
+{
+    __shared__ __align__(32) int smem[WARPS][TILE * TILE_LD];
+    const int w = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
+    int *const tile = smem[w];
+    const long long warps = (long long)gridDim.x * WARPS;
+    for (long long item = (long long)blockIdx.x * WARPS + w; item < tiles; item += warps) {
+        const int p = find_pair(r.desc, r.pairs, item, [](const pair_desc &x) { return x.tile0; });
+        const pair_desc d = r.desc[p];
+        const long long local = item - d.tile0, per_strip = d.n_pad / TILE;
+        const int k = (int)(local / per_strip), c0 = (int)(local % per_strip) * TILE, row0 = k * TILE;
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[2][2];
+        const int8_t *av = r.a_vec + d.row_off * K;
+#pragma unroll
+        for (int rb = 0; rb < 2; ++rb)
+#pragma unroll
+            for (int kb = 0; kb < 2; ++kb)
+                wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
+        __syncwarp();
+        score_tile(r, d, row0, c0, tile, fa);
+        __syncwarp();
+        const int a_sub = r.a_cost[d.row_off + row0 + lane].z;
+        int *const out = r.scores + d.score_off + (long long)k * skew_steps(d.n_pad) * LANES;
+        /* Step s: lane t's column s - t, where it lies in this tile. */
+        for (int q = 0; q < 2 * TILE - 1; ++q) {
+            const int s = c0 + q, c = s - lane;
+            if (c >= c0 && c < c0 + TILE)
+                out[(long long)s * LANES + lane] = tile[lane * TILE_LD + (c - c0)] - a_sub - r.b_cost[d.col_off + c].z;
+        }
+    }
+}
+
+template <bool GLOBAL>
 __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
 {
-    __shared__ __align__(32) int tiles[WARPS][2][TILE * TILE_LD];
+    __shared__ __align__(32) int tiles[WARPS][GLOBAL ? 1 : 2][GLOBAL ? 1 : TILE * TILE_LD];
     const int w = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
-    int *const tile0 = tiles[w][0], *const tile1 = tiles[w][1];
+    int *const tile0 = tiles[w][0], *const tile1 = tiles[w][GLOBAL ? 0 : 1];
     for (;;) {
         int item = 0;
         if (lane == 0) item = (int)atomicAdd(r.next_item, 1u);
@@ -282,12 +332,16 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
         const int n = d.n;
 
         wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[2][2];
-        const int8_t *av = r.a_vec + d.row_off * K;
+        if (!GLOBAL) {
+            const int8_t *av = r.a_vec + d.row_off * K;
 #pragma unroll
-        for (int rb = 0; rb < 2; ++rb)
+            for (int rb = 0; rb < 2; ++rb)
 #pragma unroll
-            for (int kb = 0; kb < 2; ++kb)
-                wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
+                for (int kb = 0; kb < 2; ++kb)
+                    wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
+        }
+        const int *const strip_scores =
+            GLOBAL ? r.scores + d.score_off + (long long)k * skew_steps(d.n_pad) * LANES : nullptr;
 
         const int4 ac = r.a_cost[d.row_off + row0 + lane];
         const int a_gap = ac.x, a_open = ac.y, a_sub = ac.z;
@@ -305,7 +359,7 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
         for (int c0 = 0; c0 < n + LANES - 1; c0 += TILE) {
             if (c0 < n) {
                 __syncwarp();
-                score_tile(r, d, row0, c0, (c0 >> 5) & 1 ? tile1 : tile0, fa);
+                if (!GLOBAL) score_tile(r, d, row0, c0, (c0 >> 5) & 1 ? tile1 : tile0, fa);
                 /* The row above for columns [c0, c0 + 32): the pair's first
                  * row, or the strip before's last once it is that far. */
                 const int want = min(c0 + TILE, n);
@@ -334,7 +388,8 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
                         const int up_h = lane ? ph : th, up_f = lane ? pf : tf;
                         const int4 cc = __ldg(bc + c);
                         const int *t = (c >> 5) & 1 ? tile1 : tile0;
-                        const int sc = t[lane * TILE_LD + (c & 31)] - a_sub - cc.z;
+                        const int sc = GLOBAL ? __ldg(strip_scores + (long long)s * LANES + lane)
+                                              : t[lane * TILE_LD + (c & 31)] - a_sub - cc.z;
                         const int e_open = left - cc.y - cc.x, e_ext = e - cc.x;
                         if (e_open >= e_ext) {
                             e = e_open;
@@ -423,13 +478,14 @@ __global__ void walk(round_args r)
 
 long long round_up(long long x, long long to) { return (x + to - 1) / to * to; }
 
-/* What a pair takes on the GPU, in bytes. */
-long long pair_bytes(int m, int n, bool with_hi)
+/* What a pair takes on the GPU, in bytes; `global`: with its scores. */
+long long pair_bytes(int m, int n, bool with_hi, bool global)
 {
     const long long mp = round_up(m, TILE), np = round_up(n, TILE), strips = mp / TILE;
     const long long tb = strips * (round_up(n + LANES - 1, TILE) / 8) * LANES * 4;
+    const long long scores = global ? mp * skew_steps((int)np) * 4 : 0;
     return (long long)(m + n) * K + mp * K + np * K * (with_hi ? 2 : 1) + (mp + np) * 16 + (mp + 1) * 4 + np * 8 +
-           strips * 4 + tb + (m + n) + 8 + (long long)sizeof(pair_desc);
+           strips * 4 + tb + (m + n) + 8 + (long long)sizeof(pair_desc) + scores;
 }
 
 struct device_buffers {
@@ -534,9 +590,13 @@ void stage_pairs(void *ctx, int index)
     }
 }
 
-int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count, int device,
-                sw_profile_gpu_result *results, sw_profile_gpu_stats *stats, sw_error *err)
+int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count,
+                const sw_profile_gpu_options *opt, sw_profile_gpu_result *results, sw_profile_gpu_stats *stats,
+                sw_error *err)
 {
+    const int device = opt ? opt->device : 0;
+    const bool global = opt && opt->scores == SW_PROFILE_GPU_SCORES_GLOBAL;
+    const void *sweep_kernel = global ? (const void *)sweep<true> : (const void *)sweep<false>;
     const double t0 = sw_clock_seconds();
     sw_profile_gpu_stats st;
     memset(&st, 0, sizeof st);
@@ -575,7 +635,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
     if (budget > (4ll << 30)) budget = 4ll << 30;
     int sms = 0, per_sm = 0;
     PG_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "querying the GPU");
-    PG_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sweep, WARPS * LANES, 0), "occupancy");
+    PG_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sweep_kernel, WARPS * LANES, 0), "occupancy");
     if (per_sm < 1) return sw_error_set(err, SW_EDEVICE, "GPU profile engine: the kernel does not fit the GPU");
     const int threads = sw_clock_online_cpus();
     const int most = largest_entry(s);
@@ -593,11 +653,12 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
     while (first < count) {
         /* The round: pairs first .. last - 1. */
         size_t last = first;
-        long long bytes = 0, rows = 0, cols = 0, tb_words = 0, step_bytes = 0, in_bytes = 0;
+        long long bytes = 0, rows = 0, cols = 0, tb_words = 0, step_bytes = 0, in_bytes = 0, score_ints = 0,
+                  tiles = 0;
         int items = 0;
         while (last < count) {
             const int m = pairs[last].m, n = pairs[last].n;
-            const long long b = pair_bytes(m, n, with_hi);
+            const long long b = pair_bytes(m, n, with_hi, global);
             if (last > first && (bytes + b > budget || items + (long long)round_up(m, TILE) / TILE > (1 << 30))) break;
             if (b > budget)
                 return sw_error_set(err, SW_ENOMEM,
@@ -627,6 +688,12 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
             d.tb_off = tb_words;
             d.step_off = step_bytes;
             d.item0 = item0;
+            d.score_off = score_ints;
+            d.tile0 = tiles;
+            if (global) {
+                score_ints += (long long)d.m_pad * skew_steps(d.n_pad);
+                tiles += (long long)d.strips * (d.n_pad / TILE);
+            }
             in_bytes += (long long)(q.m + q.n) * K;
             rows += d.m_pad;
             cols += d.n_pad;
@@ -675,13 +742,13 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         }
 
         /* One device block, carved up; 256-byte aligned pieces. */
-        size_t offs[15], at = 0;
-        const size_t sizes[15] = {(size_t)np * sizeof(pair_desc), (size_t)in_bytes, (size_t)rows * K,
+        size_t offs[16], at = 0;
+        const size_t sizes[16] = {(size_t)np * sizeof(pair_desc), (size_t)in_bytes, (size_t)rows * K,
                                   (size_t)cols * K, with_hi ? (size_t)cols * K : 0, (size_t)rows * 16,
                                   (size_t)cols * 16, (size_t)(rows + np) * 4, (size_t)cols * 8,
                                   (size_t)items * 4, (size_t)tb_words * 4, (size_t)step_bytes,
-                                  (size_t)np * 8, 16, (size_t)items * sizeof(int2)};
-        for (int k = 0; k < 15; ++k) {
+                                  (size_t)np * 8, 16, (size_t)items * sizeof(int2), (size_t)score_ints * 4};
+        for (int k = 0; k < 16; ++k) {
             offs[k] = at;
             at += (sizes[k] + 255) / 256 * 256;
         }
@@ -712,6 +779,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         r.score = (int *)(base + offs[12]);
         r.next_item = (unsigned *)(base + offs[13]);
         r.order = (const int2 *)(base + offs[14]);
+        r.scores = global ? (int *)(base + offs[15]) : nullptr;
         r.with_hi = with_hi;
         r.weight = s->euclid ? 2 : 1;
 
@@ -726,10 +794,15 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         prepare_rows<<<(unsigned)((rows + 255) / 256), 256, 0, g.stream>>>(r, sd, rows);
         prepare_cols<<<(unsigned)((cols + 255) / 256), 256, 0, g.stream>>>(r, sd, cols);
         prepare_edges<<<(unsigned)((np + 7) / 8), 8 * LANES, 0, g.stream>>>(r);
+        if (global) {
+            const long long score_blocks = std::min((tiles + WARPS - 1) / WARPS, (long long)sms * 16);
+            score_matrix<<<(unsigned)score_blocks, WARPS * LANES, 0, g.stream>>>(r, tiles);
+        }
         long long blocks = (long long)per_sm * sms;
         const long long need = (items + WARPS - 1) / WARPS;
         if (blocks > need) blocks = need;
-        sweep<<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
+        if (global) sweep<true><<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
+        else sweep<false><<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
         walk<<<(unsigned)((np + 127) / 128), 128, 0, g.stream>>>(r);
         PG_CK(cudaGetLastError(), "launching the profile kernels");
         PG_CK(cudaEventRecord(g.stop, g.stream), "timing");
@@ -762,11 +835,11 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
 } // namespace
 
 extern "C" int sw_profile_gpu_align(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count,
-                                    int device, sw_profile_gpu_result *results, sw_profile_gpu_stats *stats,
-                                    sw_error *err)
+                                    const sw_profile_gpu_options *opt, sw_profile_gpu_result *results,
+                                    sw_profile_gpu_stats *stats, sw_error *err)
 {
     try {
-        return align_pairs(s, pairs, count, device, results, stats, err);
+        return align_pairs(s, pairs, count, opt, results, stats, err);
     } catch (const std::bad_alloc &) {
         return sw_error_set(err, SW_ENOMEM, "GPU profile engine: out of host memory for %zu pairs", count);
     }

@@ -61,12 +61,27 @@ typedef struct sw_profile_gpu_stats {
     int rounds;            /* batches the pairs went to the GPU in */
 } sw_profile_gpu_stats;
 
-/* Aligns every pair on GPU `device`. SW_ELIMIT when a pair's values could
- * leave the 32-bit range the engine computes in (the CPU engines take
- * any), SW_ENODEV without a usable GPU, SW_ENOMEM when one pair's
- * traceback does not fit the GPU's memory. `stats` may be NULL. */
+/* Where the sweep finds its column scores. SHARED (the engine's way):
+ * each warp makes the 32 x 32 tile it is about to use on the tensor
+ * cores, into shared memory. GLOBAL (the paper's global-memory variant,
+ * kept to measure against): a kernel first writes every column score of
+ * every pair to global memory, which the sweep then reads; 4 bytes a cell
+ * more of GPU memory, so rounds hold fewer pairs. Same results. */
+typedef enum { SW_PROFILE_GPU_SCORES_SHARED = 0, SW_PROFILE_GPU_SCORES_GLOBAL = 1 } sw_profile_gpu_scores;
+
+typedef struct sw_profile_gpu_options {
+    int device;
+    sw_profile_gpu_scores scores;
+} sw_profile_gpu_options;
+
+/* Aligns every pair on the GPU of `opt` (NULL: GPU 0, shared). SW_ELIMIT
+ * when a pair's values could leave the 32-bit range the engine computes
+ * in (the CPU engines take any), SW_ENODEV without a usable GPU,
+ * SW_ENOMEM when one pair's traceback does not fit the GPU's memory.
+ * `stats` may be NULL. */
 int sw_profile_gpu_align(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count,
-                         int device, sw_profile_gpu_result *results, sw_profile_gpu_stats *stats, sw_error *err);
+                         const sw_profile_gpu_options *opt, sw_profile_gpu_result *results,
+                         sw_profile_gpu_stats *stats, sw_error *err);
 
 #ifdef __cplusplus
 }
