@@ -171,12 +171,13 @@ int main(int argc, char **argv)
     printf("{\"run\": \"%s\", \"score\": \"%s\", \"scores_in\": \"%s\", \"pairs\": %zu, \"columns\": [%ld, %ld], \"rows\": %ld, "
            "\"cells\": %.0f, \"gpu_rounds\": %d, \"gpu_kernel_s\": %.4f, \"gpu_s\": %.4f, \"gpu_wall_s\": %.4f, "
            "\"gpu_kernel_gcups\": %.1f, \"gpu_gcups\": %.1f, \"cpu_threads\": %ld, \"cpu_pairs\": %zu, "
-           "\"cpu_s\": %.3f, \"cpu_gcups\": %.2f, \"speedup\": %.1f, \"differ\": %zu}\n",
+           "\"cpu_s\": %.3f, \"cpu_gcups\": %.2f, \"speedup\": %.1f, \"differ\": %zu, "
+           "\"gpu_call\": {\"staging_s\": %.4f, \"alloc_s\": %.4f, \"device_s\": %.4f, \"unpack_s\": %.4f}}\n",
            long_n > 0 ? "long" : "batch", euclid ? "euclid" : "expected",
            scores == SW_PROFILE_GPU_SCORES_GLOBAL ? "global" : "shared", count, long_n > 0 ? long_n : lo,
            long_n > 0 ? long_n : hi, rows, cells, st.rounds, st.kernel_seconds, st.seconds, gpu_wall,
            cells / st.kernel_seconds / 1e9, gpu_gcups, threads, cpu_count, cpu_seconds, cpu_gcups,
-           gpu_gcups / cpu_gcups, differ);
+           gpu_gcups / cpu_gcups, differ, st.staging_seconds, st.alloc_seconds, st.device_seconds, st.unpack_seconds);
     for (size_t k = 0; k < count; ++k) {
         sw_profile_alignment_free(on_gpu[k]);
         sw_profile_alignment_free(on_cpu[k]);

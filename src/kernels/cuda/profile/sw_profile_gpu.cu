@@ -704,6 +704,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         }
 
         /* Stage the columns and check that every value fits. */
+        const double t_stage = sw_clock_seconds();
         if ((size_t)in_bytes > host_in_size) {
             host_in.reset(new uint8_t[(size_t)in_bytes]);
             host_in_size = (size_t)in_bytes;
@@ -741,6 +742,8 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
             for (int y = 0; y < with; ++y) order.push_back(make_int2(by_strips[(size_t)y], k));
         }
 
+        const double t_alloc = sw_clock_seconds();
+        st.staging_seconds += t_alloc - t_stage;
         /* One device block, carved up; 256-byte aligned pieces. */
         size_t offs[16], at = 0;
         const size_t sizes[16] = {(size_t)np * sizeof(pair_desc), (size_t)in_bytes, (size_t)rows * K,
@@ -783,6 +786,8 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         r.with_hi = with_hi;
         r.weight = s->euclid ? 2 : 1;
 
+        const double t_device = sw_clock_seconds();
+        st.alloc_seconds += t_device - t_alloc;
         PG_CK(cudaMemcpyAsync(base + offs[0], desc.data(), sizes[0], cudaMemcpyHostToDevice, g.stream), "uploading");
         PG_CK(cudaMemcpyAsync(base + offs[1], host_in.get(), sizes[1], cudaMemcpyHostToDevice, g.stream),
               "uploading");
@@ -813,6 +818,8 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         PG_CK(cudaMemcpyAsync(host_score.data(), r.score, sizes[12], cudaMemcpyDeviceToHost, g.stream),
               "downloading");
         PG_CK(cudaStreamSynchronize(g.stream), "aligning profile pairs");
+        const double t_unpack = sw_clock_seconds();
+        st.device_seconds += t_unpack - t_device;
         float ms = 0;
         PG_CK(cudaEventElapsedTime(&ms, g.start, g.stop), "timing");
         st.kernel_seconds += ms / 1e3;
@@ -825,6 +832,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
             out->length = (size_t)len;
             for (int k = 0; k < len; ++k) out->steps[k] = src[len - 1 - k];
         }
+        st.unpack_seconds += sw_clock_seconds() - t_unpack;
         first = last;
     }
     st.seconds = sw_clock_seconds() - t0;

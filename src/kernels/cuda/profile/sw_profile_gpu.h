@@ -57,6 +57,11 @@ typedef struct sw_profile_gpu_result {
 typedef struct sw_profile_gpu_stats {
     double kernel_seconds; /* the recurrences and the tracebacks on the GPU */
     double seconds;        /* the whole call, transfers included */
+    /* Where the call's time went, summed over its rounds: copying the
+     * columns and checking their range (host), allocating the GPU's block,
+     * uploads + kernels + downloads, and turning steps into results. The
+     * rest is the GPU's set-up before the first round. */
+    double staging_seconds, alloc_seconds, device_seconds, unpack_seconds;
     uint64_t cells;        /* sum of m x n */
     int rounds;            /* batches the pairs went to the GPU in */
 } sw_profile_gpu_stats;
