@@ -8,11 +8,10 @@
  * docs/PAIR_PATH.md explains the boundary rules and the ties. */
 #include "sw_pair_path.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <pthread.h>
 
 #include "sw_clock.h"
 #include "sw_pair_gpu.h"
