@@ -233,10 +233,25 @@ __global__ void prepare_edges(round_args r)
     }
 }
 
+/* The first profile's columns of a strip, rows [row0, row0 + 32), as the
+ * tensor cores' A operand: two row blocks of 16 by two halves of the 32
+ * symbols. */
+typedef wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> a_fragments[2][2];
+
+__device__ __forceinline__ void load_a_fragments(const round_args &r, const pair_desc &d, int row0, a_fragments &fa)
+{
+    const int8_t *av = r.a_vec + d.row_off * K;
+#pragma unroll
+    for (int rb = 0; rb < 2; ++rb)
+#pragma unroll
+        for (int kb = 0; kb < 2; ++kb)
+            wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
+}
+
 /* The 32 x 32 column scores of rows [row0, row0 + 32) and columns
  * [c0, c0 + 32) of pair d: weight x (a . (lo + 64 hi)), exact in int32. */
 __device__ __forceinline__ void score_tile(const round_args &r, const pair_desc &d, int row0, int c0, int *tile,
-                                          const wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> (&fa)[2][2])
+                                          const a_fragments &fa)
 {
     const int8_t *lo = r.b_lo + d.col_off * K, *hi = r.b_hi ? r.b_hi + d.col_off * K : nullptr;
     const long long half = (long long)d.n_pad * 16;
@@ -292,13 +307,8 @@ __global__ void __launch_bounds__(WARPS *LANES) score_matrix(round_args r, long 
         const pair_desc d = r.desc[p];
         const long long local = item - d.tile0, per_strip = d.n_pad / TILE;
         const int k = (int)(local / per_strip), c0 = (int)(local % per_strip) * TILE, row0 = k * TILE;
-        wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[2][2];
-        const int8_t *av = r.a_vec + d.row_off * K;
-#pragma unroll
-        for (int rb = 0; rb < 2; ++rb)
-#pragma unroll
-            for (int kb = 0; kb < 2; ++kb)
-                wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
+        a_fragments fa;
+        load_a_fragments(r, d, row0, fa);
         __syncwarp();
         score_tile(r, d, row0, c0, tile, fa);
         __syncwarp();
@@ -331,15 +341,8 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
         const bool last_strip = k == d.strips - 1;
         const int n = d.n;
 
-        wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[2][2];
-        if (!GLOBAL) {
-            const int8_t *av = r.a_vec + d.row_off * K;
-#pragma unroll
-            for (int rb = 0; rb < 2; ++rb)
-#pragma unroll
-                for (int kb = 0; kb < 2; ++kb)
-                    wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
-        }
+        a_fragments fa;
+        if (!GLOBAL) load_a_fragments(r, d, row0, fa);
         const int *const strip_scores =
             GLOBAL ? r.scores + d.score_off + (long long)k * skew_steps(d.n_pad) * LANES : nullptr;
 
