@@ -52,7 +52,7 @@ typedef struct solver {
     const sw_pair_scoring *s;
     int32_t *cc, *dd, *rr, *ss; /* width + 1 each */
     sw_pair_path *path;
-    int oom;
+    int stopped; /* out of memory for the runs, or the GPU failed (gpu->failed): every piece stops */
     int threads; /* this solver's share of the threads */
     int exhaustive; /* every cell of every piece, no band */
     /* Cells no alignment may use (best-K), in the sequences' 1-based
@@ -69,7 +69,7 @@ typedef struct solver {
 
 static void push(solver *v, char op, uint64_t len)
 {
-    if (!len || v->oom) return;
+    if (!len || v->stopped) return;
     sw_pair_path *p = v->path;
     if (p->n && p->runs[p->n - 1].op == op) {
         p->runs[p->n - 1].len += len;
@@ -79,7 +79,7 @@ static void push(solver *v, char op, uint64_t len)
         size_t cap = p->cap ? 2 * p->cap : 256;
         sw_pair_run *r = realloc(p->runs, cap * sizeof *r);
         if (!r) {
-            v->oom = 1;
+            v->stopped = 1;
             return;
         }
         p->runs = r;
@@ -352,7 +352,7 @@ static void sub_finish(solver *v, sub_job *j, sw_pool *pool);
 static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int32_t tb, int32_t te,
                   int64_t target)
 {
-    if (v->oom) return;
+    if (v->stopped) return;
     const sw_pair_scoring *s = v->s;
     const int64_t go = s->gap_open, ge = s->gap_extend;
     if (n == 0) {
@@ -407,13 +407,13 @@ static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uin
     half_pass top = {a, b, 1, 1, mid, n, tb, v->cc, v->dd, v, 1, m, band, a_off, b_off, 1};
     half_pass bottom = {a + m - 1, b + n - 1, -1, -1, m - mid, n, te, v->rr, v->ss, v, 1, m, band,
                         a_off + (int64_t)m + 1, b_off + (int64_t)n + 1, -1};
-    int ran_beside = 0;
+    int halves_done = 0;
     if (v->gpu && (uint64_t)m * n >= v->gpu->min_cells) {
         if (run_halves_gpu(v, &top, &bottom)) {
-            v->oom = 1; /* stops every piece; the share holds the error */
+            v->stopped = 1;
             return;
         }
-        ran_beside = 1;
+        halves_done = 1;
     } else if (v->threads > 1 && (uint64_t)m * n >= PARALLEL_CELLS) {
         sw_pool *pool = NULL;
         int started = 0;
@@ -422,13 +422,13 @@ static void solve(solver *v, const uint8_t *a, uint64_t m, const uint8_t *b, uin
         if (started == 1) {
             run_half(&top);
             sw_pool_join(pool);
-            ran_beside = 1;
+            halves_done = 1;
         } else {
             sw_pool_join(pool);
             bottom.report = 1;
         }
     }
-    if (!ran_beside) {
+    if (!halves_done) {
         run_half(&top);
         run_half(&bottom);
     }
@@ -543,7 +543,7 @@ static void sub_finish(solver *v, sub_job *j, sw_pool *pool)
 {
     sw_pool_join(pool);
     v->threads += j->v.threads;
-    if (j->v.oom) v->oom = 1;
+    if (j->v.stopped) v->stopped = 1;
     for (size_t k = 0; k < j->v.path->n; ++k) push(v, j->v.path->runs[k].op, j->v.path->runs[k].len);
     sw_pair_path_free(j->v.path);
     free(j->v.cc);
@@ -708,7 +708,7 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
             return gpu.failed;
         }
     }
-    if (v.oom) {
+    if (v.stopped) {
         sw_pair_path_free(p);
         return sw_error_set(err, SW_ENOMEM, "out of memory for the alignment's runs");
     }

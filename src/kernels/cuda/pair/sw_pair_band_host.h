@@ -62,8 +62,8 @@ typedef struct sw_pair_args {
      * Myers-Miller split, sw_pair_gpu_rows): every alignment that counts
      * ends at the corner (goal_rows, n) of the piece, which may lie below
      * this pass's rows, so the pruning bound charges the difference in
-     * rows and columns still to go as gap bases. 0: a start pass, free
-     * at its end. */
+     * rows and columns still to go as gap bases. Read by the rows kernel
+     * only (band_worker's ROWS). */
     long long goal_rows;
     /* NULL, or per band the columns [x, y) that it computes (x a multiple
      * of SW_PAIR_CHUNK, both never decreasing from band to band): the

@@ -485,6 +485,11 @@ struct rows_run {
     int32_t *h, *d;
     rows_slot *slot;
     long long G, bands;
+    /* The pass's first bases in the forward or reversed copies. */
+    long long a_fwd, b_fwd;
+    /* The columns of the last row that the kernel leaves (its last band's
+     * window; the whole row without pruning). */
+    long long from, to;
     pair_args p;
 };
 
@@ -494,15 +499,10 @@ int rows_launch(sw_pair_gpu_rows *g, rows_run *r, sw_error *err)
     const sw_pair_rows_job *job = r->job;
     rows_slot *sl = r->slot;
     const long long m = (long long)job->m, n = (long long)job->n;
-    const long long a0 = (long long)job->a_first, b0 = (long long)job->b_first;
-    /* The pass's bases: forwards from a_first, or backwards from it (a
-     * forward run of the reversed copy). */
-    const long long a_fwd = job->backwards ? g->a_len - 1 - a0 : a0;
-    const long long b_fwd = job->backwards ? g->b_len - 1 - b0 : b0;
     const int pruning = job->threshold != INT64_MIN;
     pair_args &p = r->p;
-    p = sw_pair_band_args(&g->scoring, (job->backwards ? g->ar : g->a) + a_fwd, m,
-                          (job->backwards ? g->br : g->b) + b_fwd, n);
+    p = sw_pair_band_args(&g->scoring, (job->backwards ? g->ar : g->a) + r->a_fwd, m,
+                          (job->backwards ? g->br : g->b) + r->b_fwd, n);
     /* No cell reaches INT_MAX: the pass never stops at a hit. */
     p.target = 0x7fffffff;
     p.open_col0 = job->open_col0;
@@ -523,13 +523,15 @@ int rows_launch(sw_pair_gpu_rows *g, rows_run *r, sw_error *err)
                    "copying the windows");
         p.windows = sl->windows;
     }
+    /* Counters to 0, but `found` to "no hit": a sweep stops its bands
+     * at a hit's column. */
     SW_PAIR_CK(cudaMemsetAsync(sl->counters, 0, 4 * sizeof *sl->counters, sl->stream), "clearing");
     SW_PAIR_CK(cudaMemsetAsync(sl->counters, 0xff, sizeof *sl->counters, sl->stream), "clearing");
     int rc = sw_pair_links_launch(&sl->links, (const void *)rows_kernel, &p, r->G, sl->stream, 0, err);
     if (rc) return rc;
-    const long long from = pruning ? sl->windows_host[r->bands - 1].x : 0;
-    const long long to = pruning ? sl->windows_host[r->bands - 1].y : n;
-    SW_PAIR_CK(cudaMemcpyAsync(sl->staging + from, sl->bottom + from, (size_t)(to - from) * sizeof(int2),
+    r->from = pruning ? sl->windows_host[r->bands - 1].x : 0;
+    r->to = pruning ? sl->windows_host[r->bands - 1].y : n;
+    SW_PAIR_CK(cudaMemcpyAsync(sl->staging + r->from, sl->bottom + r->from, (size_t)(r->to - r->from) * sizeof(int2),
                                cudaMemcpyDeviceToHost, sl->stream),
                "copying the last row");
     SW_PAIR_CK(cudaEventRecord(sl->stop, sl->stream), "recording an event");
@@ -549,10 +551,7 @@ int rows_finish(sw_pair_gpu_rows *g, rows_run *r, uint64_t *cells_out, sw_error 
     SW_PAIR_CK(cudaMemcpy(c, sl->counters, sizeof c, cudaMemcpyDeviceToHost), "copying results");
     if (c[3])
         return sw_error_set(err, SW_EDEVICE, "GPU pairwise engine: internal error: a wait stalled in a rows pass");
-    const long long m = (long long)job->m, n = (long long)job->n;
-    const bool windows = r->p.windows != nullptr;
-    const long long from = windows ? sl->windows_host[r->bands - 1].x : 0;
-    const long long to = windows ? sl->windows_host[r->bands - 1].y : n;
+    const long long m = (long long)job->m, n = (long long)job->n, from = r->from, to = r->to;
     /* Column 0: the gap down it from the corner; the last band's window
      * from the kernel, which keeps H - oe; pruned elsewhere. */
     const long long c0 = -((long long)job->open_col0 + m * (long long)g->scoring.gap_extend);
@@ -584,12 +583,16 @@ extern "C" int sw_pair_gpu_rows_run(sw_pair_gpu_rows *g, const sw_pair_rows_job 
         const sw_pair_rows_job *job = &jobs[k];
         const long long m = (long long)job->m, n = (long long)job->n;
         const long long a0 = (long long)job->a_first, b0 = (long long)job->b_first;
+        /* The pass's bases: forwards from a_first, or backwards from it (a
+         * forward run of the reversed copy). */
         const long long a_fwd = job->backwards ? g->a_len - 1 - a0 : a0;
         const long long b_fwd = job->backwards ? g->b_len - 1 - b0 : b0;
         if (m < 1 || n < 1 || n > g->b_len || a_fwd < 0 || b_fwd < 0 || a_fwd + m > g->a_len ||
             b_fwd + n > g->b_len || job->goal_rows < job->m)
             return sw_error_set(err, SW_EINVAL, "GPU pairwise rows: a piece outside the sequences");
         runs[k].job = job;
+        runs[k].a_fwd = a_fwd;
+        runs[k].b_fwd = b_fwd;
         runs[k].h = h[k];
         runs[k].d = d[k];
         runs[k].bands = (m + BAND_ROWS - 1) / BAND_ROWS;
