@@ -8,32 +8,39 @@
 # pairs, each build in turn, `ROUNDS` times.
 #
 # usage: bench/pair_shape.sh BUILD SHARED_DIR
-# Environment: SHAPE (default "16 8 2": ALPHA BLOCKS WARPS), SIZES (default
-# "5000000 10000000"), ROUNDS (default 2), TESTS (default 1).
+# Environment: SHAPE (default "16 8 2": ALPHA BLOCKS WARPS; several shapes
+# separated by commas), SIZES (default "5000000 10000000"), ROUNDS (default
+# 2), TESTS (default 1), PRUNES (default "0 1").
 set -uo pipefail
 build=$1 shared=$2
-read -r alpha blocks warps <<< "${SHAPE:-16 8 2}"
 sizes=${SIZES-5000000 10000000}
 rounds=${ROUNDS:-2}
-other=$build-alpha$alpha
+prunes=${PRUNES:-0 1}
 work=${TMPDIR:-/tmp}/swsearch-pair-shape
 mkdir -p "$work"
-cmake -S . -B "$other" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCMAKE_CUDA_FLAGS="-DSW_PAIR_ALPHA=$alpha -DSW_PAIR_BLOCKS_PER_SM=$blocks -DSW_PAIR_WARPS_PER_BLOCK=$warps" \
-  > "$work/configure.log" 2>&1 &&
-  cmake --build "$other" -j16 --target pair_bench test_pair_gpu > "$work/build.log" 2>&1 ||
-  { tail -30 "$work/build.log"; exit 1; }
-if [ "${TESTS:-1}" = 1 ]; then
-  "$other/tests/gpu/test_pair_gpu" --jobs 1 --filter 'pair_gpu/*' 2>&1 | tail -1 | sed "s/^/alpha $alpha: /"
-fi
+others=()
+IFS=, read -r -a shapes <<< "${SHAPE:-16 8 2}"
+for shape in "${shapes[@]}"; do
+  read -r alpha blocks warps <<< "$shape"
+  other=$build-shape-$alpha-$blocks-$warps
+  cmake -S . -B "$other" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CUDA_FLAGS="-DSW_PAIR_ALPHA=$alpha -DSW_PAIR_BLOCKS_PER_SM=$blocks -DSW_PAIR_WARPS_PER_BLOCK=$warps" \
+    > "$work/configure.log" 2>&1 &&
+    cmake --build "$other" -j16 --target pair_bench test_pair_gpu > "$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; exit 1; }
+  if [ "${TESTS:-1}" = 1 ]; then
+    "$other/tests/gpu/test_pair_gpu" --jobs 1 --filter 'pair_gpu/*' 2>&1 | tail -1 | sed "s/^/$(basename "$other"): /"
+  fi
+  others+=("$other")
+done
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
 for n in $sizes; do
   f=$work/rel$n.fa
   [ -s "$f" ] || "$work/synthdb" dna --len "$n" > "$f"
   for r in $(seq "$rounds"); do
-    for b in "$build" "$other"; do
-      for prune in 0 1; do
+    for b in "$build" "${others[@]}"; do
+      for prune in $prunes; do
         printf '%s prune %d: ' "$(basename "$b")" "$prune"
         "$b/bench/pair_bench" "$f" --prune $prune
       done

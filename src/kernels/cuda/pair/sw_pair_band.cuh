@@ -60,10 +60,11 @@ constexpr int IN_SLOTS = 2 * CHUNK;
 constexpr int B_SLOTS = 4 * CHUNK;
 constexpr int RING = SW_PAIR_RING;
 constexpr int WARPS_PER_BLOCK = SW_PAIR_WARPS_PER_BLOCK;
-/* Blocks of four warps resident on an SM: seven (72 registers a thread,
- * 175 KB of shared memory) keep enough warps to cover the hand-overs. */
+/* Blocks resident on an SM: eight of two warps, four warps a scheduler,
+ * 128 registers a thread (a fifth warp a scheduler would leave 96 and
+ * spill; measured slower: 2,015 against 2,160 GCUPS). */
 #ifndef SW_PAIR_BLOCKS_PER_SM
-#define SW_PAIR_BLOCKS_PER_SM 7
+#define SW_PAIR_BLOCKS_PER_SM 8
 #endif
 constexpr int BLOCKS_PER_SM = SW_PAIR_BLOCKS_PER_SM;
 constexpr int PAD = SW_PAIR_PAD;
@@ -220,33 +221,36 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
 
     /* The lane's first row holding `mx` in this column (ties go to the
      * smallest row). */
-    __device__ __forceinline__ long long first_row(const int (&h)[ALPHA], int mx) const
+    __device__ __forceinline__ long long first_row(const int (&h)[ALPHA], int mx, int top) const
     {
         int first = ALPHA - 1;
 #pragma unroll
         for (int t = ALPHA - 1; t >= 0; --t)
             if (h[t] == mx) first = t;
+        if (top == mx) first = 0;
         return row0 + first;
     }
 
-    __device__ __forceinline__ void track(const int (&h)[ALPHA], long long j)
+    /* `top`: a value of the lane's first row that h[0] may lack (FLOOR if
+     * none); it joins the maximum for free, as ALPHA is even. */
+    __device__ __forceinline__ void track(const int (&h)[ALPHA], long long j, int top = FLOOR)
     {
-        int mx = h[0];
+        static_assert(ALPHA % 2 == 0, "rows a lane: an even number");
+        int mx = top;
 #pragma unroll
-        for (int t = 1; t + 1 < ALPHA; t += 2) mx = __vimax3_s32(mx, h[t], h[t + 1]);
-        if (ALPHA % 2 == 0) mx = max(mx, h[ALPHA - 1]);
+        for (int t = 0; t < ALPHA; t += 2) mx = __vimax3_s32(mx, h[t], h[t + 1]);
         if (!ANCHORED) {
             if (mx > best) {
                 best = mx;
                 best_col = j;
-                best_row = first_row(h, mx);
+                best_row = first_row(h, mx, top);
                 if (p.prune) atomicMax(p.best_score, mx);
             } else if (mx == best && mx > 0) {
                 /* A later column wins a tie only from a smaller row; in
                  * column-major order a smaller column wins it, which happens
                  * when a warp sweeps a second band (columns start again at
                  * 0, rows are larger). */
-                const long long r = first_row(h, mx);
+                const long long r = first_row(h, mx, top);
                 if (ROWMAJOR ? r < best_row : j < best_col) {
                     best_col = j;
                     best_row = r;
@@ -254,7 +258,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
             }
         } else if (mx == p.target && j < hit_col) {
             hit_col = j;
-            atomicMin(p.found, ((unsigned long long)j << 32) | (unsigned long long)first_row(h, mx));
+            atomicMin(p.found, ((unsigned long long)j << 32) | (unsigned long long)first_row(h, mx, top));
         }
     }
 
@@ -320,39 +324,74 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
             int f = fu, hup = hu, diag = dg;
             int last_h = 0, last_f = 0;
             int h[ALPHA];
+            int top_f = FLOOR; /* F of the band's first row, for `track` */
             const unsigned banned = MASK ? forbidden_rows(j) : 0u;
             /* A reversed pass: E and F barred by their own cells. */
             const unsigned banned_e = MASK && p.reversed ? forbidden_rows(j, 1, 0) : 0u;
             const unsigned banned_f = MASK && p.reversed ? forbidden_rows(j, 0, 1) : 0u;
-#pragma unroll
-            for (int t = 0; t < ALPHA; ++t) {
-                int e = __viaddmax_s32(E[t], neg_ext, HO[t]);
+            if (!MASK) {
+                /* F of the lane's first row from the cell above; below
+                 * that, F(t + 1) = max(F(t) - ext, H(t) - oe) with H(t) =
+                 * max(X(t), F(t)) (X: the diagonal and E, clamped) is
+                 * max(F(t) - ext, X(t) - oe), as oe >= ext: one operation
+                 * a row on the chain down the lane's rows instead of three
+                 * (the kernel is bound by that chain's latency). `track`
+                 * reads X, and F too at the band's first row: a cell whose H
+                 * came from F lies below a cell of the band at least oe
+                 * higher, or below the first row, whose H is then at least
+                 * as high (its F came from outside the band and lost at
+                 * most ext a row on the way down). Either way the band's
+                 * first best cell and first hit have H = X or lie in the
+                 * first row. */
                 f = __viaddmax_s32(f, neg_ext, hup);
-                int v = ANCHORED ? max(__vimax3_s32(diag + sc[t], e, f), FLOOR)
-                                 : __vimax3_s32_relu(diag + sc[t], e, f);
-                if (MASK && !p.reversed && (banned >> t & 1u)) {
-                    v = ANCHORED ? FLOOR : 0;
-                    e = f = FLOOR;
-                } else if (MASK && p.reversed && ((banned | banned_e | banned_f) >> t & 1u)) {
-                    if (banned_e >> t & 1u) e = FLOOR;
-                    if (banned_f >> t & 1u) f = FLOOR;
-                    const int pair = (banned >> t & 1u) ? FLOOR : diag + sc[t];
-                    v = ANCHORED ? max(__vimax3_s32(pair, e, f), FLOOR) : __vimax3_s32_relu(pair, e, f);
+                top_f = lane == 0 ? f : FLOOR;
+#pragma unroll
+                for (int t = 0; t < ALPHA; ++t) {
+                    const int e = __viaddmax_s32(E[t], neg_ext, HO[t]);
+                    const int x = ANCHORED ? max(max(diag + sc[t], e), FLOOR) : __viaddmax_s32_relu(diag, sc[t], e);
+                    const int xo = x - oe;
+                    diag = HO[t];
+                    E[t] = e;
+                    hup = __viaddmax_s32(f, -oe, xo);
+                    HO[t] = hup;
+                    h[t] = x;
+                    if (PARTIAL && t == last_t) {
+                        last_h = hup;
+                        last_f = f;
+                    }
+                    if (t + 1 < ALPHA) f = __viaddmax_s32(f, neg_ext, xo);
                 }
-                diag = HO[t];
-                E[t] = e;
-                hup = v - oe;
-                HO[t] = hup;
-                h[t] = v;
-                if (PARTIAL && t == last_t) {
-                    last_h = hup;
-                    last_f = f;
+            } else {
+#pragma unroll
+                for (int t = 0; t < ALPHA; ++t) {
+                    int e = __viaddmax_s32(E[t], neg_ext, HO[t]);
+                    f = __viaddmax_s32(f, neg_ext, hup);
+                    int v = ANCHORED ? max(__vimax3_s32(diag + sc[t], e, f), FLOOR)
+                                     : __vimax3_s32_relu(diag + sc[t], e, f);
+                    if (MASK && !p.reversed && (banned >> t & 1u)) {
+                        v = ANCHORED ? FLOOR : 0;
+                        e = f = FLOOR;
+                    } else if (MASK && p.reversed && ((banned | banned_e | banned_f) >> t & 1u)) {
+                        if (banned_e >> t & 1u) e = FLOOR;
+                        if (banned_f >> t & 1u) f = FLOOR;
+                        const int pair = (banned >> t & 1u) ? FLOOR : diag + sc[t];
+                        v = ANCHORED ? max(__vimax3_s32(pair, e, f), FLOOR) : __vimax3_s32_relu(pair, e, f);
+                    }
+                    diag = HO[t];
+                    E[t] = e;
+                    hup = v - oe;
+                    HO[t] = hup;
+                    h[t] = v;
+                    if (PARTIAL && t == last_t) {
+                        last_h = hup;
+                        last_f = f;
+                    }
                 }
             }
             dg = hu;
             out_h = PARTIAL ? last_h : hup;
             out_f = PARTIAL ? last_f : f;
-            track(h, j);
+            track(h, j, top_f);
         }
         up_h = __shfl_sync(FULL, out_h, (lane + LANES - 1) & (LANES - 1));
         up_f = __shfl_sync(FULL, out_f, (lane + LANES - 1) & (LANES - 1));
