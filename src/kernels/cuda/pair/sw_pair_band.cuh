@@ -233,19 +233,23 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
 
     /* `top`: a value of the lane's first row that h[0] may lack (FLOOR if
      * none); it joins the maximum for free, as ALPHA is even. */
-    __device__ __forceinline__ void track(const int (&h)[ALPHA], long long j, int top = FLOOR)
+    /* Step s's column (s - lane) is worked out only on the rare paths. */
+    __device__ __forceinline__ void track(const int (&h)[ALPHA], long long s, int top = FLOOR)
     {
         static_assert(ALPHA % 2 == 0, "rows a lane: an even number");
         int mx = top;
 #pragma unroll
         for (int t = 0; t < ALPHA; t += 2) mx = __vimax3_s32(mx, h[t], h[t + 1]);
         if (!ANCHORED) {
+            /* One test on the common path: below the best so far. */
+            if (mx < best) return;
+            const long long j = s - lane;
             if (mx > best) {
                 best = mx;
                 best_col = j;
                 best_row = first_row(h, mx, top);
                 if (p.prune) atomicMax(p.best_score, mx);
-            } else if (mx == best && mx > 0) {
+            } else if (mx > 0) {
                 /* A later column wins a tie only from a smaller row; in
                  * column-major order a smaller column wins it, which happens
                  * when a warp sweeps a second band (columns start again at
@@ -256,9 +260,12 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
                     best_row = r;
                 }
             }
-        } else if (mx == p.target && j < hit_col) {
-            hit_col = j;
-            atomicMin(p.found, ((unsigned long long)j << 32) | (unsigned long long)first_row(h, mx, top));
+        } else if (mx == p.target) {
+            const long long j = s - lane;
+            if (j < hit_col) {
+                hit_col = j;
+                atomicMin(p.found, ((unsigned long long)j << 32) | (unsigned long long)first_row(h, mx, top));
+            }
         }
     }
 
@@ -391,7 +398,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
             dg = hu;
             out_h = PARTIAL ? last_h : hup;
             out_f = PARTIAL ? last_f : f;
-            track(h, j, top_f);
+            track(h, s, top_f);
         }
         up_h = __shfl_sync(FULL, out_h, (lane + LANES - 1) & (LANES - 1));
         up_f = __shfl_sync(FULL, out_f, (lane + LANES - 1) & (LANES - 1));
