@@ -145,17 +145,21 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     SW_PAIR_CK(cudaMalloc(&g.b, n), "allocating the second sequence");
     SW_PAIR_CK(cudaMemcpy(g.a, rows_seq, m, cudaMemcpyHostToDevice), "copying the first sequence");
     SW_PAIR_CK(cudaMemcpy(g.b, cols_seq, n, cudaMemcpyHostToDevice), "copying the second sequence");
+    /* The clears go on the pass's stream: a plain cudaMemset runs on the
+     * legacy stream, which a non-blocking stream does not wait for, so a
+     * kernel could start on what an earlier pass left in the memory (a
+     * stale `found` stopped start passes early, now and then). */
     SW_PAIR_CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
-    SW_PAIR_CK(cudaMemset(g.found, 0xff, sizeof *g.found), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(g.found, 0xff, sizeof *g.found, g.stream), "clearing");
     SW_PAIR_CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
-    SW_PAIR_CK(cudaMemset(g.cells, 0, sizeof *g.cells), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(g.cells, 0, sizeof *g.cells, g.stream), "clearing");
     SW_PAIR_CK(cudaMalloc(&g.pruned, sizeof *g.pruned), "allocating");
-    SW_PAIR_CK(cudaMemset(g.pruned, 0, sizeof *g.pruned), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(g.pruned, 0, sizeof *g.pruned, g.stream), "clearing");
     SW_PAIR_CK(cudaMalloc(&g.best_score, sizeof *g.best_score), "allocating");
-    SW_PAIR_CK(cudaMemset(g.best_score, 0, sizeof *g.best_score), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(g.best_score, 0, sizeof *g.best_score, g.stream), "clearing");
     SW_PAIR_CK(cudaMalloc(&g.reduced, sizeof *g.reduced), "allocating");
     SW_PAIR_CK(cudaMalloc(&g.stall, sizeof *g.stall), "allocating");
-    SW_PAIR_CK(cudaMemset(g.stall, 0, sizeof *g.stall), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(g.stall, 0, sizeof *g.stall, g.stream), "clearing");
     unsigned long long *cells_host_dev = nullptr;
     if ((rc = sw_pair_band_map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
 

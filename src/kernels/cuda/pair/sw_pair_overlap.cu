@@ -212,10 +212,10 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     SW_PAIR_CK(cudaMalloc(&g.records, (size_t)chunks * sizeof(best_record)), "allocating the results");
     SW_PAIR_CK(cudaMalloc(&g.reduced, sizeof(best_record)), "allocating");
     SW_PAIR_CK(cudaMalloc(&g.counters, 5 * sizeof(unsigned long long)), "allocating");
-    SW_PAIR_CK(cudaMemset(g.counters, 0, 5 * sizeof(unsigned long long)), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(g.counters, 0, 5 * sizeof(unsigned long long), g.stream), "clearing");
     SW_PAIR_CK(cudaMalloc(&g.flags, (size_t)chunks * sizeof(int)), "allocating");
     SW_PAIR_CK(cudaMalloc(&g.best_score, sizeof(int)), "allocating");
-    SW_PAIR_CK(cudaMemset(g.best_score, 0, sizeof(int)), "clearing");
+    SW_PAIR_CK(cudaMemsetAsync(g.best_score, 0, sizeof(int), g.stream), "clearing");
     SW_PAIR_CK(cudaMalloc(&g.found, sizeof(unsigned long long)), "allocating");
     unsigned long long *cells_host_dev = nullptr;
     if ((rc = sw_pair_band_map_counter(&g.cells_host, &cells_host_dev, err))) return rc;

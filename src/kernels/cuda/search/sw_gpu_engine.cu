@@ -81,8 +81,11 @@ int alloc_slot(sw_gpu_engine *e, slot *s, sw_error *err)
     CK(cudaMalloc(&s->cand_seqs, n * sizeof *s->cand_seqs), "candidates");
     CK(cudaMalloc(&s->ctl, e->ctl_words * 4), "counters");
     CK(cudaMalloc(&s->out, e->top_n * sizeof *s->out), "hits");
-    /* All top_n entries come back, used or not: give the unused defined values. */
+    /* All top_n entries come back, used or not: give the unused defined
+     * values. The clear runs on the legacy stream, which the slot's
+     * non-blocking stream does not wait for: wait for it here. */
     CK(cudaMemset(s->out, 0, e->top_n * sizeof *s->out), "hits");
+    CK(cudaStreamSynchronize(0), "hits");
     CK(cudaMallocHost(&s->host_ctl, ctl_head_words(e) * 4), "pinned counters");
     CK(cudaMallocHost(&s->host_out, e->top_n * sizeof *s->host_out), "pinned hits");
     if (e->host_select) CK(cudaMallocHost(&s->host_scores, n * sizeof *s->host_scores), "pinned scores");
