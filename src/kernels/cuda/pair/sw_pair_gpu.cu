@@ -146,9 +146,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     SW_PAIR_CK(cudaMemcpy(g.a, rows_seq, m, cudaMemcpyHostToDevice), "copying the first sequence");
     SW_PAIR_CK(cudaMemcpy(g.b, cols_seq, n, cudaMemcpyHostToDevice), "copying the second sequence");
     /* The clears go on the pass's stream: a plain cudaMemset runs on the
-     * legacy stream, which a non-blocking stream does not wait for, so a
-     * kernel could start on what an earlier pass left in the memory (a
-     * stale `found` stopped start passes early, now and then). */
+     * legacy stream, which a non-blocking stream does not wait for, so the
+     * kernel could start on what an earlier pass left in the memory. */
     SW_PAIR_CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
     SW_PAIR_CK(cudaMemsetAsync(g.found, 0xff, sizeof *g.found, g.stream), "clearing");
     SW_PAIR_CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
