@@ -1,6 +1,6 @@
 /* The GPU engine of pairwise alignment against the CPU engines: every
- * shape around the band (256 rows), lane (8 rows), chunk (32 columns) and
- * tile sizes, random and related pairs up to 100,000 x 100,000, alignments
+ * shape around the band (512 rows; 256 in a build of 8 rows a lane), lane
+ * (16 rows; 8), chunk (64 columns) and tile sizes, random and related pairs up to 100,000 x 100,000, alignments
  * touching each edge, all-mismatch and identical pairs, both passes, with
  * and without pruning, the diagonal layout, and the overlap engine (local
  * passes, in several cuts, including short-against-long pairs in both
@@ -447,7 +447,7 @@ static void check_cuts(uint64_t m, uint64_t n, const sw_pair_scoring *sc)
     uint8_t *b = mutate(a, n < m ? n : m, 30, &len); /* a related prefix: alignments cross every cut */
     char what[64];
     snprintf(what, sizeof what, "cut %llu x %llu", (unsigned long long)m, (unsigned long long)len);
-    const uint64_t cuts[] = {1, 255, 256, 257, m / 3, m / 2 - m / 2 % 256, m - 200, m - 1};
+    const uint64_t cuts[] = {1, 255, 256, 257, 511, 512, 513, m / 3, m / 2 - m / 2 % 512, m - 200, m - 1};
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; ++k)
         if (cuts[k] > 0 && cuts[k] < m) check_cut(what, a, m, b, len, cuts[k], sc);
     free(a);
@@ -529,7 +529,8 @@ TestSuite(pair_gpu_large, .init = require_gpu);
 
 Test(pair_gpu, random_pairs_of_every_shape)
 {
-    const uint64_t sizes[] = {1, 2, 7, 8, 9, 31, 32, 33, 63, 65, 255, 256, 257, 511, 513, 1000, 2049};
+    const uint64_t sizes[] = {1,   2,   7,   8,   9,   15,  16,   17,   31,   32,   33,  63,
+                              65,  255, 256, 257, 511, 512, 513, 1000, 1023, 1025, 2049};
     const size_t count = sizeof sizes / sizeof sizes[0];
     for (size_t i = 0; i < count; ++i)
         for (size_t j = 0; j < count; j += 3) check_random(sizes[i], sizes[j], &paper);

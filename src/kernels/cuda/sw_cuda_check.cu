@@ -27,3 +27,10 @@ extern "C" int sw_cuda_device_count(int *count, sw_error *err)
     }
     return SW_OK;
 }
+
+extern "C" cudaError_t sw_cuda_upload(void *dev, const void *host, size_t bytes, cudaStream_t stream)
+{
+    if (bytes == 0) return cudaSuccess;
+    const cudaError_t e = cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, stream);
+    return e != cudaSuccess ? e : cudaStreamSynchronize(stream);
+}

@@ -22,6 +22,14 @@ int sw_cuda_fail(sw_error *err, cudaError_t e, const char *who, const char *wher
  * for instance without a driver. */
 int sw_cuda_device_count(int *count, sw_error *err);
 
+/* Copies `bytes` of host memory to the device on `stream` and returns once
+ * the device holds them, so that a kernel on any stream may read them. A
+ * plain cudaMemcpy from pageable memory returns as soon as the data is
+ * staged, before the device has it, and it runs on the legacy stream, which
+ * a non-blocking stream does not wait for: a kernel started right after on
+ * such a stream may read what the memory held before. */
+cudaError_t sw_cuda_upload(void *dev, const void *host, size_t bytes, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,13 +60,12 @@ constexpr int IN_SLOTS = 2 * CHUNK;
 constexpr int B_SLOTS = 4 * CHUNK;
 constexpr int RING = SW_PAIR_RING;
 constexpr int WARPS_PER_BLOCK = SW_PAIR_WARPS_PER_BLOCK;
-/* Blocks of four warps resident on an SM: seven (72 registers a thread,
- * 175 KB of shared memory) keep enough warps to cover the hand-overs.
- * Sixteen rows a lane take eight blocks of two warps: four warps a
- * scheduler at 128 registers (a fifth would leave 96 and spill; measured
- * slower: 2,015 against 2,160 GCUPS). */
+/* Blocks of two warps resident on an SM: eight, four warps a scheduler at
+ * 128 registers a thread (a fifth would leave 96 and spill: 2,015 against
+ * 2,160 GCUPS). Eight rows a lane ran seven blocks of four warps (72
+ * registers, 175 KB of shared memory). */
 #ifndef SW_PAIR_BLOCKS_PER_SM
-#define SW_PAIR_BLOCKS_PER_SM 7
+#define SW_PAIR_BLOCKS_PER_SM 8
 #endif
 constexpr int BLOCKS_PER_SM = SW_PAIR_BLOCKS_PER_SM;
 constexpr int PAD = SW_PAIR_PAD;

@@ -10,13 +10,14 @@
 
 namespace {
 
-/* `bytes` of host memory into a new device allocation *out; frees `host`
- * (malloc'd by the caller, which may pass NULL when that failed). */
-int copy_to_device(void *host, size_t bytes, void **out, const char *what, sw_error *err)
+/* `bytes` of host memory into a new device allocation *out, there on
+ * return (sw_cuda_upload, on the pass's stream); frees `host` (malloc'd by
+ * the caller, which may pass NULL when that failed). */
+int copy_to_device(void *host, size_t bytes, void **out, const char *what, cudaStream_t stream, sw_error *err)
 {
     if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory for %s", what);
     cudaError_t e = cudaMalloc(out, bytes);
-    if (e == cudaSuccess) e = cudaMemcpy(*out, host, bytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = sw_cuda_upload(*out, host, bytes, stream);
     free(host);
     if (e != cudaSuccess) {
         char doing[96];
@@ -27,17 +28,18 @@ int copy_to_device(void *host, size_t bytes, void **out, const char *what, sw_er
 }
 
 /* A pass's boundary row into the kernels' form (H - oe, F) on the device. */
-int upload_edge(const sw_pair_edge *row, long long n, int oe, int2 **out, sw_error *err)
+int upload_edge(const sw_pair_edge *row, long long n, int oe, int2 **out, cudaStream_t stream, sw_error *err)
 {
     int2 *host = (int2 *)malloc((size_t)n * sizeof(int2));
     if (host)
         for (long long j = 0; j < n; ++j) host[j] = make_int2(row[j].h - oe, row[j].f);
-    return copy_to_device(host, (size_t)n * sizeof(int2), (void **)out, "a boundary row", err);
+    return copy_to_device(host, (size_t)n * sizeof(int2), (void **)out, "a boundary row", stream, err);
 }
 
 /* The pass's forbidden boxes on the device (*dev, to free), rows and
  * columns swapped when the engine runs the pair transposed, into p. */
-int upload_boxes(const sw_pair_pass *pass, bool transposed, sw_pair_args *p, sw_pair_box **dev, sw_error *err)
+int upload_boxes(const sw_pair_pass *pass, bool transposed, sw_pair_args *p, sw_pair_box **dev, cudaStream_t stream,
+                 sw_error *err)
 {
     *dev = nullptr;
     const int count = pass->forbidden_count;
@@ -48,7 +50,7 @@ int upload_boxes(const sw_pair_pass *pass, bool transposed, sw_pair_args *p, sw_
             const sw_pair_box x = pass->forbidden[k];
             host[k] = transposed ? sw_pair_box{x.b_lo, x.b_hi, x.a_lo, x.a_hi} : x;
         }
-    const int rc = copy_to_device(host, (size_t)count * sizeof(sw_pair_box), (void **)dev, "the forbidden boxes", err);
+    const int rc = copy_to_device(host, (size_t)count * sizeof(sw_pair_box), (void **)dev, "the forbidden boxes", stream, err);
     if (rc) return rc;
     p->boxes = *dev;
     p->box_count = count;
@@ -81,16 +83,16 @@ extern "C" sw_pair_args sw_pair_band_args(const sw_pair_scoring *s, const uint8_
 }
 
 extern "C" int sw_pair_band_upload_bounds(const sw_pair_pass *pass, int transposed, sw_pair_args *p, int2 **top,
-                                          sw_pair_box **boxes, sw_error *err)
+                                          sw_pair_box **boxes, cudaStream_t stream, sw_error *err)
 {
     *top = nullptr;
     if (pass->top) {
-        const int rc = upload_edge(pass->top, p->n, p->oe, top, err);
+        const int rc = upload_edge(pass->top, p->n, p->oe, top, stream, err);
         if (rc) return rc;
     }
     p->top = *top;
     p->last_row_wanted = pass->bottom != nullptr;
-    return upload_boxes(pass, transposed != 0, p, boxes, err);
+    return upload_boxes(pass, transposed != 0, p, boxes, stream, err);
 }
 
 extern "C" int sw_pair_band_download_row(const int2 *dev, long long n, int oe, sw_pair_edge *row, sw_error *err)

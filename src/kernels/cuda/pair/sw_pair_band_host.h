@@ -18,12 +18,12 @@ extern "C" {
 #endif
 
 /* Rows a lane, lanes a warp, rows a band. Sixteen rows a lane (with
- * SW_PAIR_WARPS_PER_BLOCK 2 and SW_PAIR_BLOCKS_PER_SM 8) run the 10 Mbp
- * forward pass at 2,210 GCUPS against 1,868 for eight, but until an
- * intermittent failure of the start pass after the overlap engine is
- * understood (more frequent with sixteen: bench/RESULTS.md), eight it is. */
+ * SW_PAIR_WARPS_PER_BLOCK 2 and SW_PAIR_BLOCKS_PER_SM 8) spread a step's
+ * fixed costs (profile loads, shuffles, the best-cell test) over twice the
+ * cells of eight: the 10 Mbp forward pass runs at 2,210 GCUPS against
+ * 1,869 (bench/RESULTS.md). */
 #ifndef SW_PAIR_ALPHA
-#define SW_PAIR_ALPHA 8
+#define SW_PAIR_ALPHA 16
 #endif
 #define SW_PAIR_LANES 32
 #define SW_PAIR_BAND_ROWS (SW_PAIR_ALPHA * SW_PAIR_LANES)
@@ -34,11 +34,11 @@ extern "C" {
 #endif
 /* Columns of a ring between two bands of one round (persistent layout). */
 #define SW_PAIR_RING 512
-/* Blocks of four warps; sixteen rows a lane need blocks of two (a warp
- * then takes 12.3 KB of shared memory, and four would pass the 48 KB of
- * static shared memory a block may hold). */
+/* Blocks of two warps: at sixteen rows a lane a warp takes 12.3 KB of
+ * shared memory, and four would pass the 48 KB of static shared memory a
+ * block may hold (eight rows a lane ran in blocks of four). */
 #ifndef SW_PAIR_WARPS_PER_BLOCK
-#define SW_PAIR_WARPS_PER_BLOCK 4
+#define SW_PAIR_WARPS_PER_BLOCK 2
 #endif
 #define SW_PAIR_PAD 16 /* counters 128 bytes apart */
 
@@ -137,9 +137,10 @@ sw_pair_args sw_pair_band_args(const sw_pair_scoring *s, const uint8_t *a, long 
 /* What a pass brings from outside into the launch arguments p (whose n
  * is set): its row above (*top, to free), its forbidden boxes (*boxes, to
  * free; rows and columns swapped when the engine runs the pair
- * `transposed`) and whether its last row is wanted. */
+ * `transposed`) and whether its last row is wanted; on the device when
+ * this returns (copied on the pass's `stream`). */
 int sw_pair_band_upload_bounds(const sw_pair_pass *pass, int transposed, sw_pair_args *p, int2 **top,
-                               sw_pair_box **boxes, sw_error *err);
+                               sw_pair_box **boxes, cudaStream_t stream, sw_error *err);
 
 /* The kernels' last row on the device, n columns of (H - oe, F), into the
  * pass's form. */

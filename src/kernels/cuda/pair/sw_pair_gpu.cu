@@ -143,8 +143,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     SW_PAIR_CK(cudaEventCreate(&g.stop), "creating an event");
     SW_PAIR_CK(cudaMalloc(&g.a, m), "allocating the first sequence");
     SW_PAIR_CK(cudaMalloc(&g.b, n), "allocating the second sequence");
-    SW_PAIR_CK(cudaMemcpy(g.a, rows_seq, m, cudaMemcpyHostToDevice), "copying the first sequence");
-    SW_PAIR_CK(cudaMemcpy(g.b, cols_seq, n, cudaMemcpyHostToDevice), "copying the second sequence");
+    SW_PAIR_CK(sw_cuda_upload(g.a, rows_seq, m, g.stream), "copying the first sequence");
+    SW_PAIR_CK(sw_cuda_upload(g.b, cols_seq, n, g.stream), "copying the second sequence");
     /* The clears go on the pass's stream: a plain cudaMemset runs on the
      * legacy stream, which a non-blocking stream does not wait for, so the
      * kernel could start on what an earlier pass left in the memory. */
@@ -168,7 +168,7 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     /* A pruned cell is taken as 0: fine for the best score, wrong for a
      * last row that another pass goes on from. */
     p.prune = opt->prune != 0 && !pass->bottom;
-    if ((rc = sw_pair_band_upload_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
+    if ((rc = sw_pair_band_upload_bounds(pass, transposed, &p, &g.top, &g.boxes, g.stream, err))) return rc;
     if (pass->bottom) SW_PAIR_CK(cudaMalloc(&g.bottom, (size_t)n * sizeof(int2)), "allocating the last row");
     p.bottom = g.bottom;
     p.found = g.found;
@@ -354,8 +354,8 @@ int upload_both_ways(const uint8_t *seq, long long len, uint8_t **fwd, uint8_t *
     for (long long k = 0; k < len; ++k) host[k] = seq[len - 1 - k];
     cudaError_t e = cudaMalloc(fwd, (size_t)len);
     if (e == cudaSuccess) e = cudaMalloc(rev, (size_t)len);
-    if (e == cudaSuccess) e = cudaMemcpy(*fwd, seq, (size_t)len, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(*rev, host, (size_t)len, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = sw_cuda_upload(*fwd, seq, (size_t)len, 0);
+    if (e == cudaSuccess) e = sw_cuda_upload(*rev, host, (size_t)len, 0);
     free(host);
     if (e != cudaSuccess) return sw_cuda_fail(err, e, SW_PAIR_WHO, "copying the sequences");
     return SW_OK;

@@ -204,8 +204,8 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     SW_PAIR_CK(cudaEventCreate(&g.stop), "creating an event");
     SW_PAIR_CK(cudaMalloc(&g.rows, m), "allocating the longer sequence");
     SW_PAIR_CK(cudaMalloc(&g.cols, n), "allocating the shorter sequence");
-    SW_PAIR_CK(cudaMemcpy(g.rows, rows_seq, m, cudaMemcpyHostToDevice), "copying the longer sequence");
-    SW_PAIR_CK(cudaMemcpy(g.cols, cols_seq, n, cudaMemcpyHostToDevice), "copying the shorter sequence");
+    SW_PAIR_CK(sw_cuda_upload(g.rows, rows_seq, m, g.stream), "copying the longer sequence");
+    SW_PAIR_CK(sw_cuda_upload(g.cols, cols_seq, n, g.stream), "copying the shorter sequence");
     SW_PAIR_CK(cudaMalloc(&g.last, (size_t)chunks * n * sizeof(int2)), "allocating the chunks' last rows");
     SW_PAIR_CK(cudaMalloc(&g.overlap, (size_t)chunks * n * sizeof(int2)), "allocating the chunks' overlap rows");
     SW_PAIR_CK(cudaMalloc(&g.saved, (size_t)n * sizeof(int2)), "allocating");
@@ -229,7 +229,7 @@ int run_overlap(const sw_pair_pass *pass, const sw_pair_overlap_options *opt, bo
     p.pruned = pruned;
     p.cells_host = cells_host_dev;
     p.stall = stall;
-    if ((rc = sw_pair_band_upload_bounds(pass, transposed, &p, &g.top, &g.boxes, err))) return rc;
+    if ((rc = sw_pair_band_upload_bounds(pass, transposed, &p, &g.top, &g.boxes, g.stream, err))) return rc;
 
     overlap_args o;
     o.chunks = chunks;

@@ -569,19 +569,19 @@ extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, c
         SETDB_CK(cudaMalloc(&e->d_lengths, n * 4), "database lengths");
         SETDB_CK(cudaMalloc(&e->d_tiebreak, n * 4), "database tie-breaks");
         SETDB_CK(cudaMalloc(&e->d_subject_class, SW_CODE_LIMIT), "residue classes");
-        SETDB_CK(cudaMemcpy(e->d_offsets, offsets, num_seqs * 8, cudaMemcpyHostToDevice), "upload offsets");
-        SETDB_CK(cudaMemcpy(e->d_lengths, lengths, num_seqs * 4, cudaMemcpyHostToDevice), "upload lengths");
-        SETDB_CK(cudaMemcpy(e->d_tiebreak, tiebreak, num_seqs * 4, cudaMemcpyHostToDevice), "upload tie-breaks");
+        SETDB_CK(sw_cuda_upload(e->d_offsets, offsets, num_seqs * 8, 0), "upload offsets");
+        SETDB_CK(sw_cuda_upload(e->d_lengths, lengths, num_seqs * 4, 0), "upload lengths");
+        SETDB_CK(sw_cuda_upload(e->d_tiebreak, tiebreak, num_seqs * 4, 0), "upload tie-breaks");
         if (e->host_select) {
             e->h_tiebreak = (uint32_t *)malloc(n * 4);
             if (!e->h_tiebreak) { rc = sw_error_set(err, SW_ENOMEM, "out of memory"); break; }
             memcpy(e->h_tiebreak, tiebreak, num_seqs * 4);
         }
-        SETDB_CK(cudaMemcpy(e->d_subject_class, subject_class, SW_CODE_LIMIT, cudaMemcpyHostToDevice),
+        SETDB_CK(sw_cuda_upload(e->d_subject_class, subject_class, SW_CODE_LIMIT, 0),
                  "upload residue classes");
         if (e->resident) {
             SETDB_CK(cudaMalloc(&e->d_res, total ? total : 1), "database residues");
-            SETDB_CK(cudaMemcpy(e->d_res, residues, total, cudaMemcpyHostToDevice), "upload residues");
+            SETDB_CK(sw_cuda_upload(e->d_res, residues, total, 0), "upload residues");
         } else {
             SETDB_CK(cudaMallocHost(&e->h_res, total), "pinned database");
             memcpy(e->h_res, residues, total);

@@ -114,9 +114,9 @@ int build_tables(sw_gpu_engine *e, search_ctx *c, const uint8_t *const *queries,
     if ((rc = ensure((void **)&e->d_table16, &e->table16_cap, c->table16_words * 4, "substitution table", err)) ||
         (rc = ensure((void **)&e->d_table32, &e->table32_cap, c->table32_words * 4, "substitution table", err)) ||
         (rc = ensure((void **)&e->d_query, &e->query_cap, total, "queries", err))) {
-    } else if ((ce = cudaMemcpy(e->d_table16, t16, c->table16_words * 4, cudaMemcpyHostToDevice)) != cudaSuccess ||
-               (ce = cudaMemcpy(e->d_table32, t32, c->table32_words * 4, cudaMemcpyHostToDevice)) != cudaSuccess ||
-               (ce = cudaMemcpy(e->d_query, rows_host, total, cudaMemcpyHostToDevice)) != cudaSuccess) {
+    } else if ((ce = sw_cuda_upload(e->d_table16, t16, c->table16_words * 4, 0)) != cudaSuccess ||
+               (ce = sw_cuda_upload(e->d_table32, t32, c->table32_words * 4, 0)) != cudaSuccess ||
+               (ce = sw_cuda_upload(e->d_query, rows_host, total, 0)) != cudaSuccess) {
         rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "upload tables and queries");
     }
     free(rows_host);
