@@ -5,7 +5,7 @@
 # MASA-CUDAlign 3.9.1 stage 1 side by side; MASA_LENGTHS, default 2000000), `serve` (bench/serve_latency.sh), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
-# `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairrepeat` (bench/pair_repeat.sh), `pairmpi` (bench/pair_mpi.sh),
+# `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairrepeat` (bench/pair_repeat.sh), `pathtune` (bench/pair_path_tune.sh), `pairmpi` (bench/pair_mpi.sh),
 # `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh),
 # `ab` (every tree in .ab/, made by scripts/ab-prepare.sh, built and timed against this one by bench/gpu_ab.sh;
 # AB_ROUNDS, default 2; AB_ARGS: extra entries such as build-device@--columns,24).
@@ -76,6 +76,9 @@ for step in "$@"; do
     pairshapes)
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shapes.sh $build .deps/shared > "$out/pair-shapes.log" 2>&1
       echo "pair shapes rc=$?"; cat "$out/pair-shapes.log"; cp /tmp/swsearch-pair-inputs/runs.jsonl "$out/" 2>/dev/null ;;
+    pathtune)
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_path_tune.sh $build .deps/shared > "$out/pair-path-tune.log" 2>&1
+      echo "path tune rc=$?"; cat "$out/pair-path-tune.log" ;;
     pairrepeat)
       # REPEAT_TREES: other source trees built and run beside this one.
       TMPDIR=${TMPDIR:-/tmp} bash bench/pair_repeat.sh $build .deps/shared ${REPEAT_TREES:-} > "$out/pair-repeat.log" 2>&1

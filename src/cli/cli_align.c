@@ -477,6 +477,7 @@ int cli_align(int argc, char **argv)
     /* The alignments themselves, each checked by re-scoring. */
     const double t_path = sw_clock_seconds();
     uint64_t path_cells = 0, gpu_cells = 0, gpu_passes = 0;
+    double gpu_busy = 0;
     if (a.alignment) {
         sw_progress_restart(&progress.line);
         /* The k-th of --best keeps out of the boxes of the better ones, as
@@ -506,6 +507,7 @@ int cli_align(int argc, char **argv)
                 path_cells += sw_pair_path_cells(paths[k]);
                 gpu_cells += sw_pair_path_gpu_cells(paths[k]);
                 gpu_passes += sw_pair_path_gpu_passes(paths[k]);
+                gpu_busy += sw_pair_path_gpu_busy_seconds(paths[k]);
             }
         }
         free(boxes);
@@ -545,8 +547,8 @@ int cli_align(int argc, char **argv)
                     found > 1 ? "all alignments" : "the alignment", path_seconds, (double)path_cells,
                     gcups(path_cells, path_seconds));
             if (gpu_passes)
-                fprintf(stderr, "; %.3e of them in %llu passes on the GPU", (double)gpu_cells,
-                        (unsigned long long)gpu_passes);
+                fprintf(stderr, "; %.3e of them in %llu passes on the GPU, busy %.3f s", (double)gpu_cells,
+                        (unsigned long long)gpu_passes, gpu_busy);
             fprintf(stderr, ")\n");
         }
         if (a.best > 1)

@@ -35,6 +35,7 @@ struct sw_pair_path {
     sw_pair_path_summary summary;
     uint64_t cells;
     uint64_t gpu_passes, gpu_cells;
+    double gpu_busy_seconds;
 };
 
 /* The GPU, shared by every solver of a path (sw_pair_gpu_rows_run lets
@@ -46,6 +47,10 @@ typedef struct gpu_share {
     int failed;    /* the first failure, kept in err */
     sw_error err;
     _Atomic uint64_t passes, cells;
+    /* Under `lock`: splits on the GPU now, since when some have been, and
+     * the seconds with at least one (what the GPU's share of the time is). */
+    int in_flight;
+    double busy_since, busy_seconds;
 } gpu_share;
 
 typedef struct solver {
@@ -311,11 +316,15 @@ static int run_halves_gpu(solver *v, const half_pass *top, const half_pass *bott
     }
     uint64_t cells = 0;
     sw_error err = {0};
+    pthread_mutex_lock(&g->lock);
+    if (g->in_flight++ == 0) g->busy_since = sw_clock_seconds();
+    pthread_mutex_unlock(&g->lock);
     const int rc = sw_pair_gpu_rows_run(g->rows, jobs, 2, h, d, &cells, &err);
     atomic_fetch_add(v->done, cells);
     atomic_fetch_add(&g->cells, cells);
     atomic_fetch_add(&g->passes, 2);
     pthread_mutex_lock(&g->lock);
+    if (--g->in_flight == 0) g->busy_seconds += sw_clock_seconds() - g->busy_since;
     if (rc && !g->failed) {
         g->failed = rc;
         g->err = err;
@@ -700,6 +709,7 @@ int sw_pair_path_find(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64
     if (v.gpu) {
         p->gpu_passes = atomic_load(&gpu.passes);
         p->gpu_cells = atomic_load(&gpu.cells);
+        p->gpu_busy_seconds = gpu.busy_seconds;
         sw_pair_gpu_rows_close(gpu.rows);
         pthread_mutex_destroy(&gpu.lock);
         if (gpu.failed) {
@@ -753,3 +763,4 @@ sw_pair_path_summary sw_pair_path_get_summary(const sw_pair_path *p) { return p-
 uint64_t sw_pair_path_cells(const sw_pair_path *p) { return p->cells; }
 uint64_t sw_pair_path_gpu_passes(const sw_pair_path *p) { return p->gpu_passes; }
 uint64_t sw_pair_path_gpu_cells(const sw_pair_path *p) { return p->gpu_cells; }
+double sw_pair_path_gpu_busy_seconds(const sw_pair_path *p) { return p->gpu_busy_seconds; }

@@ -66,8 +66,11 @@ typedef struct sw_pair_path_options {
 } sw_pair_path_options;
 
 /* Below this many cells (m x n) a piece is solved on the CPU: a GPU pass
- * over it costs more in launches and copies than it saves. */
-#define SW_PAIR_PATH_GPU_CELLS ((uint64_t)1 << 30)
+ * over it costs more in launches and copies than it saves. Measured on the
+ * H100 (bench/pair_path_tune.sh), related pairs: 2^30 left the GPU idle
+ * for 2.0 of 6.2 s at 5 Mbp while the CPU threads solved the pieces below
+ * it; 2^26 took 5.2 s (0.76 s at 1 Mbp, against 1.20), 2^24 5.6 s. */
+#define SW_PAIR_PATH_GPU_CELLS ((uint64_t)1 << 26)
 
 /* The alignment of `r` (a result of sw_pair_align or sw_pair_align_best on
  * these sequences and this scoring): starts at (a_start, b_start), ends at
@@ -97,6 +100,8 @@ uint64_t sw_pair_path_cells(const sw_pair_path *p);
 /* Of those, the passes run on the GPU and their cells (0 without it). */
 uint64_t sw_pair_path_gpu_passes(const sw_pair_path *p);
 uint64_t sw_pair_path_gpu_cells(const sw_pair_path *p);
+/* Seconds during which at least one of those passes was on the GPU. */
+double sw_pair_path_gpu_busy_seconds(const sw_pair_path *p);
 
 /* Re-scores runs[0..n-1] starting at (a_start, b_start): *score, or
  * SW_EINVAL when a run leaves the sequences. The one scorer of paths. */
