@@ -322,26 +322,23 @@ struct rows_slot {
             const int rc = sw_pair_links_reserve(&links, warps, cols, err);
             if (rc) return rc;
         }
-        if (n > row_cap) {
-            cudaFree(bottom);
-            if (staging) cudaFreeHost(staging);
-            bottom = staging = nullptr;
-            row_cap = 0;
-            SW_PAIR_CK(cudaMalloc(&bottom, (size_t)n * sizeof(int2)), "allocating the last row");
-            SW_PAIR_CK(cudaHostAlloc(&staging, (size_t)n * sizeof(int2), cudaHostAllocDefault),
-                       "allocating the last row");
-            row_cap = n;
-        }
-        if (bands > windows_cap) {
-            cudaFree(windows);
-            if (windows_host) cudaFreeHost(windows_host);
-            windows = windows_host = nullptr;
-            windows_cap = 0;
-            SW_PAIR_CK(cudaMalloc(&windows, (size_t)bands * sizeof(int2)), "allocating the windows");
-            SW_PAIR_CK(cudaHostAlloc(&windows_host, (size_t)bands * sizeof(int2), cudaHostAllocDefault),
-                       "allocating the windows");
-            windows_cap = bands;
-        }
+        int rc = grow(bottom, staging, row_cap, n, "allocating the last row", err);
+        if (!rc) rc = grow(windows, windows_host, windows_cap, bands, "allocating the windows", err);
+        return rc;
+    }
+
+    /* A device buffer and its pinned host twin, of `cap` entries, grown to
+     * at least `need` (the contents are not kept). */
+    static int grow(int2 *&dev, int2 *&host, long long &cap, long long need, const char *what, sw_error *err)
+    {
+        if (need <= cap) return SW_OK;
+        cudaFree(dev);
+        if (host) cudaFreeHost(host);
+        dev = host = nullptr;
+        cap = 0;
+        SW_PAIR_CK(cudaMalloc(&dev, (size_t)need * sizeof(int2)), what);
+        SW_PAIR_CK(cudaHostAlloc(&host, (size_t)need * sizeof(int2), cudaHostAllocDefault), what);
+        cap = need;
         return SW_OK;
     }
 };
@@ -465,11 +462,11 @@ void band_windows(const sw_pair_scoring *s, const sw_pair_rows_job *job, long lo
 
 /* Warps worth giving a pass (0: as many as fit). With windows the bands
  * run as a diagonal wavefront: a band can start once the band above is
- * past its window's start plus a chunk, about five chunks of work
- * (windows move 256 columns a band), so about (widest window in chunks)
- * / 5 bands are at work at a time; more warps would only wait, and keep
- * other passes from running beside this one. The widest window is taken
- * over a few rows. */
+ * past its window's start (windows move BAND_ROWS columns a band) plus its
+ * hand-over delay, so about (widest window) / (BAND_ROWS + a few chunks)
+ * bands are at work at a time; this gives about twice that, since more
+ * warps would only wait and keep other passes from running beside this
+ * one. The widest window is taken over a few rows. */
 int rows_warps(const sw_pair_scoring *s, const sw_pair_rows_job *job)
 {
     if (job->threshold == INT64_MIN) return 0;

@@ -19,13 +19,15 @@
  *   walk: one thread a pair follows the bits back from the last cell.
  * The recurrences, costs and tie rule are sw_profile_align.c's, cell for
  * cell, in int32 (the host checks that no value can reach 2^30 in size;
- * value_bound says why the check holds). The host stages the columns on
- * all its cores, checking their ranges as it copies. */
+ * value_bound says why the check holds, on the ranges the prepare kernels
+ * find; a round whose check fails is an error, its results unused). The
+ * host stages the columns as they are, on all its cores. */
 #include "sw_profile_gpu.h"
 
 #include <mma.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
@@ -85,6 +87,10 @@ struct round_args {
     /* SW_PROFILE_GPU_SCORES_GLOBAL: every pair's column scores, less the
      * subtracted terms, skewed for the sweep (score_matrix). */
     int *scores;
+    /* Per pair, found by prepare_rows and prepare_cols for the host's
+     * range check: the largest column sum of each profile and whether a
+     * frequency leaves int8 (x, y, z). */
+    int4 *ranges;
 };
 
 struct scoring_dev {
@@ -155,11 +161,17 @@ __global__ void prepare_rows(round_args r, scoring_dev s, long long rows)
         r.a_cost[g] = make_int4(0, 0, 0, 0);
         return;
     }
-    const uint8_t *f = r.in + d.in_off + i * K;
+    const uint8_t *f = r.in + d.in_off + i * s.symbols;
+    int sum = 0, high = 0;
     for (int k = 0; k < 16; ++k) {
-        v0[k] = (int8_t)f[k];
-        v1[k] = (int8_t)f[16 + k];
+        const int x = k < s.symbols ? f[k] : 0, y = 16 + k < s.symbols ? f[16 + k] : 0;
+        v0[k] = (int8_t)x;
+        v1[k] = (int8_t)y;
+        sum += x + y;
+        high |= x | y;
     }
+    atomicMax(&r.ranges[p].x, sum);
+    if (high & 0x80) atomicOr(&r.ranges[p].z, 1);
     const int2 c = column_costs(s, f);
     r.a_cost[g] = make_int4(c.x, c.y, s.euclid ? norm2(s, f) : 0, 0);
 }
@@ -180,9 +192,12 @@ __global__ void prepare_cols(round_args r, scoring_dev s, long long cols)
         r.b_cost[g] = make_int4(0, 0, 0, 0);
         return;
     }
-    const uint8_t *f = r.in + d.in_off + (long long)d.m * K + j * K;
+    const uint8_t *f = r.in + d.in_off + ((long long)d.m + j) * s.symbols;
+    int sum = 0, high = 0;
     for (int x = 0; x < K; ++x) {
-        int lo = f[x], hi = 0;
+        int lo = x < s.symbols ? f[x] : 0, hi = 0;
+        sum += lo;
+        high |= lo;
         if (!s.euclid) {
             /* T[x] = sum over y of M[x][y] g[y]: lo in 0..63, T = lo + 64 hi. */
             int t = 0;
@@ -195,6 +210,8 @@ __global__ void prepare_cols(round_args r, scoring_dev s, long long cols)
         r.b_lo[o] = (int8_t)lo;
         if (r.with_hi) r.b_hi[o] = (int8_t)hi;
     }
+    atomicMax(&r.ranges[p].y, sum);
+    if (high & 0x80) atomicOr(&r.ranges[p].z, 1);
     const int2 c = column_costs(s, f);
     r.b_cost[g] = make_int4(c.x, c.y, s.euclid ? norm2(s, f) : 0, 0);
 }
@@ -550,15 +567,14 @@ long long value_bound(const sw_profile_gpu_scoring *s, int most, const sw_profil
     return step * std::max(x.m, x.n) + 2 * (cell + cost);
 }
 
-/* Copies the columns of a round's pairs into the staging buffer, K bytes
- * each (zero beyond `symbols`), and finds their ranges: on every core, a
- * pair at a time. */
+/* Copies the columns of a round's pairs into the staging buffer as they
+ * are (`symbols` bytes a column: the prepare kernels widen them and find
+ * their ranges): on every core, a pair at a time. */
 struct staging {
     const sw_profile_gpu_scoring *s;
     const sw_profile_gpu_pair *pairs;
     const pair_desc *desc;
     uint8_t *dst;
-    column_range *range;
     int count;
     std::atomic<int> next{0};
 };
@@ -567,31 +583,37 @@ void stage_pairs(void *ctx, int index)
 {
     (void)index;
     staging *st = (staging *)ctx;
-    const int symbols = st->s->symbols;
+    const size_t symbols = (size_t)st->s->symbols;
     for (;;) {
         const int x = st->next.fetch_add(1);
         if (x >= st->count) return;
         const sw_profile_gpu_pair &q = st->pairs[x];
         uint8_t *dst = st->dst + st->desc[x].in_off;
-        unsigned seen = 0;
-        long long most[2] = {0, 0};
-        for (int pass = 0; pass < 2; ++pass) {
-            const uint8_t *src = pass ? q.b : q.a;
-            const int cnt = pass ? q.n : q.m;
-            for (int c = 0; c < cnt; ++c, dst += K, src += symbols) {
-                int sum = 0;
-                for (int k = 0; k < symbols; ++k) {
-                    dst[k] = src[k];
-                    sum += src[k];
-                    seen |= src[k];
-                }
-                memset(dst + symbols, 0, (size_t)(K - symbols));
-                most[pass] = std::max(most[pass], (long long)sum);
-            }
-        }
-        st->range[x] = column_range{most[0], most[1], (seen & 0x80u) != 0};
+        memcpy(dst, q.a, (size_t)q.m * symbols);
+        memcpy(dst + (size_t)q.m * symbols, q.b, (size_t)q.n * symbols);
     }
 }
+
+/* The staging buffer: host memory in 2 MB pages where the system gives
+ * them, since a fresh buffer of hundreds of MB in 4 KB pages spends more
+ * time in page faults, all cores faulting at once, than in the copies. */
+struct staging_buffer {
+    uint8_t *data = nullptr;
+    size_t size = 0;
+    ~staging_buffer() { free(data); }
+    bool reserve(size_t need)
+    {
+        if (need <= size) return true;
+        free(data);
+        const size_t page = (size_t)2 << 20, bytes = (need + page - 1) / page * page;
+        data = (uint8_t *)aligned_alloc(page, bytes);
+        size = data ? bytes : 0;
+#ifdef MADV_HUGEPAGE
+        if (data) madvise(data, bytes, MADV_HUGEPAGE);
+#endif
+        return data != nullptr;
+    }
+};
 
 int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pairs, size_t count,
                 const sw_profile_gpu_options *opt, sw_profile_gpu_result *results, sw_profile_gpu_stats *stats,
@@ -644,12 +666,11 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
     const int most = largest_entry(s);
 
     std::vector<pair_desc> desc;
-    std::vector<column_range> range;
+    std::vector<int4> ranges;
     std::vector<int2> order;
     std::vector<int> by_strips;
     /* Staging is written whole before it is read: no zeroing. */
-    std::unique_ptr<uint8_t[]> host_in;
-    size_t host_in_size = 0;
+    staging_buffer host_in;
     std::vector<uint8_t> host_steps;
     std::vector<int> host_score;
     size_t first = 0;
@@ -674,7 +695,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         }
         const int np = (int)(last - first);
         desc.resize((size_t)np);
-        range.resize((size_t)np);
+        ranges.resize((size_t)np);
         int item0 = 0, most_strips = 0;
         for (int x = 0; x < np; ++x) {
             const sw_profile_gpu_pair &q = pairs[first + x];
@@ -697,7 +718,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
                 score_ints += (long long)d.m_pad * skew_steps(d.n_pad);
                 tiles += (long long)d.strips * (d.n_pad / TILE);
             }
-            in_bytes += (long long)(q.m + q.n) * K;
+            in_bytes += (long long)(q.m + q.n) * s->symbols;
             rows += d.m_pad;
             cols += d.n_pad;
             tb_words += (long long)d.strips * d.tb_words;
@@ -706,30 +727,18 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
             most_strips = std::max(most_strips, d.strips);
         }
 
-        /* Stage the columns and check that every value fits. */
+        /* Stage the columns. */
         const double t_stage = sw_clock_seconds();
-        if ((size_t)in_bytes > host_in_size) {
-            host_in.reset(new uint8_t[(size_t)in_bytes]);
-            host_in_size = (size_t)in_bytes;
-        }
+        if (!host_in.reserve((size_t)in_bytes)) throw std::bad_alloc();
         staging sg;
         sg.s = s;
         sg.pairs = pairs + first;
         sg.desc = desc.data();
-        sg.dst = host_in.get();
-        sg.range = range.data();
+        sg.dst = host_in.data;
         sg.count = np;
         int started = 0;
         sw_pool_run(std::min(threads, np), stage_pairs, &sg, &started);
         if (!started) stage_pairs(&sg, 0);
-        for (int x = 0; x < np; ++x) {
-            const long long bound = value_bound(s, most, pairs[first + x], range[(size_t)x]);
-            if (bound < 0 || bound >= (1ll << 30))
-                return sw_error_set(err, SW_ELIMIT,
-                                    "GPU profile engine: the scores of pair %zu (%d x %d columns) could leave the "
-                                    "32-bit range it computes in",
-                                    first + (size_t)x, pairs[first + x].m, pairs[first + x].n);
-        }
 
         /* Strip-major order: strip k of every pair that has one, pairs with
          * more strips first, then strip k + 1. A strip's predecessor is
@@ -748,13 +757,14 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         const double t_alloc = sw_clock_seconds();
         st.staging_seconds += t_alloc - t_stage;
         /* One device block, carved up; 256-byte aligned pieces. */
-        size_t offs[16], at = 0;
-        const size_t sizes[16] = {(size_t)np * sizeof(pair_desc), (size_t)in_bytes, (size_t)rows * K,
+        size_t offs[17], at = 0;
+        const size_t sizes[17] = {(size_t)np * sizeof(pair_desc), (size_t)in_bytes, (size_t)rows * K,
                                   (size_t)cols * K, with_hi ? (size_t)cols * K : 0, (size_t)rows * 16,
                                   (size_t)cols * 16, (size_t)(rows + np) * 4, (size_t)cols * 8,
                                   (size_t)items * 4, (size_t)tb_words * 4, (size_t)step_bytes,
-                                  (size_t)np * 8, 16, (size_t)items * sizeof(int2), (size_t)score_ints * 4};
-        for (int k = 0; k < 16; ++k) {
+                                  (size_t)np * 8, 16, (size_t)items * sizeof(int2), (size_t)score_ints * 4,
+                                  (size_t)np * sizeof(int4)};
+        for (int k = 0; k < 17; ++k) {
             offs[k] = at;
             at += (sizes[k] + 255) / 256 * 256;
         }
@@ -786,18 +796,20 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         r.next_item = (unsigned *)(base + offs[13]);
         r.order = (const int2 *)(base + offs[14]);
         r.scores = global ? (int *)(base + offs[15]) : nullptr;
+        r.ranges = (int4 *)(base + offs[16]);
         r.with_hi = with_hi;
         r.weight = s->euclid ? 2 : 1;
 
         const double t_device = sw_clock_seconds();
         st.alloc_seconds += t_device - t_alloc;
         PG_CK(cudaMemcpyAsync(base + offs[0], desc.data(), sizes[0], cudaMemcpyHostToDevice, g.stream), "uploading");
-        PG_CK(cudaMemcpyAsync(base + offs[1], host_in.get(), sizes[1], cudaMemcpyHostToDevice, g.stream),
+        PG_CK(cudaMemcpyAsync(base + offs[1], host_in.data, sizes[1], cudaMemcpyHostToDevice, g.stream),
               "uploading");
         PG_CK(cudaMemcpyAsync(base + offs[14], order.data(), sizes[14], cudaMemcpyHostToDevice, g.stream),
               "uploading");
         PG_CK(cudaMemsetAsync(r.progress, 0, sizes[9], g.stream), "clearing");
         PG_CK(cudaMemsetAsync(r.next_item, 0, sizeof(unsigned), g.stream), "clearing");
+        PG_CK(cudaMemsetAsync(r.ranges, 0, sizes[16], g.stream), "clearing");
         PG_CK(cudaEventRecord(g.start, g.stream), "timing");
         prepare_rows<<<(unsigned)((rows + 255) / 256), 256, 0, g.stream>>>(r, sd, rows);
         prepare_cols<<<(unsigned)((cols + 255) / 256), 256, 0, g.stream>>>(r, sd, cols);
@@ -820,6 +832,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
               "downloading");
         PG_CK(cudaMemcpyAsync(host_score.data(), r.score, sizes[12], cudaMemcpyDeviceToHost, g.stream),
               "downloading");
+        PG_CK(cudaMemcpyAsync(ranges.data(), r.ranges, sizes[16], cudaMemcpyDeviceToHost, g.stream), "downloading");
         PG_CK(cudaStreamSynchronize(g.stream), "aligning profile pairs");
         const double t_unpack = sw_clock_seconds();
         st.device_seconds += t_unpack - t_device;
@@ -827,6 +840,17 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         PG_CK(cudaEventElapsedTime(&ms, g.start, g.stop), "timing");
         st.kernel_seconds += ms / 1e3;
         ++st.rounds;
+        /* The values had to fit: a pair whose bound fails had its scores
+         * computed in a range they may have left, and they are not used. */
+        for (int x = 0; x < np; ++x) {
+            const int4 v = ranges[(size_t)x];
+            const long long bound = value_bound(s, most, pairs[first + x], column_range{v.x, v.y, v.z != 0});
+            if (bound < 0 || bound >= (1ll << 30))
+                return sw_error_set(err, SW_ELIMIT,
+                                    "GPU profile engine: the scores of pair %zu (%d x %d columns) could leave the "
+                                    "32-bit range it computes in",
+                                    first + (size_t)x, pairs[first + x].m, pairs[first + x].n);
+        }
         for (int x = 0; x < np; ++x) {
             sw_profile_gpu_result *out = &results[first + x];
             const int len = host_score[(size_t)np + x];
