@@ -344,8 +344,22 @@ template <bool GLOBAL>
 __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
 {
     __shared__ __align__(32) int tiles[WARPS][GLOBAL ? 1 : 2][GLOBAL ? 1 : TILE * TILE_LD];
+    /* Two lines of a tile's 32 columns: the row above, for lane 0 (one
+     * broadcast load a step instead of two shuffles), and the strip's last
+     * row, from lane 31 (handed on in one coalesced store a tile). With
+     * tiles they live in the tiles' row padding (4 ints a row, which the
+     * tensor-core stores never touch): another 512 bytes a warp would
+     * leave room for five blocks an SM instead of six. */
+    __shared__ __align__(8) int lines[WARPS][GLOBAL ? 4 * TILE : 1];
     const int w = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
     int *const tile0 = tiles[w][0], *const tile1 = tiles[w][GLOBAL ? 0 : 1];
+    /* Entry q of the row above and of the last row. */
+    auto top = [&](int q) -> int2 & {
+        return *(int2 *)(GLOBAL ? lines[w] + 2 * q : tile0 + (q >> 1) * TILE_LD + TILE + 2 * (q & 1));
+    };
+    auto last = [&](int q) -> int2 & {
+        return *(int2 *)(GLOBAL ? lines[w] + 2 * TILE + 2 * q : tile1 + (q >> 1) * TILE_LD + TILE + 2 * (q & 1));
+    };
     for (;;) {
         int item = 0;
         if (lane == 0) item = (int)atomicAdd(r.next_item, 1u);
@@ -364,7 +378,7 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
             GLOBAL ? r.scores + d.score_off + (long long)k * skew_steps(d.n_pad) * LANES : nullptr;
 
         const int4 ac = r.a_cost[d.row_off + row0 + lane];
-        const int a_gap = ac.x, a_open = ac.y, a_sub = ac.z;
+        const int a_gap = ac.x, a_open_gap = ac.y + ac.x, a_sub = ac.z;
         const int *hc = r.h_col + d.row_off + p;
         int diag = lane < rows ? hc[row0 + lane] : 0;  /* H(i - 1, j - 1) */
         int left = lane < rows ? hc[row0 + lane + 1] : 0; /* H(i, j - 1) */
@@ -375,7 +389,6 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
         int *const done = r.progress + d.item0 + k;
         const bool hand_on = !last_strip;
         unsigned word = 0;
-        int top_h = 0, top_f = NEG;
         for (int c0 = 0; c0 < n + LANES - 1; c0 += TILE) {
             if (c0 < n) {
                 __syncwarp();
@@ -388,62 +401,64 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
                         while (load_acquire(done - 1) < want) __nanosleep(40);
                     __syncwarp();
                 }
-                if (c0 + lane < n) {
-                    const int2 t = __ldcg(row + c0 + lane);
-                    top_h = t.x;
-                    top_f = t.y;
-                }
+                if (c0 + lane < n) top(lane) = __ldcg(row + c0 + lane);
                 __syncwarp();
             }
+            /* Lane t's column at step c0 + q is c0 + q - t: in this tile's
+             * scores where q >= t, else in the tile before's (the other
+             * buffer), both reached from per-tile pointers with the step as
+             * a constant offset. */
+            const int *const cur = ((c0 >> 5) & 1 ? tile1 : tile0) + lane * TILE_LD - lane;
+            const int *const prev = ((c0 >> 5) & 1 ? tile0 : tile1) + lane * TILE_LD - lane + TILE;
+            const int4 *const costs = bc + (c0 - lane);
+            const int *const skewed = GLOBAL ? strip_scores + (long long)c0 * LANES + lane : nullptr;
             /* 32 steps; inside the matrix (a full strip, every lane's
              * column in range) without the range checks. */
             auto steps = [&](auto checked) {
 #pragma unroll
                 for (int q = 0; q < TILE; ++q) {
-                    const int s = c0 + q, c = s - lane;
-                    const int th = __shfl_sync(FULL, top_h, q), tf = __shfl_sync(FULL, top_f, q);
+                    const int c = c0 + q - lane;
+                    const int2 tp = top(q);
                     const int ph = __shfl_up_sync(FULL, out_h, 1), pf = __shfl_up_sync(FULL, out_f, 1);
-                    unsigned bits = 0;
-                    if (!checked.value || (lane < rows && c >= 0 && c < n)) {
-                        const int up_h = lane ? ph : th, up_f = lane ? pf : tf;
-                        const int4 cc = __ldg(bc + c);
-                        const int *t = (c >> 5) & 1 ? tile1 : tile0;
-                        const int sc = GLOBAL ? __ldg(strip_scores + (long long)s * LANES + lane)
-                                              : t[lane * TILE_LD + (c & 31)] - a_sub - cc.z;
-                        const int e_open = left - cc.y - cc.x, e_ext = e - cc.x;
-                        if (e_open >= e_ext) {
-                            e = e_open;
-                            bits |= E_OPENED;
-                        } else {
-                            e = e_ext;
-                        }
-                        const int f_open = up_h - a_open - a_gap, f_ext = up_f - a_gap;
-                        int f;
-                        if (f_open >= f_ext) {
-                            f = f_open;
-                            bits |= F_OPENED;
-                        } else {
-                            f = f_ext;
-                        }
-                        int v = diag + sc;
-                        if (e > v) {
-                            v = e;
-                            bits |= FROM_E;
-                        }
-                        if (f > v && f > e) {
-                            v = f;
-                            bits = (bits & ~3u) | FROM_F;
-                        }
+                    /* This step's traceback bits, ORed into the word at
+                     * their place (a constant: c0 is a multiple of 8). */
+                    const int shift = 4 * (q & 7);
+                    /* Out of range (checked tiles only), a lane computes
+                     * nothing it keeps: its loads and stores are skipped and
+                     * its state stays, without a branch around the step. */
+                    const bool act = !checked.value || (lane < rows && c >= 0 && c < n);
+                    const int up_h = lane ? ph : tp.x, up_f = lane ? pf : tp.y;
+                    int4 cc = make_int4(0, 0, 0, 0);
+                    if (act) cc = __ldg(costs + q);
+                    int sc = 0;
+                    if (GLOBAL) {
+                        if (act) sc = __ldg(skewed + q * LANES);
+                    } else {
+                        sc = (q >= lane ? cur : prev)[q] - a_sub - cc.z;
+                    }
+                    const int e_open = left - cc.y - cc.x, e_ext = e - cc.x;
+                    const int e_new = max(e_open, e_ext);
+                    if (act && e_open >= e_ext) word |= (unsigned)E_OPENED << shift;
+                    const int f_open = up_h - a_open_gap, f_ext = up_f - a_gap;
+                    const int f = max(f_open, f_ext);
+                    if (act && f_open >= f_ext) word |= (unsigned)F_OPENED << shift;
+                    /* H = max(diag + score, E, F): E wins a tie with the
+                     * diagonal's way in, F only where it is above both (the
+                     * reference's order). */
+                    const int via_diag = diag + sc, de = max(via_diag, e_new), v = max(de, f);
+                    if (act && f > de) word |= (unsigned)FROM_F << shift;
+                    else if (act && e_new > via_diag) word |= (unsigned)FROM_E << shift;
+                    if (act) {
+                        e = e_new;
                         diag = up_h;
                         left = v;
                         out_h = v;
                         out_f = f;
-                        if (hand_on && lane == LANES - 1) __stcg(row + c, make_int2(v, f));
-                        if (checked.value && last_strip && lane == rows - 1 && c == n - 1) r.score[p] = v;
                     }
-                    word |= bits << (4 * (s & 7));
-                    if ((s & 7) == 7) {
-                        __stcg(tb + (s >> 3) * LANES + lane, word);
+                    if (act && hand_on && lane == LANES - 1) last(q) = make_int2(v, f);
+                    if (checked.value && last_strip && act && lane == rows - 1 && c == n - 1) r.score[p] = v;
+                    if ((q & 7) == 7) {
+                        __stcg(tb + ((c0 + q) >> 3) * LANES + lane, word);
                         word = 0;
                     }
                 }
@@ -451,10 +466,18 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
             /* Unchecked, no lane can reach column n - 1 of the last row. */
             if (rows == TILE && c0 >= TILE && c0 + TILE <= n) steps(std::false_type{});
             else steps(std::true_type{});
-            /* Columns [0, c0] of the strip's last row are out. */
-            if (hand_on && lane == LANES - 1) {
-                __threadfence();
-                store_release(done, min(c0 + 1, n));
+            /* Columns [0, c0] of the strip's last row are out: this tile's
+             * (lane 31's columns c0 - 31 .. c0) to the row buffer, then the
+             * counter. */
+            if (hand_on) {
+                __syncwarp();
+                const int c = c0 - (LANES - 1) + lane;
+                if (c >= 0 && c < n) __stcg(row + c, last(lane));
+                __syncwarp();
+                if (lane == LANES - 1) {
+                    __threadfence();
+                    store_release(done, min(c0 + 1, n));
+                }
             }
         }
         if (hand_on && lane == LANES - 1) {
