@@ -47,7 +47,9 @@ using namespace nvcuda;
 constexpr int LANES = 32;
 constexpr int K = SW_PROFILE_GPU_SYMBOLS;
 constexpr int TILE = 32;      /* columns of a score tile (and rows of a strip) */
-constexpr int TILE_LD = 36;   /* a tile row in shared memory: 36 ints, conflict-free for the skewed reads */
+/* A tile row in shared memory: 32 ints. The sweep's skewed reads (lane t,
+ * column q - t) then fall in bank q - t mod 32, all different. */
+constexpr int TILE_LD = 32;
 constexpr int WARPS = 4;      /* warps a block */
 constexpr int NEG = -(1 << 30);
 constexpr unsigned FULL = 0xffffffffu;
@@ -343,23 +345,21 @@ __global__ void __launch_bounds__(WARPS *LANES) score_matrix(round_args r, long 
 template <bool GLOBAL>
 __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
 {
-    __shared__ __align__(32) int tiles[WARPS][GLOBAL ? 1 : 2][GLOBAL ? 1 : TILE * TILE_LD];
-    /* Two lines of a tile's 32 columns: the row above, for lane 0 (one
-     * broadcast load a step instead of two shuffles), and the strip's last
-     * row, from lane 31 (handed on in one coalesced store a tile). With
-     * tiles they live in the tiles' row padding (4 ints a row, which the
-     * tensor-core stores never touch): another 512 bytes a warp would
-     * leave room for five blocks an SM instead of six. */
-    __shared__ __align__(8) int lines[WARPS][GLOBAL ? 4 * TILE : 1];
+    /* A warp's shared memory: the score tiles of this 32-column tile and
+     * the one before (the skew reads both), the row above for lane 0 (one
+     * broadcast load a step instead of two shuffles), and for both tiles
+     * the columns' costs (E's extension, E's opening plus extension, and
+     * the subtracted term), loaded once a tile instead of from global
+     * memory every step. 9 KB a warp: six blocks of four an SM. */
+    struct warp_shared {
+        int tiles[GLOBAL ? 1 : 2][GLOBAL ? 1 : TILE * TILE_LD];
+        int2 top[TILE];
+        int2 gap[2][TILE];
+        int sub[2][TILE];
+    };
+    __shared__ __align__(32) warp_shared shared[WARPS];
     const int w = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
-    int *const tile0 = tiles[w][0], *const tile1 = tiles[w][GLOBAL ? 0 : 1];
-    /* Entry q of the row above and of the last row. */
-    auto top = [&](int q) -> int2 & {
-        return *(int2 *)(GLOBAL ? lines[w] + 2 * q : tile0 + (q >> 1) * TILE_LD + TILE + 2 * (q & 1));
-    };
-    auto last = [&](int q) -> int2 & {
-        return *(int2 *)(GLOBAL ? lines[w] + 2 * TILE + 2 * q : tile1 + (q >> 1) * TILE_LD + TILE + 2 * (q & 1));
-    };
+    warp_shared &sh = shared[w];
     for (;;) {
         int item = 0;
         if (lane == 0) item = (int)atomicAdd(r.next_item, 1u);
@@ -388,101 +388,95 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
         unsigned *tb = r.tb + d.tb_off + (long long)k * d.tb_words;
         int *const done = r.progress + d.item0 + k;
         const bool hand_on = !last_strip;
-        unsigned word = 0;
         for (int c0 = 0; c0 < n + LANES - 1; c0 += TILE) {
+            const int half = (c0 >> 5) & 1;
             if (c0 < n) {
                 __syncwarp();
-                if (!GLOBAL) score_tile(r, d, row0, c0, (c0 >> 5) & 1 ? tile1 : tile0, fa);
-                /* The row above for columns [c0, c0 + 32): the pair's first
-                 * row, or the strip before's last once it is that far. */
+                if (!GLOBAL) score_tile(r, d, row0, c0, sh.tiles[half], fa);
+                /* This tile's column costs, and the row above for columns
+                 * [c0, c0 + 32): the pair's first row, or the strip
+                 * before's last once it is that far. */
+                if (c0 + lane < n) {
+                    const int4 cc = __ldg(bc + c0 + lane);
+                    sh.gap[half][lane] = make_int2(cc.x, cc.x + cc.y);
+                    sh.sub[half][lane] = cc.z;
+                }
                 const int want = min(c0 + TILE, n);
                 if (k > 0) {
                     if (lane == 0)
                         while (load_acquire(done - 1) < want) __nanosleep(40);
                     __syncwarp();
                 }
-                if (c0 + lane < n) top(lane) = __ldcg(row + c0 + lane);
+                if (c0 + lane < n) sh.top[lane] = __ldcg(row + c0 + lane);
                 __syncwarp();
             }
-            /* Lane t's column at step c0 + q is c0 + q - t: in this tile's
-             * scores where q >= t, else in the tile before's (the other
-             * buffer), both reached from per-tile pointers with the step as
-             * a constant offset. */
-            const int *const cur = ((c0 >> 5) & 1 ? tile1 : tile0) + lane * TILE_LD - lane;
-            const int *const prev = ((c0 >> 5) & 1 ? tile0 : tile1) + lane * TILE_LD - lane + TILE;
-            const int4 *const costs = bc + (c0 - lane);
+            /* Lane t's column at step c0 + q is c0 + q - t: in this tile
+             * where q >= t, else in the tile before, both reached through
+             * per-tile pointers with the step as the offset. */
+            const int *const cur = GLOBAL ? nullptr : sh.tiles[half] + lane * TILE_LD - lane;
+            const int *const prev = GLOBAL ? nullptr : sh.tiles[half ^ 1] + lane * TILE_LD - lane + TILE;
+            const int2 *const gap_cur = sh.gap[half] - lane, *const gap_prev = sh.gap[half ^ 1] - lane + TILE;
+            const int *const sub_cur = sh.sub[half] - lane, *const sub_prev = sh.sub[half ^ 1] - lane + TILE;
+            int2 *const out_row = row + (c0 - (LANES - 1));
             const int *const skewed = GLOBAL ? strip_scores + (long long)c0 * LANES + lane : nullptr;
-            /* 32 steps; inside the matrix (a full strip, every lane's
-             * column in range) without the range checks. */
+            /* 32 steps, 8 at a time (a traceback word); inside the matrix
+             * (a full strip, every lane's column in range) without the
+             * range checks. */
             auto steps = [&](auto checked) {
+#pragma unroll 1
+                for (int u = 0; u < TILE; u += 8) {
+                    unsigned word = 0;
 #pragma unroll
-                for (int q = 0; q < TILE; ++q) {
-                    const int c = c0 + q - lane;
-                    const int2 tp = top(q);
-                    const int ph = __shfl_up_sync(FULL, out_h, 1), pf = __shfl_up_sync(FULL, out_f, 1);
-                    /* This step's traceback bits, ORed into the word at
-                     * their place (a constant: c0 is a multiple of 8). */
-                    const int shift = 4 * (q & 7);
-                    /* Out of range (checked tiles only), a lane computes
-                     * nothing it keeps: its loads and stores are skipped and
-                     * its state stays, without a branch around the step. */
-                    const bool act = !checked.value || (lane < rows && c >= 0 && c < n);
-                    const int up_h = lane ? ph : tp.x, up_f = lane ? pf : tp.y;
-                    int4 cc = make_int4(0, 0, 0, 0);
-                    if (act) cc = __ldg(costs + q);
-                    int sc = 0;
-                    if (GLOBAL) {
-                        if (act) sc = __ldg(skewed + q * LANES);
-                    } else {
-                        sc = (q >= lane ? cur : prev)[q] - a_sub - cc.z;
+                    for (int q8 = 0; q8 < 8; ++q8) {
+                        const int q = u + q8, c = c0 + q - lane;
+                        const int2 tp = sh.top[q];
+                        const int ph = __shfl_up_sync(FULL, out_h, 1), pf = __shfl_up_sync(FULL, out_f, 1);
+                        const int shift = 4 * q8;
+                        /* Out of range (checked tiles only), a lane
+                         * computes nothing it keeps: its global loads and
+                         * stores are skipped and its state stays, without a
+                         * branch around the step. */
+                        const bool act = !checked.value || (lane < rows && c >= 0 && c < n);
+                        const bool here = q >= lane;
+                        const int up_h = lane ? ph : tp.x, up_f = lane ? pf : tp.y;
+                        const int2 g = (here ? gap_cur : gap_prev)[q];
+                        int sc = 0;
+                        if (GLOBAL) {
+                            if (act) sc = __ldg(skewed + q * LANES);
+                        } else {
+                            sc = (here ? cur : prev)[q] - a_sub - (here ? sub_cur : sub_prev)[q];
+                        }
+                        const int e_open = left - g.y, e_ext = e - g.x;
+                        const int e_new = max(e_open, e_ext);
+                        if (act && e_open >= e_ext) word |= (unsigned)E_OPENED << shift;
+                        const int f_open = up_h - a_open_gap, f_ext = up_f - a_gap;
+                        const int f = max(f_open, f_ext);
+                        if (act && f_open >= f_ext) word |= (unsigned)F_OPENED << shift;
+                        /* H = max(diag + score, E, F): E wins a tie with the
+                         * diagonal's way in, F only where it is above both
+                         * (the reference's order). */
+                        const int via_diag = diag + sc, de = max(via_diag, e_new), v = max(de, f);
+                        if (act && f > de) word |= (unsigned)FROM_F << shift;
+                        else if (act && e_new > via_diag) word |= (unsigned)FROM_E << shift;
+                        if (act) {
+                            e = e_new;
+                            diag = up_h;
+                            left = v;
+                            out_h = v;
+                            out_f = f;
+                        }
+                        if (act && hand_on && lane == LANES - 1) __stcg(out_row + q, make_int2(v, f));
+                        if (checked.value && last_strip && act && lane == rows - 1 && c == n - 1) r.score[p] = v;
                     }
-                    const int e_open = left - cc.y - cc.x, e_ext = e - cc.x;
-                    const int e_new = max(e_open, e_ext);
-                    if (act && e_open >= e_ext) word |= (unsigned)E_OPENED << shift;
-                    const int f_open = up_h - a_open_gap, f_ext = up_f - a_gap;
-                    const int f = max(f_open, f_ext);
-                    if (act && f_open >= f_ext) word |= (unsigned)F_OPENED << shift;
-                    /* H = max(diag + score, E, F): E wins a tie with the
-                     * diagonal's way in, F only where it is above both (the
-                     * reference's order). */
-                    const int via_diag = diag + sc, de = max(via_diag, e_new), v = max(de, f);
-                    if (act && f > de) word |= (unsigned)FROM_F << shift;
-                    else if (act && e_new > via_diag) word |= (unsigned)FROM_E << shift;
-                    if (act) {
-                        e = e_new;
-                        diag = up_h;
-                        left = v;
-                        out_h = v;
-                        out_f = f;
-                    }
-                    if (act && hand_on && lane == LANES - 1) last(q) = make_int2(v, f);
-                    if (checked.value && last_strip && act && lane == rows - 1 && c == n - 1) r.score[p] = v;
-                    if ((q & 7) == 7) {
-                        __stcg(tb + ((c0 + q) >> 3) * LANES + lane, word);
-                        word = 0;
-                    }
+                    __stcg(tb + ((c0 + u) >> 3) * LANES + lane, word);
                 }
             };
             /* Unchecked, no lane can reach column n - 1 of the last row. */
             if (rows == TILE && c0 >= TILE && c0 + TILE <= n) steps(std::false_type{});
             else steps(std::true_type{});
-            /* Columns [0, c0] of the strip's last row are out: this tile's
-             * (lane 31's columns c0 - 31 .. c0) to the row buffer, then the
-             * counter. */
-            if (hand_on) {
-                __syncwarp();
-                const int c = c0 - (LANES - 1) + lane;
-                if (c >= 0 && c < n) __stcg(row + c, last(lane));
-                __syncwarp();
-                if (lane == LANES - 1) {
-                    __threadfence();
-                    store_release(done, min(c0 + 1, n));
-                }
-            }
-        }
-        if (hand_on && lane == LANES - 1) {
-            __threadfence();
-            store_release(done, n);
+            /* Columns [0, c0] of the strip's last row are out (the release
+             * orders lane 31's stores before it). */
+            if (hand_on && lane == LANES - 1) store_release(done, min(c0 + 1, n));
         }
     }
 }
