@@ -342,7 +342,11 @@ __global__ void __launch_bounds__(WARPS *LANES) score_matrix(round_args r, long 
     }
 }
 
-template <bool GLOBAL>
+/* GLOBAL: the scores from global memory (score_matrix), less the
+ * subtracted terms already. SUBTRACT: tile scores less a term of the row
+ * and of the column (the euclid score's norms; the expected score has
+ * none). */
+template <bool GLOBAL, bool SUBTRACT>
 __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
 {
     /* A warp's shared memory: the score tiles of this 32-column tile and
@@ -355,7 +359,7 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
         int tiles[GLOBAL ? 1 : 2][GLOBAL ? 1 : TILE * TILE_LD];
         int2 top[TILE];
         int2 gap[2][TILE];
-        int sub[2][TILE];
+        int sub[2][SUBTRACT ? TILE : 1];
     };
     __shared__ __align__(32) warp_shared shared[WARPS];
     const int w = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
@@ -399,7 +403,7 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
                 if (c0 + lane < n) {
                     const int4 cc = __ldg(bc + c0 + lane);
                     sh.gap[half][lane] = make_int2(cc.x, cc.x + cc.y);
-                    sh.sub[half][lane] = cc.z;
+                    if (SUBTRACT) sh.sub[half][lane] = cc.z;
                 }
                 const int want = min(c0 + TILE, n);
                 if (k > 0) {
@@ -416,7 +420,8 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
             const int *const cur = GLOBAL ? nullptr : sh.tiles[half] + lane * TILE_LD - lane;
             const int *const prev = GLOBAL ? nullptr : sh.tiles[half ^ 1] + lane * TILE_LD - lane + TILE;
             const int2 *const gap_cur = sh.gap[half] - lane, *const gap_prev = sh.gap[half ^ 1] - lane + TILE;
-            const int *const sub_cur = sh.sub[half] - lane, *const sub_prev = sh.sub[half ^ 1] - lane + TILE;
+            const int *const sub_cur = SUBTRACT ? sh.sub[half] - lane : nullptr;
+            const int *const sub_prev = SUBTRACT ? sh.sub[half ^ 1] - lane + TILE : nullptr;
             int2 *const out_row = row + (c0 - (LANES - 1));
             const int *const skewed = GLOBAL ? strip_scores + (long long)c0 * LANES + lane : nullptr;
             /* 32 steps, 8 at a time (a traceback word); inside the matrix
@@ -426,10 +431,19 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
 #pragma unroll 1
                 for (int u = 0; u < TILE; u += 8) {
                     unsigned word = 0;
+                    /* The group's pointers, so that each step's loads and
+                     * stores take a constant offset. */
+                    const int *const cur_u = cur + u, *const prev_u = prev + u;
+                    const int2 *const gap_cur_u = gap_cur + u, *const gap_prev_u = gap_prev + u;
+                    const int *const sub_cur_u = sub_cur + u, *const sub_prev_u = sub_prev + u;
+                    const int2 *const top_u = sh.top + u;
+                    int2 *const out_u = out_row + u;
+                    const int *const skewed_u = GLOBAL ? skewed + u * LANES : nullptr;
+                    const int lane_u = lane - u;
 #pragma unroll
                     for (int q8 = 0; q8 < 8; ++q8) {
                         const int q = u + q8, c = c0 + q - lane;
-                        const int2 tp = sh.top[q];
+                        const int2 tp = top_u[q8];
                         const int ph = __shfl_up_sync(FULL, out_h, 1), pf = __shfl_up_sync(FULL, out_f, 1);
                         const int shift = 4 * q8;
                         /* Out of range (checked tiles only), a lane
@@ -437,14 +451,15 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
                          * stores are skipped and its state stays, without a
                          * branch around the step. */
                         const bool act = !checked.value || (lane < rows && c >= 0 && c < n);
-                        const bool here = q >= lane;
+                        const bool here = q8 >= lane_u;
                         const int up_h = lane ? ph : tp.x, up_f = lane ? pf : tp.y;
-                        const int2 g = (here ? gap_cur : gap_prev)[q];
+                        const int2 g = (here ? gap_cur_u : gap_prev_u)[q8];
                         int sc = 0;
                         if (GLOBAL) {
-                            if (act) sc = __ldg(skewed + q * LANES);
+                            if (act) sc = __ldg(skewed_u + q8 * LANES);
                         } else {
-                            sc = (here ? cur : prev)[q] - a_sub - (here ? sub_cur : sub_prev)[q];
+                            sc = (here ? cur_u : prev_u)[q8];
+                            if (SUBTRACT) sc -= a_sub + (here ? sub_cur_u : sub_prev_u)[q8];
                         }
                         const int e_open = left - g.y, e_ext = e - g.x;
                         const int e_new = max(e_open, e_ext);
@@ -465,7 +480,7 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
                             out_h = v;
                             out_f = f;
                         }
-                        if (act && hand_on && lane == LANES - 1) __stcg(out_row + q, make_int2(v, f));
+                        if (act && hand_on && lane == LANES - 1) __stcg(out_u + q8, make_int2(v, f));
                         if (checked.value && last_strip && act && lane == rows - 1 && c == n - 1) r.score[p] = v;
                     }
                     __stcg(tb + ((c0 + u) >> 3) * LANES + lane, word);
@@ -638,7 +653,8 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
 {
     const int device = opt ? opt->device : 0;
     const bool global = opt && opt->scores == SW_PROFILE_GPU_SCORES_GLOBAL;
-    const void *sweep_kernel = global ? (const void *)sweep<true> : (const void *)sweep<false>;
+    const void *sweep_kernel = global ? (const void *)sweep<true, false>
+                                      : s->euclid ? (const void *)sweep<false, true> : (const void *)sweep<false, false>;
     const double t0 = sw_clock_seconds();
     sw_profile_gpu_stats st;
     memset(&st, 0, sizeof st);
@@ -838,8 +854,9 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         long long blocks = (long long)per_sm * sms;
         const long long need = (items + WARPS - 1) / WARPS;
         if (blocks > need) blocks = need;
-        if (global) sweep<true><<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
-        else sweep<false><<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
+        if (global) sweep<true, false><<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
+        else if (s->euclid) sweep<false, true><<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
+        else sweep<false, false><<<(unsigned)blocks, WARPS * LANES, 0, g.stream>>>(r);
         walk<<<(unsigned)((np + 127) / 128), 128, 0, g.stream>>>(r);
         PG_CK(cudaGetLastError(), "launching the profile kernels");
         PG_CK(cudaEventRecord(g.stop, g.stream), "timing");
