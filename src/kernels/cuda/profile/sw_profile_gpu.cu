@@ -12,10 +12,12 @@
  *     32 rows (columns of the first profile), a lane a row; step s has lane
  *     t at column s - t. Every 32 steps the warp computes the next 32 x 32
  *     tile of column scores with int8 tensor-core products (exact int32)
- *     into shared memory, and fetches its row above from the strip before
- *     (a row buffer per pair, overwritten in place, with a progress counter
- *     per strip). A cell leaves 4 traceback bits, 8 steps to a word, a
- *     warp's words side by side;
+ *     into shared memory, loads the tile's column costs there too, and
+ *     fetches its row above from the strip before (a row buffer per pair,
+ *     overwritten in place, with a progress counter per strip); the
+ *     kernel is bound by the latency of those loads, not by its
+ *     instructions (bench/RESULTS.md). A cell leaves 4 traceback bits, 8
+ *     steps to a word, a warp's words side by side;
  *   walk: one thread a pair follows the bits back from the last cell.
  * The recurrences, costs and tie rule are sw_profile_align.c's, cell for
  * cell, in int32 (the host checks that no value can reach 2^30 in size;
