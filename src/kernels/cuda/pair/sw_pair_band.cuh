@@ -232,9 +232,9 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
         return row0 + first;
     }
 
-    /* `top`: a value of the lane's first row that h[0] may lack (FLOOR if
-     * none); it joins the maximum for free, as ALPHA is even. */
-    /* Step s's column (s - lane) is worked out only on the rare paths. */
+    /* Step s's best cell. `top`: a value of the lane's first row that h[0]
+     * may lack (FLOOR if none); it joins the maximum for free, as ALPHA is
+     * even. The column (s - lane) is worked out only on the rare paths. */
     __device__ __forceinline__ void track(const int (&h)[ALPHA], long long s, int top = FLOOR)
     {
         static_assert(ALPHA % 2 == 0, "rows a lane: an even number");
@@ -270,7 +270,6 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
         }
     }
 
-    /* Step s: lane l computes column s - l of its rows. */
     /* Whether a forbidden box meets the cells that steps [c0, c0 + CHUNK)
      * compute in the band of rows [band_row, band_row + BAND_ROWS). */
     __device__ bool chunk_forbidden(long long band_row, long long c0) const
@@ -304,7 +303,8 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
         return (!ANCHORED || ROWS) && !MASKED && p.last_row_wanted && band_row + BAND_ROWS > p.m;
     }
 
-    /* PARTIAL: the matrix's last band, short of BAND_ROWS rows, in a pass
+    /* Step s: lane l computes column s - l of its rows. PARTIAL: the
+     * matrix's last band, short of BAND_ROWS rows, in a pass
      * that hands its last row on. The rows past the matrix (phantom rows)
      * would carry vertical gaps down to the band's last row; instead the
      * lanes wholly past the matrix hand the row above on unchanged, and
