@@ -6,7 +6,8 @@
  *                  [--repeat K] [--gap-open G] [--gap-extend E] [--matrix M]
  *                  [--threshold N|none] [--sweep N,N,...] [--single 0|1]
  *                  [--intra-tile 8|16] [--intra-warps W] [--timeline FILE]
- *                  [--device-launch 0|1] [--device-mb M]
+ *                  [--device-launch 0|1] [--device-mb M] [--qp N|none]
+ *                  [--qp-group G] [--qp-columns R]
  * --threshold: database sequences longer than N go to the intra-task kernel
  * (none: never; 0, the default: the calibrated threshold, as swsearch search
  * picks it). --sweep: only the all-queries time for each threshold listed.
@@ -17,6 +18,9 @@
  * --device-launch 1: the kernels of each query are launched by a parent
  * kernel on the GPU (needs a build with SW_ENABLE_DEVICE_LAUNCH).
  * --device-mb: device memory the engine may use (forces database batches).
+ * --qp: database sequences up to N go to the kernels with the query across
+ * the threads (none: never; 0, the default: the engine's default);
+ * --qp-group, --qp-columns: their shape (0: the engine's rule).
  * GCUPS = query residues x database residues / seconds / 1e9. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,7 +199,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S] "
                         "[--repeat K] [--gap-open G] [--gap-extend E] [--matrix M] [--threshold N|none] "
                         "[--sweep N,N,...] [--single 0|1] [--intra-tile 8|16] [--intra-warps W] [--timeline FILE] "
-                        "[--device-launch 0|1] [--device-mb M]\n");
+                        "[--device-launch 0|1] [--device-mb M] [--qp N|none] [--qp-group G] [--qp-columns R]\n");
         return 2;
     }
     size_t top_n = 10;
@@ -206,6 +210,8 @@ int main(int argc, char **argv)
     int single = 1, intra_tile = 0, intra_warps = 0, device_launch = 0;
     const char *timeline = NULL;
     size_t device_mb = 0;
+    uint32_t qp_max = 0;
+    int qp_group = 0, qp_columns = 0;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--top")) top_n = (size_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--columns")) columns = atoi(argv[i + 1]);
@@ -222,6 +228,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--timeline")) timeline = argv[i + 1];
         else if (!strcmp(argv[i], "--device-launch")) device_launch = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--device-mb")) device_mb = (size_t)atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--qp")) qp_max = parse_threshold(argv[i + 1]);
+        else if (!strcmp(argv[i], "--qp-group")) qp_group = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--qp-columns")) qp_columns = atoi(argv[i + 1]);
         else {
             fprintf(stderr, "gpu_bench: unknown option %s\n", argv[i]);
             return 2;
@@ -301,6 +310,9 @@ int main(int argc, char **argv)
     opt.intra_warps = intra_warps;
     opt.device_launch = device_launch;
     opt.max_device_bytes = device_mb << 20;
+    opt.qp_max_length = qp_max;
+    opt.qp_group_size = qp_group;
+    opt.qp_columns = qp_columns;
     printf("kernel launches: %s\n", device_launch ? "from the GPU (dynamic parallelism)" : "from the host, over streams");
     sw_gpu_engine *e = NULL;
     if (sweep) {
@@ -414,7 +426,7 @@ int main(int argc, char **argv)
             const sw_gpu_bucket_stats *k = &st.buckets[b];
             if (!k->seqs) continue;
             printf("%10u %6d %7d %9s %9llu %13llu %13llu %9.4f %7.1f%% %8.1f\n", k->max_length, k->group_size, k->columns,
-                   k->intra ? "intra" : k->multipass ? "multipass" : "single", (unsigned long long)k->seqs, (unsigned long long)k->residues,
+                   k->intra ? "intra" : k->qp ? (k->multipass ? "qp-multi" : "qp") : k->multipass ? "multipass" : "single", (unsigned long long)k->seqs, (unsigned long long)k->residues,
                    (unsigned long long)k->padded_residues, k->seconds, 100.0 * k->seconds / bucket_sum,
                    k->seconds > 0 ? (double)qres * k->residues / k->seconds / 1e9 : 0.0);
         }

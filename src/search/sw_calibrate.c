@@ -97,6 +97,9 @@ int sw_calibration_measure(int gpu, const sw_scoring *scoring, sw_calibration *o
         /* Engine 0: inter-task kernels only; engine 1: every sequence
          * longer than one residue to the intra-task kernel. */
         opt.intra_threshold = k == 0 ? SW_GPU_NO_INTRA : 1;
+        /* The threshold decides between these two only, above the lengths
+         * that the query-across-threads kernels take. */
+        opt.qp_max_length = SW_GPU_NO_QP;
         if ((rc = sw_gpu_engine_create(gpu, scoring, 1, &opt, &engines[k], err))) goto done;
     }
     for (int i = 0; i < GRID_POINTS; i++) {

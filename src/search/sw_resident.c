@@ -81,7 +81,9 @@ static int same_options(const sw_gpu_engine_options *a, const sw_gpu_engine_opti
            a->profile == b->profile && a->max_columns_per_thread == b->max_columns_per_thread &&
            a->intra_threshold == b->intra_threshold && a->intra_tile == b->intra_tile &&
            a->intra_warps == b->intra_warps && a->timeline == b->timeline &&
-           a->device_launch == b->device_launch && a->keep_all_scores == b->keep_all_scores;
+           a->device_launch == b->device_launch && a->keep_all_scores == b->keep_all_scores &&
+           a->qp_max_length == b->qp_max_length && a->qp_group_size == b->qp_group_size &&
+           a->qp_columns == b->qp_columns;
 }
 
 int sw_resident_gpu_engine(sw_resident *r, int gpu_id, const sw_scoring *scoring, size_t top_n,

@@ -305,6 +305,8 @@ typedef struct run_options {
     int intra_tile;            /* 0: the engine's rule */
     int timeline;              /* ask for the timeline and check it */
     int device_launch;
+    uint32_t qp_max_length;    /* 0: see compare_gpu */
+    int qp_group, qp_columns;  /* 0: the engine's rule */
     sw_gpu_engine *engine;     /* an engine to give this database to, instead of a new one */
 } run_options;
 
@@ -354,6 +356,14 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     opt.intra_tile = ro->intra_tile;
     opt.timeline = ro->timeline;
     opt.device_launch = ro->device_launch;
+    /* The options of the subjects-across-threads kernels and of the
+     * intra-task kernel are tested without the query-across-threads kernels,
+     * so that those take every length they would take alone. */
+    opt.qp_max_length = ro->qp_max_length;
+    if (!ro->qp_max_length && (ro->intra_threshold || ro->max_columns || ro->intra_tile || ro->device_launch))
+        opt.qp_max_length = SW_GPU_NO_QP;
+    opt.qp_group_size = ro->qp_group;
+    opt.qp_columns = ro->qp_columns;
     sw_gpu_engine *e = ro->engine;
     sw_error err = {0};
     if ((!e && sw_gpu_engine_create(0, scoring, top_n, &opt, &e, &err) != SW_OK) ||
@@ -479,6 +489,13 @@ static void run_tiny(const sw_scoring *s62)
     ro.max_device_bytes = 8192;
     compare_gpu("tiny set, top 5, batches", &db, &qs, s62, ref, &ro, NULL);
     memset(&ro, 0, sizeof ro);
+    ro.qp_max_length = SW_GPU_NO_QP;
+    compare_gpu("tiny set, subjects across the threads, all hits", &db, &qs, s62, ref, &ro, &st);
+    check(st.recomputed > 0, "tiny set, subjects across the threads", "nothing was recomputed in 32 bits");
+    ro.qp_max_length = 8000;
+    ro.max_device_bytes = 8192;
+    compare_gpu("tiny set, query across the threads up to 8000, batches", &db, &qs, s62, ref, &ro, NULL);
+    memset(&ro, 0, sizeof ro);
     ro.intra_threshold = 300;
     compare_gpu("tiny set, intra-task above 300, all hits", &db, &qs, s62, ref, &ro, NULL);
     ro.intra_threshold = 1;
@@ -600,6 +617,12 @@ static void swissprot_like(int quick)
     ro.max_device_bytes = db.total / 2;
     compare_gpu("swissprot-like, top 100, batches", &db, qs, &s62, cpu, &ro, NULL);
     ro.max_device_bytes = 0;
+    ro.qp_max_length = SW_GPU_NO_QP;
+    compare_gpu("swissprot-like, top 100, subjects across the threads", &db, qs, &s62, cpu, &ro, NULL);
+    ro.qp_max_length = 40000;
+    compare_gpu("swissprot-like, top 100, query across the threads for all", &db, qs, &s62, cpu, &ro, NULL);
+    ro.qp_max_length = 0;
+    ro.max_device_bytes = 0;
     ro.intra_threshold = 500;
     compare_gpu("swissprot-like, top 100, intra-task above 500", &db, qs, &s62, cpu, &ro, NULL);
     ro.timeline = 1;
@@ -681,6 +704,22 @@ static void every_length(int quick)
     compare_gpu("lengths 1..5000, all intra-task, all hits", &db, &shortq, &s62, ref, &ro, NULL);
     ro.intra_threshold = 1000;
     compare_gpu("lengths 1..5000, intra-task above 1000, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+    /* Every compiled shape of the query-across-threads kernels (a query
+     * longer than one pass takes the shape's multipass kernel, or the
+     * rule's where there is none), every length theirs. */
+    memset(&ro, 0, sizeof ro);
+    ro.qp_max_length = 5000;
+    static const int qp_groups[] = {4, 8, 16, 32}, qp_columns[] = {16, 20, 24, 28, 32};
+    for (size_t g = 0; g < 4; ++g)
+        for (size_t c = 0; c < 5; ++c) {
+            char what[96];
+            ro.qp_group = qp_groups[g];
+            ro.qp_columns = qp_columns[c];
+            snprintf(what, sizeof what, "lengths 1..5000, query across groups of %d, %d columns", qp_groups[g],
+                     qp_columns[c]);
+            compare_gpu(what, &db, &shortq, &s62, ref, &ro, NULL);
+        }
+    memset(&ro, 0, sizeof ro);
     /* Both compiled tile heights, whatever the rule picks. */
     static const int tiles[] = {8, 16};
     for (size_t i = 0; i < sizeof tiles / sizeof *tiles; ++i) {
@@ -750,6 +789,13 @@ static void beyond_16_bits(int quick)
     ro.max_device_bytes = 1u << 20;
     compare_gpu("beyond 16 bits, all hits, 1 MiB of device memory", &db, &qs, &s62, ref, &ro, NULL);
     memset(&ro, 0, sizeof ro);
+    ro.qp_max_length = SW_GPU_NO_QP;
+    compare_gpu("beyond 16 bits, subjects across the threads", &db, &qs, &s62, ref, &ro, &st);
+    check(st.recomputed > 0, "beyond 16 bits, subjects across", "nothing was recomputed in 32 bits");
+    ro.qp_max_length = 20000;
+    compare_gpu("beyond 16 bits, query across the threads for all", &db, &qs, &s62, ref, &ro, &st);
+    check(st.recomputed > 0, "beyond 16 bits, query across", "nothing was recomputed in 32 bits");
+    memset(&ro, 0, sizeof ro);
     ro.intra_threshold = 100;
     compare_gpu("beyond 16 bits, intra-task above 100, all hits", &db, &qs, &s62, ref, &ro, &st);
     check(st.recomputed > 0, "beyond 16 bits, intra-task", "nothing was recomputed in 32 bits");
@@ -794,6 +840,11 @@ static void other_matrices(int quick)
                  cases[i].ext);
         memset(&ro, 0, sizeof ro);
         compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
+        ro.qp_max_length = SW_GPU_NO_QP;
+        snprintf(what, sizeof what, "%s %d/%d, lengths 1..1500, subjects across the threads", cases[i].matrix,
+                 cases[i].open, cases[i].ext);
+        compare_gpu(what, &db, &shortq, &sc, ref, &ro, NULL);
+        ro.qp_max_length = 0;
         ro.intra_threshold = 200;
         snprintf(what, sizeof what, "%s %d/%d, lengths 1..1500, intra-task above 200", cases[i].matrix,
                  cases[i].open, cases[i].ext);
@@ -831,6 +882,9 @@ static void dna_scheme(int quick)
     int32_t *ref = cpu_scores(&ddb, &dq, &sd, 1);
     memset(&ro, 0, sizeof ro);
     compare_gpu("DNA +1/-3, 3/2, all hits", &ddb, &dq, &sd, ref, &ro, NULL);
+    ro.qp_max_length = SW_GPU_NO_QP;
+    compare_gpu("DNA +1/-3, 3/2, subjects across the threads", &ddb, &dq, &sd, ref, &ro, NULL);
+    ro.qp_max_length = 0;
     ro.intra_threshold = 300;
     compare_gpu("DNA +1/-3, 3/2, intra-task above 300", &ddb, &dq, &sd, ref, &ro, NULL);
     free(ref);

@@ -37,6 +37,7 @@ void free_slot(slot *s)
     cudaFreeHost(s->host_out);
     cudaFreeHost(s->host_scores);
     cudaFree(s->profile);
+    cudaFree(s->qp_profile);
     if (s->scan_start) cudaEventDestroy(s->scan_start);
     if (s->scan_done) cudaEventDestroy(s->scan_done);
     if (s->sel_done) cudaEventDestroy(s->sel_done);
@@ -68,6 +69,7 @@ void free_db(sw_gpu_engine *e)
     e->buckets = nullptr;
     e->num_batches = e->num_buckets = 0;
     e->intra_longest = 0;
+    e->qp_longest = 0;
     e->num_seqs = e->num_residues = 0;
     e->buf_used[0] = e->buf_used[1] = 0;
 }
@@ -216,6 +218,7 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
         CK(sw_gk_profile_launch(e->sms, e->s_scan, &pp), "query profile kernel");
         if ((rc = span_end(e, span, e->s_scan, err))) return rc;
     }
+    if (e->qp_longest && (rc = build_qp_profile(e, c, s, q_offset, qlen, e->s_scan, err))) return rc;
     for (size_t b = 0; b < e->num_batches; ++b) {
         const batch *bt = &e->batches[b];
         const uint8_t *res = e->d_res;
@@ -325,6 +328,7 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
     if (e->opt.max_columns_per_thread > 32) e->opt.max_columns_per_thread = 32;
     if (e->opt.max_columns_per_thread < 16) e->opt.max_columns_per_thread = 16;
     if (e->opt.intra_threshold == 0) e->opt.intra_threshold = SW_GPU_DEFAULT_THRESHOLD;
+    if (e->opt.qp_max_length == 0) e->opt.qp_max_length = SW_GPU_DEFAULT_QP_LENGTH;
     e->num_streams = e->opt.bucket_streams > 0 ? e->opt.bucket_streams : DEFAULT_STREAMS;
     if (e->num_streams > MAX_STREAMS) e->num_streams = MAX_STREAMS;
     if (e->opt.profile) e->num_streams = 1;
@@ -444,6 +448,7 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
     cudaFree(e->d_query);
     cudaFree(e->d_temp);
     cudaFree(e->d_temp_wide);
+    cudaFree(e->d_qp_temp);
     cudaFree(e->d_row_buffer);
     for (int i = 0; i < e->num_streams; ++i) {
         if (e->s_bucket[i]) cudaStreamDestroy(e->s_bucket[i]);
@@ -631,9 +636,10 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
         do {
             if ((rc = build_tables(e, &c, queries, query_lengths, num_queries, err))) break;
             for (size_t p = 0; p < e->plan_size && !rc; ++p)
-                if (e->plan[p].config != INTRA_CONFIG) rc = prepare_kernel(e, e->plan[p].config, c.smem16, err);
+                if (e->plan[p].config >= 0) rc = prepare_kernel(e, e->plan[p].config, c.smem16, err);
             if (!rc) rc = prepare_kernel(e, e->wide_config, c.smem32, err);
             if (!rc && e->intra_longest) rc = prepare_intra(e, query_lengths, num_queries, err);
+            if (!rc && e->qp_longest) rc = prepare_qp(e, query_lengths, num_queries, err);
             if (!rc) rc = prepare_temp(e, &c, err);
             if (rc) break;
             if ((rc = timeline_start(e, err))) break;
@@ -672,6 +678,14 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             sw_gpu_bucket_stats *bs = &stats->buckets[p];
             bs->max_length = e->plan[p].max_length;
             bs->seconds = c.bucket_seconds[p];
+            if (e->plan[p].config == QP_CONFIG) {
+                const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(e->qp_last_shape);
+                bs->qp = 1;
+                bs->group_size = sh ? sh->group_size : 0;
+                bs->columns = sh ? sh->columns : 0;
+                bs->multipass = sh ? sh->multipass : 0;
+                continue;
+            }
             if (e->plan[p].config == INTRA_CONFIG) {
                 bs->intra = 1;
                 bs->group_size = e->intra_threads;

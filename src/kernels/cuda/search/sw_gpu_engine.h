@@ -55,10 +55,23 @@ typedef struct sw_gpu_engine_options {
      * statistics fitted to the whole score distribution), and the top N are
      * selected there; see sw_gpu_engine_set_score_sink(). */
     int keep_all_scores;
+    /* Database sequences up to this length go to the kernels with the query
+     * across the threads (a query profile, one vector load per four cells);
+     * longer ones to the plan above. 0: SW_GPU_DEFAULT_QP_LENGTH;
+     * SW_GPU_NO_QP: never (the subjects across the threads everywhere). */
+    uint32_t qp_max_length;
+    /* Their shape, for tests and benchmarks: threads a group (4, 8, 16, 32)
+     * and query positions a thread (16..32); 0: the engine's rule. A query
+     * longer than one pass of the shape takes its multipass kernel where one
+     * is compiled, else the rule's. */
+    int qp_group_size;
+    int qp_columns;
 } sw_gpu_engine_options;
 
 #define SW_GPU_DEFAULT_THRESHOLD 3000u
 #define SW_GPU_NO_INTRA UINT32_MAX
+#define SW_GPU_DEFAULT_QP_LENGTH 4096u
+#define SW_GPU_NO_QP UINT32_MAX
 
 typedef struct sw_gpu_hit {
     int score;
@@ -78,6 +91,7 @@ typedef struct sw_gpu_bucket_stats {
     int columns;
     int multipass;
     int intra;
+    int qp;                   /* query across the threads; group_size and columns of the last query */
     uint64_t seqs;
     uint64_t residues;
     uint64_t padded_residues; /* columns computed, padding included */

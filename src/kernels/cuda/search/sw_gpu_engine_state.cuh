@@ -25,6 +25,9 @@ constexpr int MAX_STREAMS = 8;
 
 /* The plan entry of the intra-task kernel has this instead of a config. */
 constexpr int INTRA_CONFIG = -2;
+/* ... and that of the kernels with the query across the threads, whose
+ * shape each query chooses (choose_qp_shape). */
+constexpr int QP_CONFIG = -3;
 
 /* Lengths up to max_length go to kernel `config`. */
 struct plan_entry {
@@ -70,6 +73,8 @@ struct slot {
     int32_t *host_scores; /* host selection: pinned copy of every score */
     uint32_t *profile;    /* intra-task query profile, built on the GPU */
     size_t profile_cap;
+    uint32_t *qp_profile; /* profile of the kernels with the query across the threads */
+    size_t qp_profile_cap;
     cudaEvent_t scan_start, scan_done, sel_done;
     cudaEvent_t *copy_events;   /* 2 per batch, batched mode */
     size_t num_copy_events;
@@ -157,6 +162,16 @@ struct sw_gpu_engine {
     size_t temp_bytes, temp_wide_bytes;
     int multipass_groups, wide_groups;
     sw_gpu_detail::launch_shape shapes[64];
+
+    /* Kernels with the query across the threads: sequences up to
+     * opt.qp_max_length. */
+    uint32_t qp_longest;              /* longest such sequence, 0 if none */
+    double qp_mean_length;            /* their mean length */
+    uint2 *d_qp_temp;                 /* multipass column buffers */
+    size_t qp_temp_bytes;
+    int qp_groups;                    /* groups that d_qp_temp serves */
+    sw_gpu_detail::launch_shape qp_shapes[32];
+    int qp_last_shape;                /* of the last query, for the statistics */
 
     /* Intra-task kernel: sequences longer than intra_threshold. */
     uint32_t intra_longest;           /* longest such sequence, 0 if none */

@@ -157,6 +157,70 @@ cudaError_t sw_gk_intra_launch(int tile, int blocks, int threads, size_t smem, c
                                const sw_gk_intra_params *p);
 cudaError_t sw_gk_profile_launch(int blocks, cudaStream_t stream, const sw_gk_profile_params *p);
 
+/* ---- inter-task kernels with the query across the threads (sw_gpu_qp.cu) ---- */
+
+/* One compiled kernel: groups of `group_size` threads, `columns` query
+ * positions per thread; `multipass` kernels cut longer queries into
+ * segments of group_size * columns positions. */
+typedef struct sw_gk_qp_shape {
+    int group_size;
+    int columns;
+    int multipass;
+} sw_gk_qp_shape;
+
+/* The query profile of one query for one kernel shape, built on the GPU. */
+typedef struct sw_gk_qp_profile_params {
+    const uint8_t *query;         /* substitution-table row of each query residue */
+    uint32_t query_len;
+    const uint32_t *table32;      /* score of (row, class) at row * classes + class */
+    uint32_t subject_classes;
+    uint32_t pad_row;             /* table row of positions beyond the query */
+    int gap_open;
+    int gap_extend;
+    int group_size;
+    int columns;
+    uint32_t passes;
+    uint32_t *profile;            /* sw_gk_qp_profile_words() words */
+} sw_gk_qp_profile_params;
+
+typedef struct sw_gk_qp_params {
+    const uint8_t *residues;
+    uint64_t residue_base;
+    const uint64_t *offsets;
+    const uint32_t *lengths;
+    uint32_t first;               /* sequences first .. first + count - 1, sorted by length */
+    uint32_t count;
+    const uint32_t *profile;
+    uint32_t passes;              /* segments of the query (multipass kernels) */
+    const uint8_t *subject_class; /* residue code -> class, SW_CODE_LIMIT entries */
+    uint32_t subject_classes;     /* padding class last */
+    int gap_open;
+    int gap_extend;
+    int limit;
+    int32_t *scores;
+    uint32_t *work;
+    uint32_t *overflow;
+    uint32_t *overflow_count;
+    uint2 *temp;                  /* multipass: a column of (H, E) per group of the grid */
+    uint32_t temp_rows;           /* its entries: >= the longest subject + SW_GK_QP_TEMP_SLACK */
+    uint32_t high_lane;           /* 65536, a parameter so that the packing stays a multiply-add */
+} sw_gk_qp_params;
+
+/* Entries of a column buffer beyond the longest subject: it starts one
+ * group (up to 32 rows) before the first row, and the wavefront runs up to
+ * a group past the last, read three rows ahead. */
+#define SW_GK_QP_TEMP_SLACK 72
+
+int sw_gk_qp_num_shapes(void);
+const sw_gk_qp_shape *sw_gk_qp_get_shape(int id);
+size_t sw_gk_qp_profile_words(int id, uint32_t passes, uint32_t subject_classes);
+size_t sw_gk_qp_smem(int id, uint32_t subject_classes);
+cudaError_t sw_gk_qp_prepare(int id, size_t smem);
+cudaError_t sw_gk_qp_occupancy(int id, int threads, size_t smem, int *blocks_per_sm);
+cudaError_t sw_gk_qp_launch(int id, int blocks, int threads, size_t smem, cudaStream_t stream,
+                            const sw_gk_qp_params *p);
+cudaError_t sw_gk_qp_profile_launch(int blocks, cudaStream_t stream, const sw_gk_qp_profile_params *p);
+
 /* ---- device-side launches (sw_gpu_launcher.cu) ----
  * A parent kernel launches the kernels of one query's buckets, each into its
  * own fire-and-forget stream so that they run side by side, as the host's
@@ -166,12 +230,14 @@ cudaError_t sw_gk_profile_launch(int blocks, cudaStream_t stream, const sw_gk_pr
 
 typedef struct sw_gk_child_launch {
     int intra;        /* nonzero: intra-task kernel with tile `id`; else alignment kernel `id` */
+    int qp;           /* nonzero: the query-across-threads kernel `id` (host launches only) */
     int id;
     int blocks, threads;
     uint32_t smem;
     union {
         sw_gk_align_params align;
         sw_gk_intra_params intra;
+        sw_gk_qp_params qp;
     } p;
 } sw_gk_child_launch;
 

@@ -98,6 +98,95 @@ int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket 
     return SW_OK;
 }
 
+/* The shape of the kernels with the query across the threads for a query
+ * of `qlen` residues: the least work, counted as cells computed per pair of
+ * subjects of the mean length, padding of the query and the wavefront's
+ * fill and drain (G - 1 steps a pass) included; on a tie the wider thread
+ * (fewer shuffles and loads per cell). */
+int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int forced = 1)
+{
+    if (forced && (e->opt.qp_group_size || e->opt.qp_columns)) {
+        uint32_t p = 1;
+        for (int i = 0; i < sw_gk_qp_num_shapes(); ++i) {
+            const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(i);
+            const size_t width = (size_t)sh->group_size * sh->columns;
+            p = (uint32_t)((qlen + width - 1) / width);
+            if ((e->opt.qp_group_size && sh->group_size != e->opt.qp_group_size) ||
+                (e->opt.qp_columns && sh->columns != e->opt.qp_columns) || (sh->multipass ? p < 2 : p > 1))
+                continue;
+            *passes = p ? p : 1;
+            return i;
+        }
+        return choose_qp_shape(e, qlen, passes, 0);
+    }
+    int best = -1;
+    double best_cost = 0;
+    uint32_t best_passes = 1;
+    const double mean = e->qp_mean_length > 1 ? e->qp_mean_length : 1;
+    for (int i = 0; i < sw_gk_qp_num_shapes(); ++i) {
+        const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(i);
+        const size_t width = (size_t)sh->group_size * sh->columns;
+        const size_t p = (qlen + width - 1) / width;
+        if (sh->multipass ? p < 2 : p > 1) continue;
+        const double cost = (double)(p * width) * (mean + sh->group_size - 1);
+        if (best < 0 || cost < best_cost * 0.999 ||
+            (cost <= best_cost * 1.001 && sh->columns > sw_gk_qp_get_shape(best)->columns)) {
+            best = i;
+            best_cost = cost;
+            best_passes = (uint32_t)(p ? p : 1);
+        }
+    }
+    *passes = best_passes;
+    return best;
+}
+
+/* The launch of the kernels with the query across the threads for bucket
+ * `bk`. */
+int describe_qp(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
+                const uint8_t *res, size_t qlen, sw_gk_child_launch *out, sw_error *err)
+{
+    uint32_t passes = 1;
+    const int id = choose_qp_shape(e, qlen, &passes);
+    if (id < 0) return sw_error_set(err, SW_ELIMIT, "GPU: no query-profile kernel for a query of %zu residues", qlen);
+    const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(id);
+    const launch_shape *ls = &e->qp_shapes[id];
+    sw_gk_qp_params &p = out->p.qp;
+    p.residues = res;
+    p.residue_base = bt->res_begin;
+    p.offsets = e->d_offsets;
+    p.lengths = e->d_lengths;
+    p.first = bk->first;
+    p.count = bk->count;
+    p.profile = s->qp_profile;
+    p.passes = passes;
+    p.subject_class = e->d_subject_class;
+    p.subject_classes = e->subject_classes;
+    p.gap_open = e->gap_open;
+    p.gap_extend = e->gap_extend;
+    p.limit = c->limit;
+    p.scores = s->scores;
+    p.work = s->ctl + ctl_bucket_work(e, kb);
+    p.overflow = s->overflow + bt->first;
+    p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
+    p.temp = e->d_qp_temp;
+    p.temp_rows = e->qp_longest + SW_GK_QP_TEMP_SLACK;
+    p.high_lane = 65536;
+    const uint32_t items = (bk->count + 1) / 2;
+    const int per_block = ls->threads / sh->group_size;
+    int blocks = (int)((items + per_block - 1) / per_block);
+    int limit = ls->blocks;
+    if (sh->multipass && limit * per_block > e->qp_groups) limit = e->qp_groups / per_block;
+    if (blocks > limit) blocks = limit;
+    if (blocks < 1) blocks = 1;
+    e->qp_last_shape = id;
+    out->qp = 1;
+    out->id = id;
+    out->blocks = blocks;
+    out->threads = ls->threads;
+    out->smem = (uint32_t)ls->smem;
+    return SW_OK;
+}
+
 sw_gk_align_params base_params(const sw_gpu_engine *e, const search_ctx *c, size_t q_offset, size_t qlen,
                                const slot *s)
 {
@@ -127,6 +216,7 @@ int describe_bucket(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t kb, c
     const bucket *bk = &e->buckets[kb];
     const int id = e->plan[bk->plan].config;
     if (id == INTRA_CONFIG) return describe_intra(e, c, s, bk, kb, bt, res, qlen, out, err);
+    if (id == QP_CONFIG) return describe_qp(e, c, s, bk, kb, bt, res, qlen, out, err);
     const sw_gk_config *cf = sw_gk_get_config(id);
     const launch_shape *ls = &e->shapes[id];
     sw_gk_align_params &p = out->p.align;
@@ -212,6 +302,95 @@ int prepare_kernel(sw_gpu_engine *e, int id, size_t smem, sw_error *err)
     return SW_OK;
 }
 
+/* For every query of the search its shape's launch shape (the block size
+ * that keeps the most warps resident, the larger on a tie, of at most 256
+ * threads: the kernels' register bound assumes no more, and a multipass
+ * block's groups wait for each other at every segment), a profile buffer per slot for the largest, and one column buffer
+ * per resident group of the multipass shapes. */
+int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
+{
+    if (!e->qp_longest) return SW_OK;
+    size_t profile_words = 4;
+    int groups = 0;
+    for (size_t q = 0; q < nq; ++q) {
+        uint32_t passes = 1;
+        const int id = choose_qp_shape(e, lens[q], &passes);
+        if (id < 0) return sw_error_set(err, SW_ELIMIT, "GPU: no query-profile kernel for a query of %zu residues", lens[q]);
+        const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(id);
+        const size_t words = sw_gk_qp_profile_words(id, passes, e->subject_classes);
+        if (words > profile_words) profile_words = words;
+        launch_shape *ls = &e->qp_shapes[id];
+        const size_t smem = sw_gk_qp_smem(id, e->subject_classes);
+        if (!ls->ready || ls->smem != smem) {
+            if (smem > e->smem_optin)
+                return sw_error_set(err, SW_ELIMIT, "GPU: query profile of %zu bytes exceeds the %zu bytes of shared memory of a block",
+                                    smem, e->smem_optin);
+            CK(sw_gk_qp_prepare(id, smem), "cudaFuncSetAttribute");
+            int best_warps = 0;
+            for (int threads = 128; threads <= 256; threads *= 2) {
+                int blocks = 0;
+                CK(sw_gk_qp_occupancy(id, threads, smem, &blocks), "occupancy");
+                const int warps = blocks * threads / 32;
+                if (warps >= best_warps && blocks > 0) {
+                    best_warps = warps;
+                    ls->threads = threads;
+                    ls->blocks = blocks * e->sms;
+                }
+            }
+            if (best_warps == 0) return sw_error_set(err, SW_ELIMIT, "GPU: query-profile kernel %d does not fit", id);
+            ls->smem = smem;
+            ls->ready = 1;
+        }
+        if (sh->multipass) {
+            const int g = ls->blocks * (ls->threads / sh->group_size);
+            if (g > groups) groups = g;
+        }
+    }
+    for (int i = 0; i < SLOTS; ++i) {
+        int rc = ensure((void **)&e->slots[i].qp_profile, &e->slots[i].qp_profile_cap, profile_words * 4,
+                        "query profile", err);
+        if (rc) return rc;
+    }
+    if (groups) {
+        const size_t per_group = ((size_t)e->qp_longest + SW_GK_QP_TEMP_SLACK) * sizeof(uint2);
+        const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
+        if ((size_t)groups * per_group > share) groups = (int)(share / per_group);
+        if (groups < 32) groups = 32;
+        /* A database with longer sequences than the last needs longer columns. */
+        int rc = ensure((void **)&e->d_qp_temp, &e->qp_temp_bytes, (size_t)groups * per_group + 16,
+                        "multipass buffers", err);
+        if (rc) return rc;
+    }
+    e->qp_groups = groups;
+    return SW_OK;
+}
+
+int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_offset, size_t qlen, cudaStream_t stream,
+                     sw_error *err)
+{
+    uint32_t passes = 1;
+    const int id = choose_qp_shape(e, qlen, &passes);
+    if (id < 0) return sw_error_set(err, SW_ELIMIT, "GPU: no query-profile kernel for a query of %zu residues", qlen);
+    const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(id);
+    sw_gk_qp_profile_params pp;
+    pp.query = e->d_query + q_offset;
+    pp.query_len = (uint32_t)qlen;
+    pp.table32 = (const uint32_t *)e->d_table32;
+    pp.subject_classes = e->subject_classes;
+    pp.pad_row = c->query_rows - 1;
+    pp.gap_open = e->gap_open;
+    pp.gap_extend = e->gap_extend;
+    pp.group_size = sh->group_size;
+    pp.columns = sh->columns;
+    pp.passes = passes;
+    pp.profile = s->qp_profile;
+    size_t span;
+    int rc = span_begin(e, SW_GPU_SPAN_PROFILE, stream, s->query, -1, &span, err);
+    if (rc) return rc;
+    CK(sw_gk_qp_profile_launch(e->sms, stream, &pp), "query profile kernel");
+    return span_end(e, span, stream, err);
+}
+
 /* Column buffers of the multipass kernels, one pair per resident group. The
  * grid shrinks if a full one would not fit in the search's share of memory. */
 int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err)
@@ -221,7 +400,7 @@ int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err)
     int groups = 0;
     for (size_t p = 0; p < e->plan_size; ++p) {
         const int id = e->plan[p].config;
-        if (id == INTRA_CONFIG) continue;
+        if (id < 0) continue;
         const sw_gk_config *cf = sw_gk_get_config(id);
         if (!cf->multipass) continue;
         const launch_shape *ls = &e->shapes[id];
@@ -328,7 +507,10 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         if (rc) return rc;
         cudaStream_t st = e->s_scan;
         if (ns > 1) {
-            if (ch.intra) st = e->s_bucket[0];
+            /* The kernels with the query across the threads share their
+             * column buffers between queries: one stream. */
+            if (ch.qp) st = e->s_bucket[ns > 2 ? 2 : ns - 1];
+            else if (ch.intra) st = e->s_bucket[0];
             else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
             else {
                 st = e->s_bucket[next];
@@ -339,7 +521,8 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         rc = span_begin(e, ch.intra ? SW_GPU_SPAN_INTRA : SW_GPU_SPAN_INTER, st, s->query, e->buckets[kb].plan, &span,
                         err);
         if (rc) return rc;
-        if (ch.intra) CK(sw_gk_intra_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.intra), "intra-task kernel");
+        if (ch.qp) CK(sw_gk_qp_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.qp), "query-profile kernel");
+        else if (ch.intra) CK(sw_gk_intra_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.intra), "intra-task kernel");
         else CK(sw_gk_align_launch(ch.id, ch.blocks, ch.threads, ch.smem, st, &ch.p.align), "alignment kernel");
         if ((rc = span_end(e, span, st, err))) return rc;
     }

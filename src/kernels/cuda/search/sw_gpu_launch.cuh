@@ -17,6 +17,14 @@ int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err);
  * queries of this search. */
 int prepare_intra(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err);
 
+/* Launch shapes, query profiles and column buffers of the kernels with the
+ * query across the threads, for the queries of this search. */
+int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err);
+
+/* The query profile of the query in slot `s` for its shape, on `stream`. */
+int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_offset, size_t qlen,
+                     cudaStream_t stream, sw_error *err);
+
 /* The 32-bit recomputation of batch `b` for the query in slot `s`, on `stream`. */
 int launch_wide(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res, size_t q_offset,
                 size_t qlen, cudaStream_t stream, sw_error *err);

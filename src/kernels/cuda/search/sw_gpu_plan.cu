@@ -67,6 +67,20 @@ void make_plan(sw_gpu_engine *e)
         e->plan_size = keep;
         e->plan[e->plan_size++] = plan_entry{UINT32_MAX, INTRA_CONFIG};
     }
+    /* Up to opt.qp_max_length the kernels with the query across the
+     * threads; above, what the entries above planned for those lengths. The
+     * device-side launcher knows only the entries above. */
+    if (e->opt.qp_max_length != SW_GPU_NO_QP && !e->opt.device_launch) {
+        const uint32_t qmax = e->opt.qp_max_length;
+        size_t k = 0;
+        while (k < e->plan_size && e->plan[k].max_length <= qmax) ++k;
+        plan_entry rest[SW_GPU_MAX_BUCKETS];
+        const size_t n = e->plan_size - k;
+        for (size_t i = 0; i < n; ++i) rest[i] = e->plan[k + i];
+        e->plan[0] = plan_entry{qmax, QP_CONFIG};
+        for (size_t i = 0; i < n; ++i) e->plan[1 + i] = rest[i];
+        e->plan_size = 1 + n;
+    }
 }
 
 /* Residency: the database stays on the GPU when it fits beside the
@@ -129,6 +143,18 @@ int make_buckets(sw_gpu_engine *e, const uint32_t *lengths, sw_error *err)
             bucket *k = &e->buckets[e->num_buckets++];
             k->plan = (int)pe;
             k->first = s;
+            if (e->plan[pe].config == QP_CONFIG) {
+                /* Pairs, each as long as its longer subject. */
+                while (s < end && lengths[s] <= e->plan[pe].max_length) {
+                    k->residues += lengths[s];
+                    if (((s - k->first) & 1) == 1) k->padded += 2 * (uint64_t)lengths[s];
+                    if (lengths[s] > e->qp_longest) e->qp_longest = lengths[s];
+                    ++s;
+                }
+                if (((s - k->first) & 1) == 1) k->padded += 2 * (uint64_t)lengths[s - 1];
+                k->count = s - k->first;
+                continue;
+            }
             if (e->plan[pe].config == INTRA_CONFIG) {
                 /* Pairs, each padded to its longer subject. */
                 while (s < end) {
@@ -163,6 +189,13 @@ int make_buckets(sw_gpu_engine *e, const uint32_t *lengths, sw_error *err)
         }
         bt->num_buckets = e->num_buckets - bt->first_bucket;
     }
+    uint64_t qp_seqs = 0, qp_residues = 0;
+    for (size_t k = 0; k < e->num_buckets; ++k)
+        if (e->plan[e->buckets[k].plan].config == QP_CONFIG) {
+            qp_seqs += e->buckets[k].count;
+            qp_residues += e->buckets[k].residues;
+        }
+    e->qp_mean_length = qp_seqs ? (double)qp_residues / (double)qp_seqs : 0.0;
     return SW_OK;
 }
 

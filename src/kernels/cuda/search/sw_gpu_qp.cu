@@ -1,0 +1,354 @@
+/* Inter-task Smith-Waterman with the query across the threads: a group of G
+ * threads aligns one pair of database sequences (one in each 16-bit half of
+ * a register) and thread t holds R consecutive query positions; the rows of
+ * the wavefront are the subjects' residues.
+ *
+ * Why this orientation: with the subjects across the threads (the kernels of
+ * sw_gpu_kernels.cu), every cell has its own subject residue, so every cell
+ * looks its score up in a table (two loads, two address computations and a
+ * packing per pair of cells: 5 instructions beside the 5.5 of the
+ * recurrences). With the query across the threads, a row is one residue of
+ * each subject, and a thread's R scores against it are R consecutive words
+ * of a query profile: R / 4 vector loads per subject and one multiply-add a
+ * pair to pack the two subjects' scores (as in CUDASW++4.0 and, on the CPU,
+ * Rognes' SWIPE).
+ *
+ * The profile: word (c, q) holds the score of query position q against
+ * residue class c plus open + ext, zero-extended from 16 bits (the cells
+ * keep H - open - ext, see align_kernel). Within a class row, thread t's R
+ * words start at t * S words, S = R or R + 4, whichever makes S / 4 odd, so
+ * that the 16-byte loads of eight consecutive threads fall in eight
+ * different groups of four banks.
+ *
+ * The recurrences, their order and the padding argument are those of
+ * align_kernel in sw_gpu_kernels.cu, with rows and columns swapped: rows past
+ * a subject's end (the shorter subject of a pair, or the shorter pairs of a
+ * warp, whose loop runs as long as its longest) and query positions past the
+ * query's end score <= 0 and cannot raise the maximum.
+ *
+ * Single-pass kernels (G * R >= query length) keep the whole profile in
+ * shared memory and take work a warp at a time. Multipass kernels cut the
+ * query into segments of G * R positions; a block's groups take their pairs
+ * together, load each segment's profile into shared memory together and
+ * sweep their pairs once per segment. The last thread's H and E of every row
+ * go to a column buffer in global memory that the first thread reads back in
+ * the next pass: one buffer per group suffices, since a row's entry is read
+ * (three steps ahead) before it is overwritten (G - 1 steps after). Pairs taken together have neighbouring lengths (the database is
+ * sorted), so a block's groups finish a segment nearly together. */
+#include <stdint.h>
+
+#include "sw_alphabet.h"
+#include "sw_gpu_kernels.cuh"
+#include "sw_gpu_lanes.cuh"
+
+namespace {
+
+using L = sw_lanes::lanes16;
+
+constexpr unsigned FULL_MASK = 0xffffffffu;
+
+__device__ __forceinline__ uint32_t mad(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+
+__host__ __device__ constexpr int stride_of(int columns) { return (columns / 4) % 2 == 1 ? columns : columns + 4; }
+
+/* Shared memory: one segment of the profile (classes x G x S words), then
+ * the byte offset of each residue code's class row, and one more entry, the
+ * padding class's, for rows outside a subject. */
+__host__ __device__ inline size_t segment_words(int group_size, int columns, uint32_t classes)
+{
+    return (size_t)classes * group_size * stride_of(columns);
+}
+
+/* Blocks of at most 256 threads, and registers for at least
+ * SW_QP_MIN_BLOCKS of them (16 warps) on a multiprocessor: left to itself,
+ * ptxas gives the multipass kernels 131 registers, one block more than
+ * that allows, and 8 resident warps. */
+#ifndef SW_QP_MIN_BLOCKS
+#define SW_QP_MIN_BLOCKS 2
+#endif
+constexpr int QP_MAX_THREADS = 256;
+
+template <int G, int R, bool MULTIPASS>
+__global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(const sw_gk_qp_params p)
+{
+    static_assert(G == 4 || G == 8 || G == 16 || G == 32, "group size");
+    static_assert(R % 4 == 0 && R >= 8, "columns per thread are loaded four at a time");
+    constexpr int S = stride_of(R);
+    constexpr uint32_t ROW_BYTES = G * S * 4;
+    constexpr int GROUPS = 32 / G;
+
+    extern __shared__ uint4 sw_dyn_smem[];
+    uint8_t *const smem = (uint8_t *)sw_dyn_smem;
+    const uint32_t classes = p.subject_classes;
+    const uint32_t seg_words = classes * G * S;
+    uint32_t *const class_off = (uint32_t *)sw_dyn_smem + seg_words;
+    __shared__ uint32_t chunk_base;
+
+    if (threadIdx.x < SW_CODE_LIMIT) class_off[threadIdx.x] = p.subject_class[threadIdx.x] * ROW_BYTES;
+    if (threadIdx.x == SW_CODE_LIMIT) class_off[SW_CODE_LIMIT] = (classes - 1) * ROW_BYTES;
+    auto load_segment = [&](uint32_t pass) {
+        const uint4 *from = (const uint4 *)(p.profile + (size_t)pass * seg_words);
+        for (uint32_t i = threadIdx.x; i < seg_words / 4; i += blockDim.x) sw_dyn_smem[i] = from[i];
+    };
+    if (!MULTIPASS) load_segment(0);
+    __syncthreads();
+
+    const int lane = threadIdx.x & 31;
+    const int t = lane & (G - 1);
+    const int group = lane / G;
+    const uint32_t block_groups = blockDim.x / G;
+    const uint32_t block_group = threadIdx.x / G;
+    const uint32_t items = (p.count + 1) / 2;
+    const uint32_t passes = MULTIPASS ? p.passes : 1;
+
+    const uint32_t neg = L::splat(SW_GK_NEG16);
+    const uint32_t neg_open_ext = L::splat(-(p.gap_open + p.gap_extend));
+    const uint32_t neg_ext = L::splat(-p.gap_extend);
+    const uint32_t h_zero = neg_open_ext;
+    const uint32_t high_lane = p.high_lane;
+    const uint32_t thread_bytes = (uint32_t)t * S * 4;
+    uint2 *const temp = MULTIPASS ? p.temp + (size_t)(blockIdx.x * block_groups + block_group) * p.temp_rows : nullptr;
+
+    for (;;) {
+        uint32_t item;
+        if (MULTIPASS) {
+            /* Every group is done with the last segment before the block
+             * takes its next pairs and loads the first segment again. */
+            __syncthreads();
+            if (threadIdx.x == 0) chunk_base = atomicAdd(p.work, block_groups);
+            __syncthreads();
+            const uint32_t base = chunk_base;
+            if (base >= items) break;
+            item = base + block_group;
+        } else {
+            uint32_t base = 0;
+            if (lane == 0) base = atomicAdd(p.work, GROUPS);
+            base = __shfl_sync(FULL_MASK, base, 0);
+            if (base >= items) break;
+            item = base + group;
+        }
+
+        uint32_t seq_a = 0, seq_b = 0, len_a = 0, len_b = 0;
+        const uint8_t *res_a = p.residues, *res_b = p.residues;
+        const bool valid = item < items;
+        bool has_b = false;
+        if (valid) {
+            const uint32_t back = items - 1 - item;
+            seq_a = p.first + 2 * back;
+            has_b = 2 * back + 1 < p.count;
+            seq_b = seq_a + 1;
+            len_a = p.lengths[seq_a];
+            res_a = p.residues + (p.offsets[seq_a] - p.residue_base);
+            if (has_b) {
+                len_b = p.lengths[seq_b];
+                res_b = p.residues + (p.offsets[seq_b] - p.residue_base);
+            }
+        }
+        const int rows = (int)(len_a > len_b ? len_a : len_b);
+        /* The warp's loops run as long as its longest pair needs. */
+        int warp_rows = rows;
+        for (int m = 16; m > 0; m >>= 1) {
+            const int o = __shfl_xor_sync(FULL_MASK, warp_rows, m);
+            warp_rows = o > warp_rows ? o : warp_rows;
+        }
+        const int steps = (warp_rows + G) & ~1;
+
+        uint32_t best = h_zero;
+        for (uint32_t pass = 0; pass < passes; ++pass) {
+            if (MULTIPASS) {
+                if (pass > 0) __syncthreads();
+                load_segment(pass);
+                __syncthreads();
+            }
+            uint32_t h0[R], h1[R], f[R];
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                h0[k] = h_zero;
+                h1[k] = h_zero;
+                f[k] = neg;
+            }
+            const bool has_in = MULTIPASS && pass > 0;
+            const bool has_out = MULTIPASS && pass + 1 < passes;
+            /* The first thread's left boundary, H and E of row r: from the
+             * column buffer in a pass after the first, else the matrix
+             * edge. Other threads take theirs from the thread on the left,
+             * and keep 0 here, so that one multiply-add (on the FMA pipe,
+             * which the recurrences leave idle) picks whichever applies:
+             * left = from_left * not_first + boundary. Rows are read two
+             * steps ahead, alternately into in_even and in_odd. */
+            const uint32_t not_first = t ? 1u : 0u;
+            uint2 in_row0 = make_uint2(0, 0), in_even = make_uint2(0, 0), in_odd = make_uint2(0, 0);
+            if (t == 0) {
+                if (has_in) {
+                    in_row0 = temp[G];
+                    in_even = temp[G + 1];
+                    in_odd = temp[G + 2];
+                } else {
+                    in_row0 = in_even = in_odd = make_uint2(h_zero, neg);
+                }
+            }
+            uint32_t h_left = in_row0.x + not_first * h_zero, e_left = in_row0.y + not_first * neg,
+                     h_diag = h_zero;
+
+            /* Residue codes of the next row, loaded a step ahead; rows
+             * outside a subject take the padding entry. */
+            auto code_at = [&](const uint8_t *res, uint32_t len, int r) -> uint32_t {
+                return (uint32_t)r < len ? (uint32_t)res[r] : (uint32_t)SW_CODE_LIMIT;
+            };
+            uint32_t code_a = code_at(res_a, len_a, -t), code_b = code_at(res_b, len_b, -t);
+
+            auto step = [&](const int s, const uint32_t(&h_prev)[R], uint32_t(&h_cur)[R], uint2 &in_next) {
+                const uint8_t *const row_a = smem + class_off[code_a] + thread_bytes;
+                const uint8_t *const row_b = smem + class_off[code_b] + thread_bytes;
+                code_a = code_at(res_a, len_a, s + 1 - t);
+                code_b = code_at(res_b, len_b, s + 1 - t);
+                uint32_t e = e_left, diag = h_diag;
+#pragma unroll
+                for (int m = 0; m < R / 4; ++m) {
+                    const uint4 wa = ((const uint4 *)row_a)[m];
+                    const uint4 wb = ((const uint4 *)row_b)[m];
+                    /* The packing of the two subjects' scores is a
+                     * multiply-add by a value the compiler cannot see, so it
+                     * runs on the FMA pipe; the DPX instructions fill the
+                     * ALU pipe. */
+                    const uint32_t score[4] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y),
+                                               mad(wb.z, high_lane, wa.z), mad(wb.w, high_lane, wa.w)};
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        const int k = 4 * m + j;
+                        const uint32_t x = L::add(L::max_relu(L::add(diag, score[j]), f[k]), neg_open_ext);
+                        diag = h_prev[k];
+                        const uint32_t tk = L::add_max(e, neg_open_ext, x);
+                        e = L::add_max(e, neg_ext, x);
+                        f[k] = L::add_max(f[k], neg_ext, tk);
+                        h_cur[k] = tk;
+                    }
+                }
+#pragma unroll
+                for (int k = 0; k < R; k += 2) best = L::max3(best, h_cur[k], h_cur[k + 1]);
+
+                const uint32_t h_up = __shfl_up_sync(FULL_MASK, h_cur[R - 1], 1, G);
+                const uint32_t e_up = __shfl_up_sync(FULL_MASK, e, 1, G);
+                /* The last thread's row s - (G - 1) goes to the next pass;
+                 * the buffer starts G rows early, so the rows before the
+                 * first land there unread. */
+                if (has_out && t == G - 1) temp[s + 1] = make_uint2(h_cur[R - 1], e);
+                h_diag = h_left;
+                h_left = mad(h_up, not_first, in_next.x);
+                e_left = mad(e_up, not_first, in_next.y);
+                if (has_in && t == 0) in_next = temp[G + s + 3];
+            };
+            for (int s = 0; s < steps; s += 2) {
+                step(s, h0, h1, in_even);
+                step(s + 1, h1, h0, in_odd);
+            }
+            if (has_out) {
+                /* Rows steps - G + 1 .. steps - 1, past every subject of
+                 * the warp, which the loop did not reach: the next pass
+                 * reads them as the matrix edge. */
+                if (t < G - 1) temp[steps + 1 + t] = make_uint2(h_zero, neg);
+            }
+            /* The next pass reads what other lanes of this warp wrote. */
+            if (MULTIPASS) __syncwarp();
+        }
+
+#pragma unroll
+        for (int m = G / 2; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m, G));
+        if (valid && t == 0) {
+            const int a = (int16_t)(best & 0xffff) - (int16_t)(h_zero & 0xffff);
+            p.scores[seq_a] = a;
+            if (a >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_a;
+            if (has_b) {
+                const int b = (int16_t)(best >> 16) - (int16_t)(h_zero & 0xffff);
+                p.scores[seq_b] = b;
+                if (b >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_b;
+            }
+        }
+    }
+}
+
+/* Word (pass, class, t * S + k) of the profile: query position
+ * pass * G * R + t * R + k; the S - R words after a thread's R are unused. */
+__global__ void qp_profile_kernel(const sw_gk_qp_profile_params p)
+{
+    const uint32_t G = (uint32_t)p.group_size, R = (uint32_t)p.columns, S = (uint32_t)stride_of(p.columns);
+    const uint32_t row_words = G * S;
+    const uint64_t n = (uint64_t)p.passes * p.subject_classes * row_words;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint32_t w = (uint32_t)(i % row_words);
+        const uint64_t pc = i / row_words;
+        const uint32_t cls = (uint32_t)(pc % p.subject_classes), pass = (uint32_t)(pc / p.subject_classes);
+        const uint32_t t = w / S, k = w % S;
+        uint32_t word = 0;
+        if (k < R) {
+            const uint64_t q = (uint64_t)pass * G * R + t * R + k;
+            const uint32_t row = q < p.query_len ? p.query[q] : p.pad_row;
+            word = ((uint32_t)((int)p.table32[row * p.subject_classes + cls] + p.gap_open + p.gap_extend)) & 0xffffu;
+        }
+        p.profile[i] = word;
+    }
+}
+
+typedef void (*qp_fn)(const sw_gk_qp_params);
+
+struct qp_entry {
+    sw_gk_qp_shape shape;
+    qp_fn fn;
+};
+
+#define SW_GK_QP_KERNELS(X)                                                                           \
+    X(4, 16, false) X(4, 24, false) X(4, 32, false) X(8, 16, false) X(8, 20, false) X(8, 24, false)   \
+    X(8, 28, false) X(8, 32, false) X(16, 16, false) X(16, 20, false) X(16, 24, false)                \
+    X(16, 28, false) X(16, 32, false) X(32, 20, false) X(32, 24, false) X(32, 28, false)              \
+    X(32, 32, false) X(8, 28, true) X(8, 32, true) X(16, 28, true) X(16, 32, true)
+
+#define SW_GK_QP_ENTRY(g, r, mp) {{g, r, mp}, qp_kernel<g, r, mp>},
+
+const qp_entry qp_kernels[] = {SW_GK_QP_KERNELS(SW_GK_QP_ENTRY)};
+
+constexpr int num_qp_kernels = (int)(sizeof qp_kernels / sizeof qp_kernels[0]);
+
+} /* namespace */
+
+int sw_gk_qp_num_shapes(void) { return num_qp_kernels; }
+
+const sw_gk_qp_shape *sw_gk_qp_get_shape(int id) { return id >= 0 && id < num_qp_kernels ? &qp_kernels[id].shape : nullptr; }
+
+size_t sw_gk_qp_profile_words(int id, uint32_t passes, uint32_t classes)
+{
+    const sw_gk_qp_shape *s = &qp_kernels[id].shape;
+    return (size_t)passes * segment_words(s->group_size, s->columns, classes);
+}
+
+size_t sw_gk_qp_smem(int id, uint32_t classes)
+{
+    const sw_gk_qp_shape *s = &qp_kernels[id].shape;
+    return segment_words(s->group_size, s->columns, classes) * 4 + (SW_CODE_LIMIT + 1) * 4;
+}
+
+cudaError_t sw_gk_qp_prepare(int id, size_t smem)
+{
+    return cudaFuncSetAttribute(qp_kernels[id].fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+}
+
+cudaError_t sw_gk_qp_occupancy(int id, int threads, size_t smem, int *blocks_per_sm)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, qp_kernels[id].fn, threads, smem);
+}
+
+cudaError_t sw_gk_qp_launch(int id, int blocks, int threads, size_t smem, cudaStream_t stream, const sw_gk_qp_params *p)
+{
+    qp_kernels[id].fn<<<blocks, threads, smem, stream>>>(*p);
+    return cudaGetLastError();
+}
+
+cudaError_t sw_gk_qp_profile_launch(int blocks, cudaStream_t stream, const sw_gk_qp_profile_params *p)
+{
+    qp_profile_kernel<<<blocks, 256, 0, stream>>>(*p);
+    return cudaGetLastError();
+}
