@@ -207,11 +207,14 @@ typedef struct sw_gk_qp_params {
 } sw_gk_qp_params;
 
 /* Entries of a column buffer beyond the longest subject: it starts one
- * group (up to 32 rows) before the first row, and the wavefront runs up to
- * a group past the last, read three rows ahead. */
-#define SW_GK_QP_TEMP_SLACK 72
+ * group (up to 32 rows) before the first row, the rows of a pass are at
+ * least a group and 3, and the wavefront runs up to a group past the last,
+ * read three rows ahead. */
+#define SW_GK_QP_TEMP_SLACK 128
 
 int sw_gk_qp_num_shapes(void);
+/* The largest block the kernels are compiled for. */
+int sw_gk_qp_max_threads(void);
 const sw_gk_qp_shape *sw_gk_qp_get_shape(int id);
 size_t sw_gk_qp_profile_words(int id, uint32_t passes, uint32_t subject_classes);
 size_t sw_gk_qp_smem(int id, uint32_t subject_classes);

@@ -327,7 +327,7 @@ int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
                                     smem, e->smem_optin);
             CK(sw_gk_qp_prepare(id, smem), "cudaFuncSetAttribute");
             int best_warps = 0;
-            for (int threads = 128; threads <= 256; threads *= 2) {
+            for (int threads = 128; threads <= sw_gk_qp_max_threads(); threads *= 2) {
                 int blocks = 0;
                 CK(sw_gk_qp_occupancy(id, threads, smem, &blocks), "occupancy");
                 const int warps = blocks * threads / 32;

@@ -71,7 +71,10 @@ __host__ __device__ inline size_t segment_words(int group_size, int columns, uin
 #ifndef SW_QP_MIN_BLOCKS
 #define SW_QP_MIN_BLOCKS 2
 #endif
-constexpr int QP_MAX_THREADS = 256;
+#ifndef SW_QP_MAX_THREADS
+#define SW_QP_MAX_THREADS 256
+#endif
+constexpr int QP_MAX_THREADS = SW_QP_MAX_THREADS;
 
 template <int G, int R, bool MULTIPASS>
 __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(const sw_gk_qp_params p)
@@ -81,21 +84,26 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
     constexpr int S = stride_of(R);
     constexpr uint32_t ROW_BYTES = G * S * 4;
     constexpr int GROUPS = 32 / G;
+    /* Segments in shared memory at once: a multipass block's threads
+     * straddle two for G - 1 steps at every segment boundary. */
+    constexpr int BUFFERS = MULTIPASS ? 2 : 1;
 
     extern __shared__ uint4 sw_dyn_smem[];
     uint8_t *const smem = (uint8_t *)sw_dyn_smem;
     const uint32_t classes = p.subject_classes;
     const uint32_t seg_words = classes * G * S;
-    uint32_t *const class_off = (uint32_t *)sw_dyn_smem + seg_words;
-    __shared__ uint32_t chunk_base;
+    const uint32_t seg_bytes = seg_words * 4;
+    uint32_t *const class_off = (uint32_t *)sw_dyn_smem + BUFFERS * seg_words;
+    __shared__ uint32_t chunk_base, block_rows;
 
     if (threadIdx.x < SW_CODE_LIMIT) class_off[threadIdx.x] = p.subject_class[threadIdx.x] * ROW_BYTES;
     if (threadIdx.x == SW_CODE_LIMIT) class_off[SW_CODE_LIMIT] = (classes - 1) * ROW_BYTES;
-    auto load_segment = [&](uint32_t pass) {
+    auto load_segment = [&](uint32_t pass, uint32_t buffer) {
         const uint4 *from = (const uint4 *)(p.profile + (size_t)pass * seg_words);
-        for (uint32_t i = threadIdx.x; i < seg_words / 4; i += blockDim.x) sw_dyn_smem[i] = from[i];
+        uint4 *to = sw_dyn_smem + buffer * (seg_words / 4);
+        for (uint32_t i = threadIdx.x; i < seg_words / 4; i += blockDim.x) to[i] = from[i];
     };
-    if (!MULTIPASS) load_segment(0);
+    if (!MULTIPASS) load_segment(0, 0);
     __syncthreads();
 
     const int lane = threadIdx.x & 31;
@@ -104,7 +112,7 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
     const uint32_t block_groups = blockDim.x / G;
     const uint32_t block_group = threadIdx.x / G;
     const uint32_t items = (p.count + 1) / 2;
-    const uint32_t passes = MULTIPASS ? p.passes : 1;
+    const int passes = MULTIPASS ? (int)p.passes : 1;
 
     const uint32_t neg = L::splat(SW_GK_NEG16);
     const uint32_t neg_open_ext = L::splat(-(p.gap_open + p.gap_extend));
@@ -112,15 +120,28 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
     const uint32_t h_zero = neg_open_ext;
     const uint32_t high_lane = p.high_lane;
     const uint32_t thread_bytes = (uint32_t)t * S * 4;
+    /* The first thread's left boundary comes from the matrix edge or the
+     * column buffer, the others' from the thread on the left; the others
+     * keep 0 as their boundary, so that one multiply-add (on the FMA pipe,
+     * which the recurrences leave idle) picks whichever applies:
+     * left = from_left * not_first + boundary. */
+    const uint32_t not_first = t ? 1u : 0u;
+    const uint2 edge = t ? make_uint2(0, 0) : make_uint2(h_zero, neg);
+    /* The column buffer of this group: entry G + r holds row r, so that
+     * the rows before the first, which the last thread reaches first, land
+     * in the G entries before it. */
     uint2 *const temp = MULTIPASS ? p.temp + (size_t)(blockIdx.x * block_groups + block_group) * p.temp_rows : nullptr;
 
     for (;;) {
         uint32_t item;
         if (MULTIPASS) {
             /* Every group is done with the last segment before the block
-             * takes its next pairs and loads the first segment again. */
+             * takes its next pairs and loads the first segments again. */
             __syncthreads();
-            if (threadIdx.x == 0) chunk_base = atomicAdd(p.work, block_groups);
+            if (threadIdx.x == 0) {
+                chunk_base = atomicAdd(p.work, block_groups);
+                block_rows = 0;
+            }
             __syncthreads();
             const uint32_t base = chunk_base;
             if (base >= items) break;
@@ -149,112 +170,172 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                 res_b = p.residues + (p.offsets[seq_b] - p.residue_base);
             }
         }
-        const int rows = (int)(len_a > len_b ? len_a : len_b);
-        /* The warp's loops run as long as its longest pair needs. */
-        int warp_rows = rows;
+        /* The loops run as long as the warp's (single pass) or the block's
+         * (multipass) longest pair needs; rows past a subject are padding. */
+        int rows = (int)(len_a > len_b ? len_a : len_b);
         for (int m = 16; m > 0; m >>= 1) {
-            const int o = __shfl_xor_sync(FULL_MASK, warp_rows, m);
-            warp_rows = o > warp_rows ? o : warp_rows;
+            const int o = __shfl_xor_sync(FULL_MASK, rows, m);
+            rows = o > rows ? o : rows;
         }
-        const int steps = (warp_rows + G) & ~1;
+        if (MULTIPASS) {
+            if (lane == 0) atomicMax(&block_rows, (uint32_t)rows);
+            if (passes > 1) load_segment(1, 1);
+            load_segment(0, 0);
+            __syncthreads();
+            /* At least G + 3 rows, so that a row's entry in the column
+             * buffer is read (three steps ahead) after the last pass wrote
+             * it and before this one overwrites it; an even number. */
+            rows = (int)block_rows;
+            if (rows < G + 3) rows = G + 3;
+            rows = (rows + 1) & ~1;
+            /* The first thread's rows past the last, in the last pass's
+             * drain (G + 1 steps, read 3 ahead), read the matrix edge. */
+            for (int j = t; j < G + 6; j += G) temp[G + rows + j] = make_uint2(h_zero, neg);
+        }
 
-        uint32_t best = h_zero;
-        for (uint32_t pass = 0; pass < passes; ++pass) {
-            if (MULTIPASS) {
-                if (pass > 0) __syncthreads();
-                load_segment(pass);
-                __syncthreads();
-            }
-            uint32_t h0[R], h1[R], f[R];
+        uint32_t h[R], f[R];
 #pragma unroll
-            for (int k = 0; k < R; ++k) {
-                h0[k] = h_zero;
-                h1[k] = h_zero;
-                f[k] = neg;
-            }
-            const bool has_in = MULTIPASS && pass > 0;
-            const bool has_out = MULTIPASS && pass + 1 < passes;
-            /* The first thread's left boundary, H and E of row r: from the
-             * column buffer in a pass after the first, else the matrix
-             * edge. Other threads take theirs from the thread on the left,
-             * and keep 0 here, so that one multiply-add (on the FMA pipe,
-             * which the recurrences leave idle) picks whichever applies:
-             * left = from_left * not_first + boundary. Rows are read two
-             * steps ahead, alternately into in_even and in_odd. */
-            const uint32_t not_first = t ? 1u : 0u;
-            uint2 in_row0 = make_uint2(0, 0), in_even = make_uint2(0, 0), in_odd = make_uint2(0, 0);
-            if (t == 0) {
-                if (has_in) {
-                    in_row0 = temp[G];
-                    in_even = temp[G + 1];
-                    in_odd = temp[G + 2];
-                } else {
-                    in_row0 = in_even = in_odd = make_uint2(h_zero, neg);
+        for (int k = 0; k < R; ++k) {
+            h[k] = h_zero;
+            f[k] = neg;
+        }
+        uint32_t best = h_zero;
+        uint32_t h_left = mad(h_zero, not_first, edge.x), e_left = mad(neg, not_first, edge.y), h_diag = h_zero;
+        /* The first thread's boundary for the next two rows. */
+        uint2 next1 = edge, next2 = edge;
+
+        auto code_at = [&](const uint8_t *res, uint32_t len, int r) -> uint32_t {
+            return (uint32_t)r < len ? (uint32_t)res[r] : (uint32_t)SW_CODE_LIMIT;
+        };
+        /* Residue codes of this thread's row, loaded a step ahead; rows
+         * outside a subject take the padding entry. */
+        uint32_t code_a = code_at(res_a, len_a, -t), code_b = code_at(res_b, len_b, -t);
+
+        /* One row of this thread's R cells, profile words at `prof`. */
+        auto cells = [&](const uint8_t *prof) -> uint32_t {
+            const uint8_t *const row_a = prof + class_off[code_a];
+            const uint8_t *const row_b = prof + class_off[code_b];
+            uint32_t e = e_left, diag = h_diag;
+#pragma unroll
+            for (int m = 0; m < R / 4; ++m) {
+                const uint4 wa = ((const uint4 *)row_a)[m];
+                const uint4 wb = ((const uint4 *)row_b)[m];
+                /* The packing of the two subjects' scores is a multiply-add
+                 * by a value the compiler cannot see, so it runs on the FMA
+                 * pipe; the DPX instructions fill the ALU pipe. */
+                const uint32_t score[4] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y),
+                                           mad(wb.z, high_lane, wa.z), mad(wb.w, high_lane, wa.w)};
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const int k = 4 * m + j;
+                    const uint32_t x = L::add(L::max_relu(L::add(diag, score[j]), f[k]), neg_open_ext);
+                    diag = h[k];
+                    const uint32_t tk = L::add_max(e, neg_open_ext, x);
+                    e = L::add_max(e, neg_ext, x);
+                    f[k] = L::add_max(f[k], neg_ext, tk);
+                    h[k] = tk;
                 }
             }
-            uint32_t h_left = in_row0.x + not_first * h_zero, e_left = in_row0.y + not_first * neg,
-                     h_diag = h_zero;
+#pragma unroll
+            for (int k = 0; k < R; k += 2) best = L::max3(best, h[k], h[k + 1]);
+            return e;
+        };
+        /* The hand-over at the end of a step: this thread's last H and E to
+         * the next thread, the first thread's boundary for its next row
+         * from next1, whose place next2 takes. */
+        auto hand_over = [&](uint32_t e) {
+            const uint32_t h_up = __shfl_up_sync(FULL_MASK, h[R - 1], 1, G);
+            const uint32_t e_up = __shfl_up_sync(FULL_MASK, e, 1, G);
+            h_diag = h_left;
+            h_left = mad(h_up, not_first, next1.x);
+            e_left = mad(e_up, not_first, next1.y);
+            next1 = next2;
+        };
 
-            /* Residue codes of the next row, loaded a step ahead; rows
-             * outside a subject take the padding entry. */
-            auto code_at = [&](const uint8_t *res, uint32_t len, int r) -> uint32_t {
-                return (uint32_t)r < len ? (uint32_t)res[r] : (uint32_t)SW_CODE_LIMIT;
-            };
-            uint32_t code_a = code_at(res_a, len_a, -t), code_b = code_at(res_b, len_b, -t);
-
-            auto step = [&](const int s, const uint32_t(&h_prev)[R], uint32_t(&h_cur)[R], uint2 &in_next) {
-                const uint8_t *const row_a = smem + class_off[code_a] + thread_bytes;
-                const uint8_t *const row_b = smem + class_off[code_b] + thread_bytes;
+        if (!MULTIPASS) {
+            const int steps = (rows + G) & ~1;
+            auto step = [&](const int s) {
+                const uint32_t e = cells(smem + thread_bytes);
                 code_a = code_at(res_a, len_a, s + 1 - t);
                 code_b = code_at(res_b, len_b, s + 1 - t);
-                uint32_t e = e_left, diag = h_diag;
-#pragma unroll
-                for (int m = 0; m < R / 4; ++m) {
-                    const uint4 wa = ((const uint4 *)row_a)[m];
-                    const uint4 wb = ((const uint4 *)row_b)[m];
-                    /* The packing of the two subjects' scores is a
-                     * multiply-add by a value the compiler cannot see, so it
-                     * runs on the FMA pipe; the DPX instructions fill the
-                     * ALU pipe. */
-                    const uint32_t score[4] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y),
-                                               mad(wb.z, high_lane, wa.z), mad(wb.w, high_lane, wa.w)};
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {
-                        const int k = 4 * m + j;
-                        const uint32_t x = L::add(L::max_relu(L::add(diag, score[j]), f[k]), neg_open_ext);
-                        diag = h_prev[k];
-                        const uint32_t tk = L::add_max(e, neg_open_ext, x);
-                        e = L::add_max(e, neg_ext, x);
-                        f[k] = L::add_max(f[k], neg_ext, tk);
-                        h_cur[k] = tk;
-                    }
-                }
-#pragma unroll
-                for (int k = 0; k < R; k += 2) best = L::max3(best, h_cur[k], h_cur[k + 1]);
-
-                const uint32_t h_up = __shfl_up_sync(FULL_MASK, h_cur[R - 1], 1, G);
-                const uint32_t e_up = __shfl_up_sync(FULL_MASK, e, 1, G);
-                /* The last thread's row s - (G - 1) goes to the next pass;
-                 * the buffer starts G rows early, so the rows before the
-                 * first land there unread. */
-                if (has_out && t == G - 1) temp[s + 1] = make_uint2(h_cur[R - 1], e);
-                h_diag = h_left;
-                h_left = mad(h_up, not_first, in_next.x);
-                e_left = mad(e_up, not_first, in_next.y);
-                if (has_in && t == 0) in_next = temp[G + s + 3];
+                hand_over(e);
             };
             for (int s = 0; s < steps; s += 2) {
-                step(s, h0, h1, in_even);
-                step(s + 1, h1, h0, in_odd);
+                step(s);
+                step(s + 1);
             }
-            if (has_out) {
-                /* Rows steps - G + 1 .. steps - 1, past every subject of
-                 * the warp, which the loop did not reach: the next pass
-                 * reads them as the matrix edge. */
-                if (t < G - 1) temp[steps + 1 + t] = make_uint2(h_zero, neg);
+        } else {
+            /* One wavefront through all segments: thread t reaches
+             * segment q's row r at step q * rows + r + t, so the threads
+             * enter a segment one after another while the later ones finish
+             * the one before, and the wavefront fills and drains once, not
+             * once a segment. Steps where all threads are in one segment
+             * take the plain step; the G steps in which they enter the next
+             * one, and the 4 before (whose boundary reads reach into it), the
+             * general one. */
+            auto plain = [&](const int s, const int base, const uint8_t *prof, const bool has_in,
+                             const bool has_out) {
+                const int r = s - base - t;
+                const uint32_t e = cells(prof);
+                code_a = code_at(res_a, len_a, r + 1);
+                code_b = code_at(res_b, len_b, r + 1);
+                if (has_out && t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
+                hand_over(e);
+                if (has_in && t == 0) next2 = temp[G + r + 3];
+            };
+            auto straddle = [&](const int s, const int base, const int q) {
+                const int v = s - base - t;
+                const bool in_next = v >= rows;
+                const int r = in_next ? v - rows : v;
+                if (v == rows) {
+                    /* This thread enters segment q + 1: its columns start
+                     * at the matrix's top edge. */
+#pragma unroll
+                    for (int k = 0; k < R; ++k) {
+                        h[k] = h_zero;
+                        f[k] = neg;
+                    }
+                    h_diag = h_zero;
+                }
+                const uint32_t e = cells(smem + (((uint32_t)q & 1u) ^ (in_next ? 1u : 0u)) * seg_bytes + thread_bytes);
+                const int r1 = r + 1 >= rows && !in_next ? r + 1 - rows : r + 1;
+                code_a = code_at(res_a, len_a, r1);
+                code_b = code_at(res_b, len_b, r1);
+                /* The last thread is in segment q, not the last, but at the
+                 * last of these steps, where what it writes is not read. */
+                if (t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
+                hand_over(e);
+                /* The first thread's row three ahead: in segment q + 1
+                 * (input written by segment q), or still in segment q. */
+                if (t == 0) {
+                    const int ahead = v + 3;
+                    if (ahead >= rows) next2 = temp[G + ahead - rows];
+                    else if (q > 0) next2 = temp[G + ahead];
+                }
+            };
+            for (int q = 0; q < passes; ++q) {
+                const int base = q * rows;
+                const uint8_t *const prof = smem + ((uint32_t)q & 1u) * seg_bytes + thread_bytes;
+                const bool has_in = q > 0, has_out = q + 1 < passes;
+                const int begin = q == 0 ? 0 : base + G;
+                /* Both ends even (rows is): the plain steps go in pairs.
+                 * The last segment runs one step past the drain, on
+                 * padding rows. */
+                const int end = has_out ? base + rows - 4 : base + rows + G;
+                int s = begin;
+                for (; s < end; s += 2) {
+                    plain(s, base, prof, has_in, has_out);
+                    plain(s + 1, base, prof, has_in, has_out);
+                }
+                if (has_out) {
+                    for (s = end; s < base + rows + G; ++s) straddle(s, base, q);
+                    /* Every thread is in segment q + 1 now: segment q + 2
+                     * takes segment q's buffer. */
+                    __syncthreads();
+                    if (q + 2 < passes) load_segment((uint32_t)q + 2, (uint32_t)q & 1u);
+                    __syncthreads();
+                }
             }
-            /* The next pass reads what other lanes of this warp wrote. */
-            if (MULTIPASS) __syncwarp();
         }
 
 #pragma unroll
@@ -317,6 +398,8 @@ constexpr int num_qp_kernels = (int)(sizeof qp_kernels / sizeof qp_kernels[0]);
 
 int sw_gk_qp_num_shapes(void) { return num_qp_kernels; }
 
+int sw_gk_qp_max_threads(void) { return QP_MAX_THREADS; }
+
 const sw_gk_qp_shape *sw_gk_qp_get_shape(int id) { return id >= 0 && id < num_qp_kernels ? &qp_kernels[id].shape : nullptr; }
 
 size_t sw_gk_qp_profile_words(int id, uint32_t passes, uint32_t classes)
@@ -328,7 +411,7 @@ size_t sw_gk_qp_profile_words(int id, uint32_t passes, uint32_t classes)
 size_t sw_gk_qp_smem(int id, uint32_t classes)
 {
     const sw_gk_qp_shape *s = &qp_kernels[id].shape;
-    return segment_words(s->group_size, s->columns, classes) * 4 + (SW_CODE_LIMIT + 1) * 4;
+    return segment_words(s->group_size, s->columns, classes) * 4 * (s->multipass ? 2 : 1) + (SW_CODE_LIMIT + 1) * 4;
 }
 
 cudaError_t sw_gk_qp_prepare(int id, size_t smem)
