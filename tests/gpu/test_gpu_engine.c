@@ -303,6 +303,7 @@ typedef struct run_options {
     int max_columns;
     uint32_t intra_threshold;  /* 0: default */
     int intra_tile;            /* 0: the engine's rule */
+    int intra_warps;           /* 0: the engine's rule */
     int timeline;              /* ask for the timeline and check it */
     int device_launch;
     uint32_t qp_max_length;    /* 0: see compare_gpu */
@@ -354,13 +355,15 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     opt.max_columns_per_thread = ro->max_columns;
     opt.intra_threshold = ro->intra_threshold;
     opt.intra_tile = ro->intra_tile;
+    opt.intra_warps = ro->intra_warps;
     opt.timeline = ro->timeline;
     opt.device_launch = ro->device_launch;
     /* The options of the subjects-across-threads kernels and of the
      * intra-task kernel are tested without the query-across-threads kernels,
      * so that those take every length they would take alone. */
     opt.qp_max_length = ro->qp_max_length;
-    if (!ro->qp_max_length && (ro->intra_threshold || ro->max_columns || ro->intra_tile || ro->device_launch))
+    if (!ro->qp_max_length &&
+        (ro->intra_threshold || ro->max_columns || ro->intra_tile || ro->intra_warps || ro->device_launch))
         opt.qp_max_length = SW_GPU_NO_QP;
     opt.qp_group_size = ro->qp_group;
     opt.qp_columns = ro->qp_columns;
@@ -729,6 +732,10 @@ static void every_length(int quick)
         snprintf(what, sizeof what, "lengths 1..5000, all intra-task, tiles of %d rows", tiles[i]);
         compare_gpu(what, &db, &shortq, &s62, ref, &ro, NULL);
     }
+    ro.intra_tile = 0;
+    ro.intra_warps = 8;
+    compare_gpu("lengths 1..5000, all intra-task, 8 warps a block", &db, &shortq, &s62, ref, &ro, NULL);
+    ro.intra_warps = 0;
     free(ref);
     sorted_free(&db);
     set_free(&every);
@@ -802,6 +809,10 @@ static void beyond_16_bits(int quick)
     ro.intra_tile = 8;
     compare_gpu("beyond 16 bits, intra-task above 100, tiles of 8 rows", &db, &qs, &s62, ref, &ro, &st);
     check(st.recomputed > 0, "beyond 16 bits, intra-task, tiles of 8 rows", "nothing was recomputed in 32 bits");
+    ro.intra_tile = 0;
+    ro.intra_warps = 8;
+    compare_gpu("beyond 16 bits, intra-task above 100, 8 warps a block", &db, &qs, &s62, ref, &ro, &st);
+    check(st.recomputed > 0, "beyond 16 bits, intra-task, 8 warps", "nothing was recomputed in 32 bits");
     free(ref);
     sorted_free(&db);
     set_free(&dbs);

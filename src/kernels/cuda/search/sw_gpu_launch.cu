@@ -17,7 +17,8 @@ namespace {
  * per lane and step (shuffles, ring traffic, class loads) against 8, but a
  * row block then covers 512 query rows; 16 is taken once the padding of
  * the last row block stays under a quarter of the query.
- * Warps per block: one per row block up to 2. More warps lengthen the
+ * Warps per block: one per row block up to 2 (8 beside the query-across-
+ * threads kernels, see below). More warps lengthen the
  * wavefront's fill (WARP_LAG steps per warp) and the wait of a strip for
  * the one above, while the multiprocessor is kept busy by several blocks at
  * once anyway (H100, Swiss-Prot-like, intra-task above 768: 2 warps 2.41 s,
@@ -38,7 +39,14 @@ int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw
         const size_t rows = 32 * (size_t)tile;
         const size_t row_blocks = (qlen + rows - 1) / rows;
         if (tile == 16 && !e->opt.intra_tile && row_blocks * rows * 4 > qlen * 5) continue;
-        int warps = row_blocks < 2 ? (int)row_blocks : 2;
+        /* With the kernels with the query across the threads, only the
+         * few longest sequences are left here, too few pairs to fill the
+         * GPU: more warps a pair shorten each one (H100, the 260 sequences
+         * above 4,096 residues of the Swiss-Prot-like database: 8 warps
+         * against 2, 20 queries 1.834 -> 1.804 s, 1,004 short queries
+         * 20.15 -> 19.07 s). */
+        const int most = e->qp_longest ? 8 : 2;
+        int warps = row_blocks < (size_t)most ? (int)row_blocks : most;
         if (e->opt.intra_warps) warps = e->opt.intra_warps < 16 ? e->opt.intra_warps : 16;
         if (warps < 1) warps = 1;
         for (; warps >= 1; --warps) {
