@@ -221,12 +221,7 @@ __global__ void align_kernel(const sw_gk_align_params p)
                     /* X = max(H(diag) + s, F, 0) - open - ext; then
                      * E(next) = max(E - ext, X): the only step that
                      * waits on the previous column (see above). */
-                    const uint32_t x = L::add(L::max_relu(L::add(diag, score), f[k]), neg_open_ext);
-                    diag = h_prev[k];
-                    const uint32_t tk = L::add_max(e, neg_open_ext, x);
-                    e = L::add_max(e, neg_ext, x);
-                    f[k] = L::add_max(f[k], neg_ext, tk);
-                    h_cur[k] = tk;
+                    sw_lanes::cell<L>(diag, h_prev[k], h_cur[k], f[k], e, score, neg_open_ext, neg_ext);
                 }
 #pragma unroll
                 for (int k = 0; k < R; k += 2) best = L::max3(best, h_cur[k], h_cur[k + 1]);
@@ -274,14 +269,8 @@ __global__ void align_kernel(const sw_gk_align_params p)
         for (int m = G / 2; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m, G));
         if (valid && t == 0) {
             if (L::subjects == 2) {
-                const int a = (int16_t)(best & 0xffff) - (int16_t)(h_zero & 0xffff);
-                p.scores[seq_a] = a;
-                if (a >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_a;
-                if (has_b) {
-                    const int b = (int16_t)(best >> 16) - (int16_t)(h_zero & 0xffff);
-                    p.scores[seq_b] = b;
-                    if (b >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_b;
-                }
+                sw_lanes::store_pair(best, h_zero, seq_a, seq_b, has_b, p.limit, p.scores, p.overflow,
+                                     p.overflow_count);
             } else {
                 p.scores[seq_a] = (int32_t)best - (int32_t)h_zero;
             }

@@ -39,6 +39,40 @@ struct lanes32 {
     static __device__ __forceinline__ uint32_t add_max(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)__viaddmax_s32((int)a, (int)b, (int)c); }
 };
 
+/* One cell of the inter-task kernels, in the frame where a cell keeps
+ * T = H - open - ext and the scores carry + open + ext (align_kernel in
+ * sw_gpu_kernels.cu says why): from `diag` (T above-left), `above` (T above),
+ * F of this column and E along the row, the cell's T into `out`, F of the
+ * next row and E of the next column in place, and `diag` becomes `above`,
+ * the next column's above-left. */
+template <class L>
+__device__ __forceinline__ void cell(uint32_t &diag, uint32_t above, uint32_t &out, uint32_t &f, uint32_t &e,
+                                     uint32_t score, uint32_t neg_open_ext, uint32_t neg_ext)
+{
+    const uint32_t x = L::add(L::max_relu(L::add(diag, score), f), neg_open_ext);
+    diag = above;
+    const uint32_t t = L::add_max(e, neg_open_ext, x);
+    e = L::add_max(e, neg_ext, x);
+    f = L::add_max(f, neg_ext, t);
+    out = t;
+}
+
+/* The scores of a pair of subjects from the best T of its two 16-bit lanes
+ * (T of H = 0 in each half of h_zero), stored; a score at or above `limit`
+ * may have saturated and goes to the list that the 32-bit kernel redoes. */
+__device__ __forceinline__ void store_pair(uint32_t best, uint32_t h_zero, uint32_t seq_a, uint32_t seq_b, bool has_b,
+                                           int limit, int32_t *scores, uint32_t *overflow, uint32_t *overflow_count)
+{
+    const int a = (int16_t)(best & 0xffff) - (int16_t)(h_zero & 0xffff);
+    scores[seq_a] = a;
+    if (a >= limit) overflow[atomicAdd(overflow_count, 1)] = seq_a;
+    if (has_b) {
+        const int b = (int16_t)(best >> 16) - (int16_t)(h_zero & 0xffff);
+        scores[seq_b] = b;
+        if (b >= limit) overflow[atomicAdd(overflow_count, 1)] = seq_b;
+    }
+}
+
 } /* namespace sw_lanes */
 
 #endif

@@ -284,6 +284,32 @@ int launch_buckets_on_device(sw_gpu_engine *e, const search_ctx *c, slot *s, siz
     return span_end(e, span, e->s_scan, err);
 }
 
+/* The block size from 128 to `most` threads that keeps the most warps of a
+ * kernel resident (`occupancy(threads, &blocks)` says how many blocks fit a
+ * multiprocessor), the larger on a tie (fewer copies of what a block keeps
+ * in shared memory); ls->threads stays 0 when none fits. */
+template <class Occupancy>
+int choose_block(const sw_gpu_engine *e, Occupancy occupancy, int most, size_t smem, launch_shape *ls, sw_error *err)
+{
+    int best_warps = 0;
+    ls->threads = 0;
+    for (int threads = 128; threads <= most; threads *= 2) {
+        int blocks = 0;
+        CK(occupancy(threads, &blocks), "occupancy");
+        const int warps = blocks * threads / 32;
+        if (warps >= best_warps && blocks > 0) {
+            best_warps = warps;
+            ls->threads = threads;
+            ls->blocks = blocks * e->sms;
+        }
+    }
+    if (ls->threads) {
+        ls->smem = smem;
+        ls->ready = 1;
+    }
+    return SW_OK;
+}
+
 } /* namespace */
 
 /* The launch shape of kernel `id` for `smem` bytes of shared memory: the
@@ -298,30 +324,20 @@ int prepare_kernel(sw_gpu_engine *e, int id, size_t smem, sw_error *err)
                             "GPU: substitution table of %zu bytes exceeds the %zu bytes of shared memory of a block",
                             smem, e->smem_optin);
     CK(sw_gk_align_prepare(id, smem), "cudaFuncSetAttribute");
-    int best_warps = 0;
-    for (int threads = 128; threads <= 512; threads *= 2) {
-        int blocks = 0;
-        CK(sw_gk_align_occupancy(id, threads, smem, &blocks), "occupancy");
-        const int warps = blocks * threads / 32;
-        if (warps >= best_warps && blocks > 0) {
-            best_warps = warps;
-            ls->threads = threads;
-            ls->blocks = blocks * e->sms;
-        }
-    }
-    if (best_warps == 0)
+    auto occupancy = [&](int threads, int *blocks) { return sw_gk_align_occupancy(id, threads, smem, blocks); };
+    int rc = choose_block(e, occupancy, 512, smem, ls, err);
+    if (rc) return rc;
+    if (ls->threads == 0)
         return sw_error_set(err, SW_ELIMIT, "GPU: alignment kernel %d cannot run with %zu bytes of shared memory",
                             id, smem);
-    ls->smem = smem;
-    ls->ready = 1;
     return SW_OK;
 }
 
-/* For every query of the search its shape's launch shape (the block size
- * that keeps the most warps resident, the larger on a tie, of at most 256
- * threads: the kernels' register bound assumes no more, and a multipass
- * block's groups wait for each other at every segment), a profile buffer per slot for the largest, and one column buffer
- * per resident group of the multipass shapes. */
+/* For every query of the search its shape's launch shape (choose_block, up
+ * to the block size the kernels are compiled for: their register bound
+ * assumes no more, and a multipass block's groups wait for each other at
+ * every segment), a profile buffer per slot for the largest, and one column
+ * buffer per resident group of the multipass shapes. */
 int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
 {
     if (!e->qp_longest) return SW_OK;
@@ -341,20 +357,10 @@ int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
                 return sw_error_set(err, SW_ELIMIT, "GPU: query profile of %zu bytes exceeds the %zu bytes of shared memory of a block",
                                     smem, e->smem_optin);
             CK(sw_gk_qp_prepare(id, smem), "cudaFuncSetAttribute");
-            int best_warps = 0;
-            for (int threads = 128; threads <= sw_gk_qp_max_threads(); threads *= 2) {
-                int blocks = 0;
-                CK(sw_gk_qp_occupancy(id, threads, smem, &blocks), "occupancy");
-                const int warps = blocks * threads / 32;
-                if (warps >= best_warps && blocks > 0) {
-                    best_warps = warps;
-                    ls->threads = threads;
-                    ls->blocks = blocks * e->sms;
-                }
-            }
-            if (best_warps == 0) return sw_error_set(err, SW_ELIMIT, "GPU: query-profile kernel %d does not fit", id);
-            ls->smem = smem;
-            ls->ready = 1;
+            auto occupancy = [&](int threads, int *blocks) { return sw_gk_qp_occupancy(id, threads, smem, blocks); };
+            int rc = choose_block(e, occupancy, sw_gk_qp_max_threads(), smem, ls, err);
+            if (rc) return rc;
+            if (ls->threads == 0) return sw_error_set(err, SW_ELIMIT, "GPU: query-profile kernel %d does not fit", id);
         }
         if (sh->multipass) {
             const int g = ls->blocks * (ls->threads / sh->group_size);

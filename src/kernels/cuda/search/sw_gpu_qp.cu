@@ -226,15 +226,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                 const uint32_t score[4] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y),
                                            mad(wb.z, high_lane, wa.z), mad(wb.w, high_lane, wa.w)};
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    const int k = 4 * m + j;
-                    const uint32_t x = L::add(L::max_relu(L::add(diag, score[j]), f[k]), neg_open_ext);
-                    diag = h[k];
-                    const uint32_t tk = L::add_max(e, neg_open_ext, x);
-                    e = L::add_max(e, neg_ext, x);
-                    f[k] = L::add_max(f[k], neg_ext, tk);
-                    h[k] = tk;
-                }
+                for (int j = 0; j < 4; ++j)
+                    sw_lanes::cell<L>(diag, h[4 * m + j], h[4 * m + j], f[4 * m + j], e, score[j], neg_open_ext, neg_ext);
             }
 #pragma unroll
             for (int k = 0; k < R; k += 2) best = L::max3(best, h[k], h[k + 1]);
@@ -340,16 +333,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
 
 #pragma unroll
         for (int m = G / 2; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m, G));
-        if (valid && t == 0) {
-            const int a = (int16_t)(best & 0xffff) - (int16_t)(h_zero & 0xffff);
-            p.scores[seq_a] = a;
-            if (a >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_a;
-            if (has_b) {
-                const int b = (int16_t)(best >> 16) - (int16_t)(h_zero & 0xffff);
-                p.scores[seq_b] = b;
-                if (b >= p.limit) p.overflow[atomicAdd(p.overflow_count, 1)] = seq_b;
-            }
-        }
+        if (valid && t == 0)
+            sw_lanes::store_pair(best, h_zero, seq_a, seq_b, has_b, p.limit, p.scores, p.overflow, p.overflow_count);
     }
 }
 
