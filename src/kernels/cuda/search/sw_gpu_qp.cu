@@ -28,13 +28,16 @@
  *
  * Single-pass kernels (G * R >= query length) keep the whole profile in
  * shared memory and take work a warp at a time. Multipass kernels cut the
- * query into segments of G * R positions; a block's groups take their pairs
- * together, load each segment's profile into shared memory together and
- * sweep their pairs once per segment. The last thread's H and E of every row
- * go to a column buffer in global memory that the first thread reads back in
- * the next pass: one buffer per group suffices, since a row's entry is read
- * (three steps ahead) before it is overwritten (G - 1 steps after). Pairs taken together have neighbouring lengths (the database is
- * sorted), so a block's groups finish a segment nearly together. */
+ * query into segments of G * R positions; a block's groups take neighbouring
+ * pairs together (the database is sorted, so their lengths nearly agree),
+ * run as many rows as the longest of them, and keep two segments' profiles
+ * in shared memory. One wavefront runs through all segments: the threads
+ * enter the next segment one after another while the later ones finish the
+ * one before (see the multipass loop below). The last thread's H and E of
+ * every row go to a column buffer in global memory that the first thread
+ * reads, three rows ahead, in the next segment: one buffer per group
+ * suffices, since a row's entry is read before it is overwritten (G - 1
+ * steps after the first thread left that row). */
 #include <stdint.h>
 
 #include "sw_alphabet.h"
@@ -56,9 +59,10 @@ __device__ __forceinline__ uint32_t mad(uint32_t a, uint32_t b, uint32_t c)
 
 __host__ __device__ constexpr int stride_of(int columns) { return (columns / 4) % 2 == 1 ? columns : columns + 4; }
 
-/* Shared memory: one segment of the profile (classes x G x S words), then
- * the byte offset of each residue code's class row, and one more entry, the
- * padding class's, for rows outside a subject. */
+/* Shared memory: one segment of the profile (classes x G x S words), two
+ * in multipass kernels, then the byte offset of each residue code's class
+ * row within a segment, and one more entry, the padding class's, for rows
+ * outside a subject. */
 __host__ __device__ inline size_t segment_words(int group_size, int columns, uint32_t classes)
 {
     return (size_t)classes * group_size * stride_of(columns);
