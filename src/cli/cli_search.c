@@ -60,7 +60,8 @@ static void search_usage(FILE *out)
           "      --gpu ID          CUDA device number (default 0)\n"
           "      --threshold N     GPU: database sequences longer than N residues go\n"
           "                        to the intra-task kernel ('none': never); default:\n"
-          "                        calibrated for this GPU (see 'swsearch calibrate')\n"
+          "                        calibrated for this GPU (see 'swsearch calibrate'),\n"
+          "                        and at least 4096\n"
           "  -t, --threads T       CPU threads (default: all cores)\n"
           "      --cpu-engine E    simd (default) or reference (scalar, slow; for checks)\n"
           "  -v, --verbose         print timing and throughput to stderr\n"
@@ -372,6 +373,7 @@ void cli_search_summary(FILE *to, const sw_db *db, const sw_report_summary *summ
     }
     if (summary->statistics[0]) fprintf(to, "; E-values: %s", summary->statistics);
     if (st.gpu_threshold_source) {
+        if (st.gpu_qp_length) fprintf(to, ", query across the threads up to %u residues", st.gpu_qp_length);
         if (st.gpu_threshold == UINT32_MAX)
             fprintf(to, ", no intra-task kernel (%s)", st.gpu_threshold_source);
         else

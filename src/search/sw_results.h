@@ -23,6 +23,7 @@ typedef struct sw_search_stats {
     uint64_t recomputed;    /* scores redone in wider arithmetic (GPU) */
     int threads;            /* CPU threads */
     int on_gpu;             /* 1: the GPU engine ran */
+    uint32_t gpu_qp_length; /* GPU: sequences up to this length went to the query-across-threads kernels */
     uint32_t gpu_threshold; /* GPU: longer sequences went to the intra-task kernel */
     const char *gpu_threshold_source; /* "--threshold", "calibrated now", "calibration cache" */
 } sw_search_stats;

@@ -152,6 +152,13 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         threshold_source = measured ? "calibrated now" : "calibration cache";
         if (options->resident) sw_resident_gpu_remember(options->resident, options->gpu_id, &gpu, eopt.intra_threshold);
     }
+    /* The kernels with the query across the threads take every length up to
+     * theirs, whatever the calibration (which weighs the other two kernels)
+     * says; a threshold given with --threshold below that cuts them there,
+     * so that longer sequences go to the intra-task kernel as asked. */
+    eopt.qp_max_length = SW_GPU_DEFAULT_QP_LENGTH;
+    if (options->gpu_threshold && eopt.intra_threshold < eopt.qp_max_length)
+        eopt.qp_max_length = eopt.intra_threshold;
     if (options->resident) {
         /* Decoded and (for these settings) uploaded already: borrowed. */
         if (sw_resident_db(options->resident) != db) {
@@ -256,7 +263,10 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     st.transfer_seconds = gst.transfer_seconds;
     st.cells = gst.cells;
     st.recomputed = gst.recomputed;
-    st.gpu_threshold = eopt.intra_threshold;
+    st.gpu_qp_length = eopt.qp_max_length;
+    st.gpu_threshold = eopt.intra_threshold != SW_GPU_NO_INTRA && eopt.intra_threshold < eopt.qp_max_length
+                           ? eopt.qp_max_length
+                           : eopt.intra_threshold;
     st.gpu_threshold_source = threshold_source;
     st.on_gpu = 1;
     sw_results_set_stats(r, &st);
