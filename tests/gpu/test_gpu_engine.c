@@ -707,6 +707,11 @@ static void every_length(int quick)
     compare_gpu("lengths 1..5000, all intra-task, all hits", &db, &shortq, &s62, ref, &ro, NULL);
     ro.intra_threshold = 1000;
     compare_gpu("lengths 1..5000, intra-task above 1000, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+    /* What `swsearch search --threshold 1000` asks: the query-across-threads
+     * kernels up to 1000, the intra-task kernel above. */
+    ro.qp_max_length = 1000;
+    compare_gpu("lengths 1..5000, query across up to 1000, intra-task above", &db, &shortq, &s62, ref, &ro, NULL);
+    ro.qp_max_length = 0;
     /* Every compiled shape of the query-across-threads kernels (a query
      * longer than one pass takes the shape's multipass kernel, or the
      * rule's where there is none), every length theirs. */
