@@ -7,7 +7,7 @@
  *                  [--threshold N|none] [--sweep N,N,...] [--single 0|1]
  *                  [--intra-tile 8|16] [--intra-warps W] [--timeline FILE]
  *                  [--device-launch 0|1] [--device-mb M] [--qp N|none]
- *                  [--qp-group G] [--qp-columns R]
+ *                  [--qp-group G] [--qp-columns R] [--qp-giants 0|1]
  * --threshold: database sequences longer than N go to the intra-task kernel
  * (none: never; 0, the default: the calibrated threshold, as swsearch search
  * picks it). --sweep: only the all-queries time for each threshold listed.
@@ -21,6 +21,8 @@
  * --qp: database sequences up to N go to the kernels with the query across
  * the threads (none: never; 0, the default: the engine's default);
  * --qp-group, --qp-columns: their shape (0: the engine's rule).
+ * --qp-giants 1: the intra-task kernel's sequences in 32-thread groups of
+ * those kernels, for queries of up to 1,024 residues.
  * GCUPS = query residues x database residues / seconds / 1e9. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,7 +201,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gpu_bench DB_PREFIX QUERIES.fa [--top N] [--columns R] [--streams S] "
                         "[--repeat K] [--gap-open G] [--gap-extend E] [--matrix M] [--threshold N|none] "
                         "[--sweep N,N,...] [--single 0|1] [--intra-tile 8|16] [--intra-warps W] [--timeline FILE] "
-                        "[--device-launch 0|1] [--device-mb M] [--qp N|none] [--qp-group G] [--qp-columns R]\n");
+                        "[--device-launch 0|1] [--device-mb M] [--qp N|none] [--qp-group G] [--qp-columns R] [--qp-giants 0|1]\n");
         return 2;
     }
     size_t top_n = 10;
@@ -211,7 +213,7 @@ int main(int argc, char **argv)
     const char *timeline = NULL;
     size_t device_mb = 0;
     uint32_t qp_max = 0;
-    int qp_group = 0, qp_columns = 0;
+    int qp_group = 0, qp_columns = 0, qp_giants = 0;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--top")) top_n = (size_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--columns")) columns = atoi(argv[i + 1]);
@@ -231,6 +233,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--qp")) qp_max = parse_threshold(argv[i + 1]);
         else if (!strcmp(argv[i], "--qp-group")) qp_group = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--qp-columns")) qp_columns = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--qp-giants")) qp_giants = atoi(argv[i + 1]);
         else {
             fprintf(stderr, "gpu_bench: unknown option %s\n", argv[i]);
             return 2;
@@ -313,6 +316,7 @@ int main(int argc, char **argv)
     opt.qp_max_length = qp_max;
     opt.qp_group_size = qp_group;
     opt.qp_columns = qp_columns;
+    opt.qp_giants = qp_giants;
     printf("kernel launches: %s\n", device_launch ? "from the GPU (dynamic parallelism)" : "from the host, over streams");
     sw_gpu_engine *e = NULL;
     if (sweep) {

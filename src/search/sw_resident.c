@@ -83,7 +83,7 @@ static int same_options(const sw_gpu_engine_options *a, const sw_gpu_engine_opti
            a->intra_warps == b->intra_warps && a->timeline == b->timeline &&
            a->device_launch == b->device_launch && a->keep_all_scores == b->keep_all_scores &&
            a->qp_max_length == b->qp_max_length && a->qp_group_size == b->qp_group_size &&
-           a->qp_columns == b->qp_columns;
+           a->qp_columns == b->qp_columns && a->qp_giants == b->qp_giants;
 }
 
 int sw_resident_gpu_engine(sw_resident *r, int gpu_id, const sw_scoring *scoring, size_t top_n,

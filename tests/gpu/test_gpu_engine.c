@@ -308,6 +308,7 @@ typedef struct run_options {
     int device_launch;
     uint32_t qp_max_length;    /* 0: see compare_gpu */
     int qp_group, qp_columns;  /* 0: the engine's rule */
+    int qp_giants;
     sw_gpu_engine *engine;     /* an engine to give this database to, instead of a new one */
 } run_options;
 
@@ -367,6 +368,7 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
         opt.qp_max_length = SW_GPU_NO_QP;
     opt.qp_group_size = ro->qp_group;
     opt.qp_columns = ro->qp_columns;
+    opt.qp_giants = ro->qp_giants;
     sw_gpu_engine *e = ro->engine;
     sw_error err = {0};
     if ((!e && sw_gpu_engine_create(0, scoring, top_n, &opt, &e, &err) != SW_OK) ||
@@ -625,6 +627,9 @@ static void swissprot_like(int quick)
     ro.qp_max_length = 40000;
     compare_gpu("swissprot-like, top 100, query across the threads for all", &db, qs, &s62, cpu, &ro, NULL);
     ro.qp_max_length = 0;
+    ro.qp_giants = 1;
+    compare_gpu("swissprot-like, top 100, the longest across warps", &db, qs, &s62, cpu, &ro, NULL);
+    ro.qp_giants = 0;
     ro.max_device_bytes = 0;
     ro.intra_threshold = 500;
     compare_gpu("swissprot-like, top 100, intra-task above 500", &db, qs, &s62, cpu, &ro, NULL);
@@ -707,6 +712,13 @@ static void every_length(int quick)
     compare_gpu("lengths 1..5000, all intra-task, all hits", &db, &shortq, &s62, ref, &ro, NULL);
     ro.intra_threshold = 1000;
     compare_gpu("lengths 1..5000, intra-task above 1000, all hits", &db, &shortq, &s62, ref, &ro, NULL);
+    /* The intra-task kernel's sequences in 32-thread groups, for the queries
+     * that fit one pass of them (the others keep the intra-task kernel). */
+    ro.qp_max_length = 1000;
+    ro.qp_giants = 1;
+    compare_gpu("lengths 1..5000, above 1000 across warps", &db, &shortq, &s62, ref, &ro, NULL);
+    ro.qp_giants = 0;
+    ro.qp_max_length = 0;
     /* What `swsearch search --threshold 1000` asks: the query-across-threads
      * kernels up to 1000, the intra-task kernel above. */
     ro.qp_max_length = 1000;

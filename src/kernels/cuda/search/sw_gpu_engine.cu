@@ -38,6 +38,7 @@ void free_slot(slot *s)
     cudaFreeHost(s->host_scores);
     cudaFree(s->profile);
     cudaFree(s->qp_profile);
+    cudaFree(s->qp_giant_profile);
     if (s->scan_start) cudaEventDestroy(s->scan_start);
     if (s->scan_done) cudaEventDestroy(s->scan_done);
     if (s->sel_done) cudaEventDestroy(s->sel_done);
@@ -218,7 +219,10 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
         CK(sw_gk_profile_launch(e->sms, e->s_scan, &pp), "query profile kernel");
         if ((rc = span_end(e, span, e->s_scan, err))) return rc;
     }
-    if (e->qp_longest && (rc = build_qp_profile(e, c, s, q_offset, qlen, e->s_scan, err))) return rc;
+    if (e->qp_longest && (rc = build_qp_profile(e, c, s, q_offset, qlen, 0, e->s_scan, err))) return rc;
+    if (e->intra_longest && giant_shape(e, qlen) >= 0 &&
+        (rc = build_qp_profile(e, c, s, q_offset, qlen, 1, e->s_scan, err)))
+        return rc;
     for (size_t b = 0; b < e->num_batches; ++b) {
         const batch *bt = &e->batches[b];
         const uint8_t *res = e->d_res;
@@ -639,7 +643,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
                 if (e->plan[p].config >= 0) rc = prepare_kernel(e, e->plan[p].config, c.smem16, err);
             if (!rc) rc = prepare_kernel(e, e->wide_config, c.smem32, err);
             if (!rc && e->intra_longest) rc = prepare_intra(e, query_lengths, num_queries, err);
-            if (!rc && e->qp_longest) rc = prepare_qp(e, query_lengths, num_queries, err);
+            if (!rc && (e->qp_longest || e->intra_longest)) rc = prepare_qp(e, query_lengths, num_queries, err);
             if (!rc) rc = prepare_temp(e, &c, err);
             if (rc) break;
             if ((rc = timeline_start(e, err))) break;

@@ -66,6 +66,12 @@ typedef struct sw_gpu_engine_options {
      * is compiled, else the rule's. */
     int qp_group_size;
     int qp_columns;
+    /* Nonzero: for queries of up to 1,024 residues, the sequences left to
+     * the intra-task kernel go instead to a query-across-threads launch of
+     * 32-thread groups, one pair a warp, on the intra-task kernel's stream
+     * (for many short queries, where the intra-task kernel's longest pair
+     * outlasts the rest of the query's work). Off until measured. */
+    int qp_giants;
 } sw_gpu_engine_options;
 
 #define SW_GPU_DEFAULT_THRESHOLD 3000u

@@ -75,6 +75,8 @@ struct slot {
     size_t profile_cap;
     uint32_t *qp_profile; /* profile of the kernels with the query across the threads */
     size_t qp_profile_cap;
+    uint32_t *qp_giant_profile; /* and of their launch for the longest sequences (opt.qp_giants) */
+    size_t qp_giant_profile_cap;
     cudaEvent_t scan_start, scan_done, sel_done;
     cudaEvent_t *copy_events;   /* 2 per batch, batched mode */
     size_t num_copy_events;

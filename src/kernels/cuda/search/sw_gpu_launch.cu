@@ -155,13 +155,40 @@ int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int f
     return best;
 }
 
+} /* namespace */
+
+/* A single-pass shape of 32-thread groups, the narrowest that holds the
+ * query. */
+int giant_shape(const sw_gpu_engine *e, size_t qlen)
+{
+    /* The device-side launcher knows only the other kernels. */
+    if (!e->opt.qp_giants || e->opt.device_launch) return -1;
+    int best = -1;
+    for (int i = 0; i < sw_gk_qp_num_shapes(); ++i) {
+        const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(i);
+        if (sh->group_size != 32 || sh->multipass || (size_t)32 * sh->columns < qlen) continue;
+        if (best < 0 || sh->columns < sw_gk_qp_get_shape(best)->columns) best = i;
+    }
+    return best;
+}
+
+namespace {
+
+/* The shape and passes of the main launch (giants 0) or of the longest
+ * sequences' launch (giants 1) for a query of `qlen` residues. */
+int qp_shape_of(const sw_gpu_engine *e, size_t qlen, int giants, uint32_t *passes)
+{
+    *passes = 1;
+    return giants ? giant_shape(e, qlen) : choose_qp_shape(e, qlen, passes);
+}
+
 /* The launch of the kernels with the query across the threads for bucket
- * `bk`. */
+ * `bk`: the main launch, or (giants) the longest sequences' one. */
 int describe_qp(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
-                const uint8_t *res, size_t qlen, sw_gk_child_launch *out, sw_error *err)
+                const uint8_t *res, size_t qlen, int giants, sw_gk_child_launch *out, sw_error *err)
 {
     uint32_t passes = 1;
-    const int id = choose_qp_shape(e, qlen, &passes);
+    const int id = qp_shape_of(e, qlen, giants, &passes);
     if (id < 0) return sw_error_set(err, SW_ELIMIT, "GPU: no query-profile kernel for a query of %zu residues", qlen);
     const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(id);
     const launch_shape *ls = &e->qp_shapes[id];
@@ -172,7 +199,7 @@ int describe_qp(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk
     p.lengths = e->d_lengths;
     p.first = bk->first;
     p.count = bk->count;
-    p.profile = s->qp_profile;
+    p.profile = giants ? s->qp_giant_profile : s->qp_profile;
     p.passes = passes;
     p.subject_class = e->d_subject_class;
     p.subject_classes = e->subject_classes;
@@ -193,8 +220,8 @@ int describe_qp(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk
     if (sh->multipass && limit * per_block > e->qp_groups) limit = e->qp_groups / per_block;
     if (blocks > limit) blocks = limit;
     if (blocks < 1) blocks = 1;
-    e->qp_last_shape = id;
-    out->qp = 1;
+    if (!giants) e->qp_last_shape = id;
+    out->qp = giants ? 2 : 1;
     out->id = id;
     out->blocks = blocks;
     out->threads = ls->threads;
@@ -230,8 +257,11 @@ int describe_bucket(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t kb, c
     memset(out, 0, sizeof *out);
     const bucket *bk = &e->buckets[kb];
     const int id = e->plan[bk->plan].config;
-    if (id == INTRA_CONFIG) return describe_intra(e, c, s, bk, kb, bt, res, qlen, out, err);
-    if (id == QP_CONFIG) return describe_qp(e, c, s, bk, kb, bt, res, qlen, out, err);
+    if (id == INTRA_CONFIG) {
+        if (giant_shape(e, qlen) >= 0) return describe_qp(e, c, s, bk, kb, bt, res, qlen, 1, out, err);
+        return describe_intra(e, c, s, bk, kb, bt, res, qlen, out, err);
+    }
+    if (id == QP_CONFIG) return describe_qp(e, c, s, bk, kb, bt, res, qlen, 0, out, err);
     const sw_gk_config *cf = sw_gk_get_config(id);
     const launch_shape *ls = &e->shapes[id];
     sw_gk_align_params &p = out->p.align;
@@ -340,16 +370,18 @@ int prepare_kernel(sw_gpu_engine *e, int id, size_t smem, sw_error *err)
  * buffer per resident group of the multipass shapes. */
 int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
 {
-    if (!e->qp_longest) return SW_OK;
-    size_t profile_words = 4;
+    size_t profile_words[2] = {4, 4};
     int groups = 0;
-    for (size_t q = 0; q < nq; ++q) {
+    for (size_t k = 0; k < 2 * nq; ++k) {
+        const size_t q = k / 2;
+        const int giants = (int)(k & 1);
+        if (giants ? !e->intra_longest || giant_shape(e, lens[q]) < 0 : !e->qp_longest) continue;
         uint32_t passes = 1;
-        const int id = choose_qp_shape(e, lens[q], &passes);
+        const int id = qp_shape_of(e, lens[q], giants, &passes);
         if (id < 0) return sw_error_set(err, SW_ELIMIT, "GPU: no query-profile kernel for a query of %zu residues", lens[q]);
         const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(id);
         const size_t words = sw_gk_qp_profile_words(id, passes, e->subject_classes);
-        if (words > profile_words) profile_words = words;
+        if (words > profile_words[giants]) profile_words[giants] = words;
         launch_shape *ls = &e->qp_shapes[id];
         const size_t smem = sw_gk_qp_smem(id, e->subject_classes);
         if (!ls->ready || ls->smem != smem) {
@@ -368,8 +400,11 @@ int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
         }
     }
     for (int i = 0; i < SLOTS; ++i) {
-        int rc = ensure((void **)&e->slots[i].qp_profile, &e->slots[i].qp_profile_cap, profile_words * 4,
+        int rc = ensure((void **)&e->slots[i].qp_profile, &e->slots[i].qp_profile_cap, profile_words[0] * 4,
                         "query profile", err);
+        if (!rc)
+            rc = ensure((void **)&e->slots[i].qp_giant_profile, &e->slots[i].qp_giant_profile_cap,
+                        profile_words[1] * 4, "query profile", err);
         if (rc) return rc;
     }
     if (groups) {
@@ -386,11 +421,11 @@ int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
     return SW_OK;
 }
 
-int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_offset, size_t qlen, cudaStream_t stream,
-                     sw_error *err)
+int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_offset, size_t qlen, int giants,
+                     cudaStream_t stream, sw_error *err)
 {
     uint32_t passes = 1;
-    const int id = choose_qp_shape(e, qlen, &passes);
+    const int id = qp_shape_of(e, qlen, giants, &passes);
     if (id < 0) return sw_error_set(err, SW_ELIMIT, "GPU: no query-profile kernel for a query of %zu residues", qlen);
     const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(id);
     sw_gk_qp_profile_params pp;
@@ -404,7 +439,7 @@ int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_of
     pp.group_size = sh->group_size;
     pp.columns = sh->columns;
     pp.passes = passes;
-    pp.profile = s->qp_profile;
+    pp.profile = giants ? s->qp_giant_profile : s->qp_profile;
     size_t span;
     int rc = span_begin(e, SW_GPU_SPAN_PROFILE, stream, s->query, -1, &span, err);
     if (rc) return rc;
@@ -529,9 +564,11 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         cudaStream_t st = e->s_scan;
         if (ns > 1) {
             /* The kernels with the query across the threads share their
-             * column buffers between queries: one stream. */
-            if (ch.qp) st = e->s_bucket[ns > 2 ? 2 : ns - 1];
-            else if (ch.intra) st = e->s_bucket[0];
+             * column buffers between queries: one stream. Their launch for
+             * the longest sequences (single-pass, no column buffers) takes
+             * the place of the intra-task kernel, on its stream. */
+            if (ch.qp == 1) st = e->s_bucket[ns > 2 ? 2 : ns - 1];
+            else if (ch.qp == 2 || ch.intra) st = e->s_bucket[0];
             else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
             else {
                 st = e->s_bucket[next];

@@ -21,8 +21,14 @@ int prepare_intra(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err
  * query across the threads, for the queries of this search. */
 int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err);
 
-/* The query profile of the query in slot `s` for its shape, on `stream`. */
-int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_offset, size_t qlen,
+/* The query-across-threads shape that takes the intra-task kernel's
+ * sequences for a query of `qlen` residues (opt.qp_giants), or -1. */
+int giant_shape(const sw_gpu_engine *e, size_t qlen);
+
+/* The query profile of the query in slot `s` for its shape, on `stream`:
+ * for the main launch (giants 0) or for the longest sequences' launch
+ * (giants 1, giant_shape). */
+int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_offset, size_t qlen, int giants,
                      cudaStream_t stream, sw_error *err);
 
 /* The 32-bit recomputation of batch `b` for the query in slot `s`, on `stream`. */
