@@ -7,6 +7,8 @@
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
 # `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairrepeat` (bench/pair_repeat.sh), `pathtune` (bench/pair_path_tune.sh), `pairmpi` (bench/pair_mpi.sh),
 # `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh),
+# `prefetch` (the profile sweep with -DSW_PROFILE_PREFETCH=1 against this build), `giants` (gpu_bench
+# --qp-giants 1 against 0 on many short queries and on the 20),
 # `ab` (every tree in .ab/, made by scripts/ab-prepare.sh, built and timed against this one by bench/gpu_ab.sh;
 # AB_ROUNDS, default 2; AB_ARGS: extra entries such as build-device@--columns,24).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
@@ -60,6 +62,38 @@ for step in "$@"; do
     profilebench)
       bash bench/profile_gpu.sh $build > "$out/profile-bench.log" 2>&1
       echo "profile bench rc=$?"; cat "$out/profile-bench.log" ;;
+    prefetch)
+      # The profile sweep with the next tile prefetched into L1
+      # (-DSW_PROFILE_PREFETCH=1) against this build, the batch of 10,000
+      # pairs of 200-1,000 columns, both column scores, twice each.
+      cmake -S . -B $build-prefetch -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DCMAKE_CUDA_FLAGS=-DSW_PROFILE_PREFETCH=1 > "$out/prefetch-configure.log" 2>&1 &&
+        cmake --build $build-prefetch -j16 --target profile_bench test_profile_gpu > "$out/prefetch-build.log" 2>&1 ||
+        { echo "prefetch build failed"; tail -20 "$out/prefetch-build.log"; continue; }
+      for round in 1 2; do
+        for b in $build $build-prefetch; do
+          for score in expected euclid; do
+            echo "$b $score: $($b/bench/profile_bench --batch 10000 --min 200 --max 1000 --rows 20 --score $score \
+              --cpu-pairs 500 2>&1 | grep -oE '"gpu_kernel_gcups": [0-9.]+|"differ": [0-9]+' | tr '\n' ' ')"
+          done
+        done
+      done
+      ($build-prefetch/tests/gpu/test_profile_gpu > "$out/prefetch-test.log" 2>&1); echo "prefetch build's profile tests rc=$?" ;;
+    giants)
+      # The intra-task kernel's sequences across warps (--qp-giants 1)
+      # against the default, on every 570th database sequence as queries
+      # (1,004) and on the 20 queries, the Swiss-Prot-like database.
+      work=$(mktemp -d)
+      cc -O2 -o "$work/synthdb" .deps/shared/bench/synthdb.c -lm
+      "$work/synthdb" protein --plant .deps/shared/data/queries20.fasta > "$work/sp.fa"
+      awk '/^>/ { keep = (n++ % 570 == 0) } keep' "$work/sp.fa" > "$work/many.fa"
+      $build/tools/makedb/makedb -q "$work/sp.fa" "$work/sp" && rm "$work/sp.fa"
+      for q in "$work/many.fa" .deps/shared/data/queries20.fasta; do
+        for g in 0 1 0 1; do
+          echo "$(basename $q) --qp-giants $g: $($build/bench/gpu_bench "$work/sp" "$q" --single 0 --repeat 1 --qp-giants $g | grep '^all')"
+        done
+      done
+      rm -rf "$work" ;;
     pathgpu)
       $build/tests/gpu/test_pair_path_gpu --jobs 1 --verbose > "$out/path-test.log" 2>&1
       echo "path tests rc=$?"; grep -E "FAIL|PASS|Synthesis|Assertion" "$out/path-test.log" | head -40
