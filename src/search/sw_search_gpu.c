@@ -263,10 +263,14 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     st.transfer_seconds = gst.transfer_seconds;
     st.cells = gst.cells;
     st.recomputed = gst.recomputed;
-    st.gpu_qp_length = eopt.qp_max_length;
-    st.gpu_threshold = eopt.intra_threshold != SW_GPU_NO_INTRA && eopt.intra_threshold < eopt.qp_max_length
-                           ? eopt.qp_max_length
-                           : eopt.intra_threshold;
+    /* The limits as the engine's plan applied them: the query-across-threads
+     * entry's, and the one below the intra-task entry's. */
+    st.gpu_qp_length = 0;
+    st.gpu_threshold = SW_GPU_NO_INTRA;
+    for (size_t b = 0; b < gst.num_buckets; ++b) {
+        if (gst.buckets[b].qp) st.gpu_qp_length = gst.buckets[b].max_length;
+        if (gst.buckets[b].intra && b > 0) st.gpu_threshold = gst.buckets[b - 1].max_length;
+    }
     st.gpu_threshold_source = threshold_source;
     st.on_gpu = 1;
     sw_results_set_stats(r, &st);
