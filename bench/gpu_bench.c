@@ -21,8 +21,9 @@
  * --qp: database sequences up to N go to the kernels with the query across
  * the threads (none: never; 0, the default: the engine's default);
  * --qp-group, --qp-columns: their shape (0: the engine's rule).
- * --qp-giants 1: the intra-task kernel's sequences in 32-thread groups of
- * those kernels, for queries of up to 1,024 residues.
+ * --qp-giants 0: the intra-task kernel keeps its sequences for every query
+ * (1, the default: 32-thread groups of those kernels take them for queries
+ * of up to 1,024 residues).
  * GCUPS = query residues x database residues / seconds / 1e9. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,7 +214,7 @@ int main(int argc, char **argv)
     const char *timeline = NULL;
     size_t device_mb = 0;
     uint32_t qp_max = 0;
-    int qp_group = 0, qp_columns = 0, qp_giants = 0;
+    int qp_group = 0, qp_columns = 0, qp_giants = 1;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--top")) top_n = (size_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--columns")) columns = atoi(argv[i + 1]);
@@ -316,7 +317,7 @@ int main(int argc, char **argv)
     opt.qp_max_length = qp_max;
     opt.qp_group_size = qp_group;
     opt.qp_columns = qp_columns;
-    opt.qp_giants = qp_giants;
+    opt.qp_giants = qp_giants ? 0 : SW_GPU_NO_GIANTS;
     printf("kernel launches: %s\n", device_launch ? "from the GPU (dynamic parallelism)" : "from the host, over streams");
     sw_gpu_engine *e = NULL;
     if (sweep) {

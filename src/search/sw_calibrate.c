@@ -100,6 +100,7 @@ int sw_calibration_measure(int gpu, const sw_scoring *scoring, sw_calibration *o
         /* The threshold decides between these two only, above the lengths
          * that the query-across-threads kernels take. */
         opt.qp_max_length = SW_GPU_NO_QP;
+        opt.qp_giants = SW_GPU_NO_GIANTS;
         if ((rc = sw_gpu_engine_create(gpu, scoring, 1, &opt, &engines[k], err))) goto done;
     }
     for (int i = 0; i < GRID_POINTS; i++) {

@@ -159,6 +159,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     eopt.qp_max_length = SW_GPU_DEFAULT_QP_LENGTH;
     if (options->gpu_threshold && eopt.intra_threshold < eopt.qp_max_length)
         eopt.qp_max_length = eopt.intra_threshold;
+    if (options->gpu_threshold) eopt.qp_giants = SW_GPU_NO_GIANTS;
     if (options->resident) {
         /* Decoded and (for these settings) uploaded already: borrowed. */
         if (sw_resident_db(options->resident) != db) {

@@ -308,7 +308,7 @@ typedef struct run_options {
     int device_launch;
     uint32_t qp_max_length;    /* 0: see compare_gpu */
     int qp_group, qp_columns;  /* 0: the engine's rule */
-    int qp_giants;
+    int qp_giants;             /* 1: the engine's default (32-thread groups for the longest) */
     sw_gpu_engine *engine;     /* an engine to give this database to, instead of a new one */
 } run_options;
 
@@ -368,7 +368,9 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
         opt.qp_max_length = SW_GPU_NO_QP;
     opt.qp_group_size = ro->qp_group;
     opt.qp_columns = ro->qp_columns;
-    opt.qp_giants = ro->qp_giants;
+    /* The cases name the intra-task kernel's shapes: it keeps its sequences
+     * unless a case asks for the engine's default. */
+    opt.qp_giants = ro->qp_giants ? 0 : SW_GPU_NO_GIANTS;
     sw_gpu_engine *e = ro->engine;
     sw_error err = {0};
     if ((!e && sw_gpu_engine_create(0, scoring, top_n, &opt, &e, &err) != SW_OK) ||

@@ -162,7 +162,7 @@ int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int f
 int giant_shape(const sw_gpu_engine *e, size_t qlen)
 {
     /* The device-side launcher knows only the other kernels. */
-    if (!e->opt.qp_giants || e->opt.device_launch) return -1;
+    if (e->opt.qp_giants == SW_GPU_NO_GIANTS || e->opt.device_launch) return -1;
     int best = -1;
     for (int i = 0; i < sw_gk_qp_num_shapes(); ++i) {
         const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(i);
