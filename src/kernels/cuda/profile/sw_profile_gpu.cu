@@ -306,35 +306,6 @@ __device__ __forceinline__ void score_tile(const round_args &r, const pair_desc 
     }
 }
 
-/* Prefetch of the next tile's operands into L1 while this tile's steps
- * run (the tile loads waited on global memory: long-scoreboard stalls were
- * the largest share in Nsight Compute). Compiled in with
- * -DSW_PROFILE_PREFETCH=1, for measuring against the default. */
-#ifndef SW_PROFILE_PREFETCH
-#define SW_PROFILE_PREFETCH 0
-#endif
-
-/* Lanes 0-15 ask for the 16 lines of 128 bytes that the B operands of
- * columns [c0, c0 + 32) take (two column blocks x two halves of the
- * symbols x two lines, low bytes then high ones), lanes 16-19 for the 4
- * lines of their column costs. */
-#if SW_PROFILE_PREFETCH
-__device__ __forceinline__ void prefetch_tile(const round_args &r, const pair_desc &d, int c0, int lane)
-{
-    const char *at = nullptr;
-    if (lane < 16) {
-        const int seg = lane >> 1, cb = seg & 1, kb = (seg >> 1) & 1, high = seg >> 2;
-        const int8_t *base = high ? r.b_hi : r.b_lo;
-        if (base)
-            at = (const char *)(base + d.col_off * K + ((long long)(c0 + 16 * cb) * 16 + kb * (long long)d.n_pad * 16) +
-                                (lane & 1) * 128);
-    } else if (lane < 20) {
-        at = (const char *)(r.b_cost + d.col_off + c0) + (lane - 16) * 128;
-    }
-    if (at) asm volatile("prefetch.global.L1 [%0];" ::"l"(at));
-}
-#endif
-
 /* Steps of a strip in the skewed score layout: step s holds, for lane t,
  * the score of row t against column s - t. */
 __host__ __device__ __forceinline__ long long skew_steps(int n_pad) { return (long long)n_pad + TILE; }
@@ -428,9 +399,6 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
             if (c0 < n) {
                 __syncwarp();
                 if (!GLOBAL) score_tile(r, d, row0, c0, sh.tiles[half], fa);
-#if SW_PROFILE_PREFETCH
-                if (!GLOBAL && c0 + TILE < n) prefetch_tile(r, d, c0 + TILE, lane);
-#endif
                 /* This tile's column costs, and the row above for columns
                  * [c0, c0 + 32): the pair's first row, or the strip
                  * before's last once it is that far. */
