@@ -7,8 +7,7 @@
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
 # `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairrepeat` (bench/pair_repeat.sh), `pathtune` (bench/pair_path_tune.sh), `pairmpi` (bench/pair_mpi.sh),
 # `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh),
-# `prefetch` (the profile sweep with -DSW_PROFILE_PREFETCH=1 against this build), `giants` (gpu_bench
-# --qp-giants 1 against 0 on many short queries and on the 20),
+# `giants` (gpu_bench --qp-giants 1 against 0 on many short queries and on the 20),
 # `ab` (every tree in .ab/, made by scripts/ab-prepare.sh, built and timed against this one by bench/gpu_ab.sh;
 # AB_ROUNDS, default 2; AB_ARGS: extra entries such as build-device@--columns,24).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
@@ -62,23 +61,6 @@ for step in "$@"; do
     profilebench)
       bash bench/profile_gpu.sh $build > "$out/profile-bench.log" 2>&1
       echo "profile bench rc=$?"; cat "$out/profile-bench.log" ;;
-    prefetch)
-      # The profile sweep with the next tile prefetched into L1
-      # (-DSW_PROFILE_PREFETCH=1) against this build, the batch of 10,000
-      # pairs of 200-1,000 columns, both column scores, twice each.
-      cmake -S . -B $build-prefetch -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DCMAKE_CUDA_FLAGS=-DSW_PROFILE_PREFETCH=1 > "$out/prefetch-configure.log" 2>&1 &&
-        cmake --build $build-prefetch -j16 --target profile_bench test_profile_gpu > "$out/prefetch-build.log" 2>&1 ||
-        { echo "prefetch build failed"; tail -20 "$out/prefetch-build.log"; continue; }
-      for round in 1 2; do
-        for b in $build $build-prefetch; do
-          for score in expected euclid; do
-            echo "$b $score: $($b/bench/profile_bench --batch 10000 --min 200 --max 1000 --rows 20 --score $score \
-              --cpu-pairs 500 2>&1 | grep -oE '"gpu_kernel_gcups": [0-9.]+|"differ": [0-9]+' | tr '\n' ' ')"
-          done
-        done
-      done
-      ($build-prefetch/tests/gpu/test_profile_gpu > "$out/prefetch-test.log" 2>&1); echo "prefetch build's profile tests rc=$?" ;;
     giants)
       # The intra-task kernel's sequences across warps (--qp-giants 1)
       # against the default, on every 570th database sequence as queries
