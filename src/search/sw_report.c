@@ -104,6 +104,10 @@ static int prepare_query(const report_ctx *r, const sw_query_set *batch, size_t 
         n++;
     }
     if (r->with_stats) qsort(qr->kept, n, sizeof *qr->kept, by_evalue);
+    if (n < count) { /* the filtered-out hits' room goes back */
+        kept_hit *fewer = realloc(qr->kept, (n ? n : 1) * sizeof *qr->kept);
+        if (fewer) qr->kept = fewer;
+    }
     qr->n = n;
     qr->ready = 1;
     return SW_OK;
@@ -431,6 +435,9 @@ static void ahead_worker(void *arg, int index)
             free(t.hits);
             free(t.scores);
             pthread_mutex_lock(&a->lock);
+            /* The bound is on hits held until written: once the E-value
+             * filter has run, only the kept ones count. */
+            if (!skip && !rc && qr->n < t.count) a->accepted_hits -= t.count - qr->n;
             if (skip || rc) {
                 if (rc) ahead_fail(qr, rc, &e);
                 else ahead_fail(qr, SW_EINVAL, &(sw_error){.code = SW_EINVAL, .message = "cancelled"});

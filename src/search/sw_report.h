@@ -26,7 +26,8 @@
 
 /* While the GPU scans a batch, the hits of the queries it has finished get
  * statistics and alignments on the other cores, up to this many a batch
- * (with their subjects and alignments held until written). */
+ * held until written (a query's hits count whole until its E-value filter
+ * has run, then only those it keeps). */
 #define SW_REPORT_AHEAD_HITS ((size_t)1 << 16)
 
 typedef struct sw_report_batching {
