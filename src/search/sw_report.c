@@ -899,7 +899,10 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
             add_stats(&sum.stats, &st, sum.batches == 0);
             if (sum.batches == 0) {
                 /* The threshold depends on the GPU and the database only. */
-                if (st.on_gpu && opt.gpu_threshold == 0) opt.gpu_threshold = st.gpu_threshold;
+                if (st.on_gpu && opt.gpu_threshold == 0) {
+                    opt.gpu_threshold = st.gpu_threshold;
+                    opt.gpu_threshold_kept = 1;
+                }
                 if (!st.on_gpu) opt.device = SW_DEVICE_CPU;
                 rc = sw_outfmt_begin(out, report->format, &report->run, err);
             }

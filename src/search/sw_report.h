@@ -14,8 +14,11 @@
 
 /* The default bounds of a batch. Per query residue the CPU engine holds
  * about 230 bytes (striped profiles of 8-, 16- and 32-bit lanes: 32 codes x
- * 7 bytes, and the residue), so a batch costs at most about 500 MB. */
-#define SW_REPORT_BATCH_RESIDUES ((uint64_t)1 << 21)
+ * 7 bytes, and the residue), so a batch costs at most about 120 MB. Hits
+ * are written a batch at a time, so smaller batches write sooner; a batch
+ * boundary costs little (the GPU keeps the database resident, and the
+ * alignments are done while it scans). */
+#define SW_REPORT_BATCH_RESIDUES ((uint64_t)1 << 19)
 #define SW_REPORT_BATCH_QUERIES ((size_t)1 << 14)
 /* Hit lists are allocated whole (top_n entries per query and thread), so a
  * batch also holds at most this many top_n entries per thread. */

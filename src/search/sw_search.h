@@ -32,6 +32,12 @@ typedef struct sw_search_options {
      * kernel; 0: the calibrated threshold (sw_calibrate.h); UINT32_MAX:
      * never. */
     uint32_t gpu_threshold;
+    /* Nonzero: gpu_threshold is the engine's own choice in an earlier batch
+     * of the same run, kept so that it need not be looked up again, not a
+     * threshold the user asked for (which also cuts the query-across-threads
+     * kernels there and keeps the longest sequences in the intra-task
+     * kernel). */
+    int gpu_threshold_kept;
     /* Called from the calling thread every few tenths of a second; may be NULL. */
     void (*progress)(void *user, uint64_t cells_done, uint64_t cells_total);
     void *progress_user;

@@ -157,9 +157,9 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
      * says; a threshold given with --threshold below that cuts them there,
      * so that longer sequences go to the intra-task kernel as asked. */
     eopt.qp_max_length = SW_GPU_DEFAULT_QP_LENGTH;
-    if (options->gpu_threshold && eopt.intra_threshold < eopt.qp_max_length)
-        eopt.qp_max_length = eopt.intra_threshold;
-    if (options->gpu_threshold) eopt.qp_giants = SW_GPU_NO_GIANTS;
+    const int threshold_asked = options->gpu_threshold && !options->gpu_threshold_kept;
+    if (threshold_asked && eopt.intra_threshold < eopt.qp_max_length) eopt.qp_max_length = eopt.intra_threshold;
+    if (threshold_asked) eopt.qp_giants = SW_GPU_NO_GIANTS;
     if (options->resident) {
         /* Decoded and (for these settings) uploaded already: borrowed. */
         if (sw_resident_db(options->resident) != db) {

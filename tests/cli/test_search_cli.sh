@@ -193,13 +193,13 @@ expect 1 "search damaged" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" -o 
 err_has "corrupt"
 absent "$tmp/damaged.tsv"
 
-# Queries are searched in batches of about 2^21 residues: a file of two
-# batches gives the table of its two halves searched apart, from a file and
-# from standard input alike.
+# Queries are searched in batches of about 2^19 residues: a file of two
+# batches (1,800 queries of about 300 residues) gives the table of its two
+# halves searched apart, from a file and from standard input alike.
 awk -v dir="$tmp" 'BEGIN {
   s = "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVV"
-  for (i = 1; i <= 7200; i++) {
-    f = (i <= 3600) ? "half1" : "half2"
+  for (i = 1; i <= 1800; i++) {
+    f = (i <= 900) ? "half1" : "half2"
     r = substr(s, i % 70 + 1) substr(s, 1, i % 70)
     printf ">b%d\n%s%s%s%s%s\n", i, r, r, r, r, substr(r, 1, 20 + i % 7) > (dir "/" f ".fa")
   }
@@ -216,7 +216,7 @@ cmp -s "$tmp/big.tsv" "$tmp/halves.tsv" && pass || fail "batched table differs f
 # A bad residue in the second batch: the usual message, exit 1, no -o file.
 { cat "$tmp/big.fa"; printf '>late\nMK#AY\n'; } > "$tmp/big_bad.fa"
 expect 1 "bad residue in a later batch" -- "$swsearch" search -q "$tmp/big_bad.fa" -d "$tmp/db" --device cpu -o "$tmp/big_bad.tsv"
-err_has "big_bad.fa:14402: invalid residue '#' in sequence late"
+err_has "big_bad.fa:3602: invalid residue '#' in sequence late"
 absent "$tmp/big_bad.tsv"
 
 # A bare '>' names the query by its number in the file, as align does.
