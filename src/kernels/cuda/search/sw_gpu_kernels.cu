@@ -128,12 +128,7 @@ __global__ void align_kernel(const sw_gk_align_params p)
             } else {
                 seq_a = p.list ? p.list[item] : p.first + back;
             }
-            len_a = p.lengths[seq_a];
-            res_a = p.residues + (p.offsets[seq_a] - p.residue_base);
-            if (has_b) {
-                len_b = p.lengths[seq_b];
-                res_b = p.residues + (p.offsets[seq_b] - p.residue_base);
-            }
+            sw_lanes::load_subjects(p, seq_a, seq_b, has_b, len_a, len_b, res_a, res_b);
         }
 
         uint32_t passes = 1;

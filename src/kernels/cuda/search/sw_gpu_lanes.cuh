@@ -57,6 +57,21 @@ __device__ __forceinline__ void cell(uint32_t &diag, uint32_t above, uint32_t &o
     out = t;
 }
 
+/* Lengths and first residues of a work item's database sequences, from
+ * the kernel parameters `p` (residues, residue_base, offsets, lengths);
+ * the second only where there is one. */
+template <class P>
+__device__ __forceinline__ void load_subjects(const P &p, uint32_t seq_a, uint32_t seq_b, bool has_b, uint32_t &len_a,
+                                              uint32_t &len_b, const uint8_t *&res_a, const uint8_t *&res_b)
+{
+    len_a = p.lengths[seq_a];
+    res_a = p.residues + (p.offsets[seq_a] - p.residue_base);
+    if (has_b) {
+        len_b = p.lengths[seq_b];
+        res_b = p.residues + (p.offsets[seq_b] - p.residue_base);
+    }
+}
+
 /* The scores of a pair of subjects from the best T of its two 16-bit lanes
  * (T of H = 0 in each half of h_zero), stored; a score at or above `limit`
  * may have saturated and goes to the list that the 32-bit kernel redoes. */

@@ -63,23 +63,20 @@ int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw
     return sw_error_set(err, SW_ELIMIT, "GPU: the intra-task kernel does not fit in a multiprocessor");
 }
 
-/* The intra-task launch of bucket `bk` for one query. */
-int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
-                   const uint8_t *res, size_t qlen, sw_gk_child_launch *out, sw_error *err)
+/* The parameters that every alignment kernel shares, for bucket `bk`
+ * (number kb) of batch `bt`, whose residues are at `res`, and the query in
+ * slot `s`: which sequences, their scoring, where the scores and the
+ * overflow list go. */
+template <class P>
+void set_bucket_params(P &p, const sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb,
+                       const batch *bt, const uint8_t *res)
 {
-    intra_shape sh;
-    int rc = choose_intra_shape(e, qlen, &sh, err);
-    if (rc) return rc;
-    sw_gk_intra_params &p = out->p.intra;
     p.residues = res;
     p.residue_base = bt->res_begin;
     p.offsets = e->d_offsets;
     p.lengths = e->d_lengths;
     p.first = bk->first;
     p.count = bk->count;
-    p.profile = s->profile;
-    p.profile_words = e->profile_words;
-    p.query_len = (uint32_t)qlen;
     p.subject_class = e->d_subject_class;
     p.subject_classes = e->subject_classes;
     p.gap_open = e->gap_open;
@@ -89,6 +86,20 @@ int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket 
     p.work = s->ctl + ctl_bucket_work(e, kb);
     p.overflow = s->overflow + bt->first;
     p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
+}
+
+/* The intra-task launch of bucket `bk` for one query. */
+int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb, const batch *bt,
+                   const uint8_t *res, size_t qlen, sw_gk_child_launch *out, sw_error *err)
+{
+    intra_shape sh;
+    int rc = choose_intra_shape(e, qlen, &sh, err);
+    if (rc) return rc;
+    sw_gk_intra_params &p = out->p.intra;
+    set_bucket_params(p, e, c, s, bk, kb, bt, res);
+    p.profile = s->profile;
+    p.profile_words = e->profile_words;
+    p.query_len = (uint32_t)qlen;
     p.row_buffer = e->d_row_buffer;
     p.row_stride = e->row_stride;
     const uint32_t items = (bk->count + 1) / 2;
@@ -193,23 +204,9 @@ int describe_qp(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk
     const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(id);
     const launch_shape *ls = &e->qp_shapes[id];
     sw_gk_qp_params &p = out->p.qp;
-    p.residues = res;
-    p.residue_base = bt->res_begin;
-    p.offsets = e->d_offsets;
-    p.lengths = e->d_lengths;
-    p.first = bk->first;
-    p.count = bk->count;
+    set_bucket_params(p, e, c, s, bk, kb, bt, res);
     p.profile = giants ? s->qp_giant_profile : s->qp_profile;
     p.passes = passes;
-    p.subject_class = e->d_subject_class;
-    p.subject_classes = e->subject_classes;
-    p.gap_open = e->gap_open;
-    p.gap_extend = e->gap_extend;
-    p.limit = c->limit;
-    p.scores = s->scores;
-    p.work = s->ctl + ctl_bucket_work(e, kb);
-    p.overflow = s->overflow + bt->first;
-    p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
     p.temp = e->d_qp_temp;
     p.temp_rows = e->qp_longest + SW_GK_QP_TEMP_SLACK;
     p.high_lane = 65536;
@@ -266,15 +263,9 @@ int describe_bucket(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t kb, c
     const launch_shape *ls = &e->shapes[id];
     sw_gk_align_params &p = out->p.align;
     p = base_params(e, c, q_offset, qlen, s);
-    p.residues = res;
-    p.residue_base = bt->res_begin;
-    p.first = bk->first;
-    p.count = bk->count;
+    set_bucket_params(p, e, c, s, bk, kb, bt, res);
     p.table = e->d_table16;
     p.table_words = c->table16_words;
-    p.work = s->ctl + ctl_bucket_work(e, kb);
-    p.overflow = s->overflow + bt->first;
-    p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
     p.temp = e->d_temp;
     const uint32_t items = (bk->count + 1) / 2;
     const int per_block = ls->threads / cf->group_size;

@@ -167,12 +167,7 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
             seq_a = p.first + 2 * back;
             has_b = 2 * back + 1 < p.count;
             seq_b = seq_a + 1;
-            len_a = p.lengths[seq_a];
-            res_a = p.residues + (p.offsets[seq_a] - p.residue_base);
-            if (has_b) {
-                len_b = p.lengths[seq_b];
-                res_b = p.residues + (p.offsets[seq_b] - p.residue_base);
-            }
+            sw_lanes::load_subjects(p, seq_a, seq_b, has_b, len_a, len_b, res_a, res_b);
         }
         /* The loops run as long as the warp's (single pass) or the block's
          * (multipass) longest pair needs; rows past a subject are padding. */
