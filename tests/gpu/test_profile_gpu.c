@@ -184,23 +184,33 @@ Test(profile_gpu, gap_columns_and_single_rows)
     free(codes);
 }
 
-/* Gap costs so high that an expected-score term leaves what the GPU's
- * tensor cores take: a clear refusal, nothing set. */
-Test(profile_gpu, values_beyond_32_bits_are_refused)
+/* Scoring the GPU cannot compute exactly is refused, clearly and with
+ * nothing set: a gap opening so costly that the scores could leave 32
+ * bits, and a gap extension beyond the signed byte in which the GPU sums
+ * each column's expected-score terms (it is the score of a residue
+ * against a gap). */
+static void expect_refusal(const sw_profile_scoring *s, const char *why)
 {
     test_rng r = test_rng_seed(2104);
-    const sw_profile_scoring huge = {SW_PROFILE_EXPECTED, blosum62(), 255, 255};
     sw_msa *ma = random_msa(&r, 3, 40, 4), *mb = random_msa(&r, 3, 50, 4);
     sw_profile *a = profile_of(ma, 0), *b = profile_of(mb, 0);
     sw_profile_alignment *x = NULL;
     sw_error err = {0};
-    cr_expect_eq(sw_profile_align_gpu((const sw_profile *const *)&a, (const sw_profile *const *)&b, 1, &huge, NULL, &x,
+    cr_expect_eq(sw_profile_align_gpu((const sw_profile *const *)&a, (const sw_profile *const *)&b, 1, s, NULL, &x,
                                       NULL, &err),
                  SW_ELIMIT);
     cr_expect_null(x);
-    cr_expect(strstr(err.message, "32-bit") != NULL, "message: %s", err.message);
+    cr_expect(strstr(err.message, why) != NULL, "message: %s", err.message);
     sw_profile_free(a);
     sw_profile_free(b);
     sw_msa_free(ma);
     sw_msa_free(mb);
+}
+
+Test(profile_gpu, values_beyond_32_bits_are_refused)
+{
+    const sw_profile_scoring costly_open = {SW_PROFILE_EXPECTED, blosum62(), 100000, 1};
+    expect_refusal(&costly_open, "32-bit");
+    const sw_profile_scoring costly_extension = {SW_PROFILE_EXPECTED, blosum62(), 11, 255};
+    expect_refusal(&costly_extension, "symbol score of 255");
 }

@@ -2,9 +2,11 @@
  *
  * A round takes as many pairs as the GPU's memory holds and runs four
  * kernels on one stream:
- *   prepare_rows / prepare_cols: each column's vector for the tensor cores
- *     (the first profile's frequencies; the second's expected-score terms
- *     T = M g split as lo + 64 hi into two int8 vectors) and its costs;
+ *   prepare: a thread a column, each column's operand bytes for the
+ *     tensor cores' m16n8k32 products (the first profile's frequencies,
+ *     unsigned; the second's 2 g for the Euclidean score, or its
+ *     expected-score terms T = M g split as lo + 64 hi, lo unsigned and hi
+ *     signed) in the order the fragments take them, and its costs;
  *   prepare_edges: row 0 and column 0 of each pair's matrix;
  *   sweep: persistent warps take (pair, strip) items strip-major (every
  *     pair's first strip, then every pair's second, ...), so that a strip
@@ -26,7 +28,6 @@
  * host stages the columns as they are, on all its cores. */
 #include "sw_profile_gpu.h"
 
-#include <mma.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,7 +45,6 @@
 
 namespace {
 
-using namespace nvcuda;
 
 constexpr int LANES = 32;
 constexpr int K = SW_PROFILE_GPU_SYMBOLS;
@@ -77,7 +77,11 @@ struct round_args {
     const pair_desc *desc;
     int pairs, items;
     const uint8_t *in;
-    int8_t *a_vec, *b_lo, *b_hi; /* [kb][rows or columns][16] per pair */
+    /* The tensor cores' operands, in the order their fragments take them
+     * (operand_byte): a row's 32 symbols (unsigned), and a column's 32
+     * (unsigned: 2 b, or the expected score's lo) followed, with_hi, by 32
+     * more (signed: hi), 32 or 64 bytes a column. */
+    uint8_t *a_vec, *b_vec;
     int4 *a_cost, *b_cost;       /* gap, open, subtracted term */
     int *h_col;                  /* H(i, 0), i = 0..m: row_off + pair index */
     int2 *row;                   /* a pair's row buffer: H and F of the last row done */
@@ -87,13 +91,13 @@ struct round_args {
     uint8_t *steps;
     int *score;
     unsigned *next_item;
-    int with_hi, weight;
+    int with_hi;
     /* SW_PROFILE_GPU_SCORES_GLOBAL: every pair's column scores, less the
      * subtracted terms, skewed for the sweep (score_matrix). */
     int *scores;
-    /* Per pair, found by prepare_rows and prepare_cols for the host's
+    /* Per pair, found by prepare for the host's
      * range check: the largest column sum of each profile and whether a
-     * frequency leaves int8 (x, y, z). */
+     * Euclidean 2 b leaves the unsigned byte (x, y, z). */
     int4 *ranges;
 };
 
@@ -128,96 +132,138 @@ template <typename F> __device__ int find_pair(const pair_desc *d, int pairs, lo
 }
 
 /* Costs of a column against a gap, as sw_profile_gap_cost and
- * sw_profile_gap_open_cost. */
-__device__ int2 column_costs(const scoring_dev &s, const uint8_t *f)
+ * sw_profile_gap_open_cost; `f` its frequencies, 0 past the symbols. */
+__device__ __forceinline__ int2 column_costs(const scoring_dev &s, const int (&f)[K])
 {
     const int gap = s.symbols - 1;
     if (s.euclid) {
         int d2 = 0;
-        for (int k = 0; k < s.symbols; ++k) {
-            const int d = (int)f[k] - (k == gap ? s.scale : 0);
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int d = f[k] - (k == gap ? s.scale : 0);
             d2 += d * d;
         }
         return make_int2(d2, s.gap_open * s.scale * s.scale);
     }
     int residues = 0;
-    for (int k = 0; k < gap; ++k) residues += f[k];
+#pragma unroll
+    for (int k = 0; k < K; ++k) residues += k < gap ? f[k] : 0;
     return make_int2(s.gap_extend * s.scale * residues, s.gap_open * s.scale * residues);
 }
 
-__device__ int norm2(const scoring_dev &s, const uint8_t *f)
+/* Where symbol k of a row or column goes among its operand words, so that
+ * the thread with k / 4 mod 4 = t4 finds its two groups of four (k below 16
+ * and k from 16: one register each of the m16n8k32 fragments) as two
+ * consecutive words, 8 bytes; `part` 1: the expected score's hi bytes,
+ * after the lo bytes of the same thread (16 bytes a thread then). */
+__host__ __device__ constexpr int operand_word(int k, int part, bool with_hi)
 {
-    int v = 0;
-    for (int k = 0; k < s.symbols; ++k) v += (int)f[k] * f[k];
-    return v;
+    return with_hi ? ((k & 15) >> 2) * 4 + part * 2 + (k >> 4) : ((k & 15) >> 2) * 2 + (k >> 4);
 }
 
-__global__ void prepare_rows(round_args r, scoring_dev s, long long rows)
+/* c + the sum of the four products of a's signed bytes with b's unsigned
+ * ones. */
+__device__ __forceinline__ int dp4a_signed_unsigned(uint32_t a, uint32_t b, int c)
 {
-    const long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (g >= rows) return;
-    const int p = find_pair(r.desc, r.pairs, g, [](const pair_desc &x) { return x.row_off; });
-    const pair_desc d = r.desc[p];
-    const long long i = g - d.row_off;
-    int8_t *v0 = r.a_vec + d.row_off * K + i * 16, *v1 = v0 + (long long)d.m_pad * 16;
-    if (i >= d.m) {
-        for (int k = 0; k < 16; ++k) v0[k] = v1[k] = 0;
-        r.a_cost[g] = make_int4(0, 0, 0, 0);
-        return;
-    }
-    const uint8_t *f = r.in + d.in_off + i * s.symbols;
-    int sum = 0, high = 0;
-    for (int k = 0; k < 16; ++k) {
-        const int x = k < s.symbols ? f[k] : 0, y = 16 + k < s.symbols ? f[16 + k] : 0;
-        v0[k] = (int8_t)x;
-        v1[k] = (int8_t)y;
-        sum += x + y;
-        high |= x | y;
-    }
-    atomicMax(&r.ranges[p].x, sum);
-    if (high & 0x80) atomicOr(&r.ranges[p].z, 1);
-    const int2 c = column_costs(s, f);
-    r.a_cost[g] = make_int4(c.x, c.y, s.euclid ? norm2(s, f) : 0, 0);
+    int d;
+    asm("dp4a.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
 }
 
-__global__ void prepare_cols(round_args r, scoring_dev s, long long cols)
+/* The work items of `prepare`: a block's pair, side (0: the first
+ * profile's columns, the rows of the matrix; 1: the second's) and first
+ * column, the host's (prep_blocks). */
+constexpr int PREP_THREADS = 128;
+
+/* Each column's operand bytes and costs, a thread a column (padding
+ * columns get zeros), and the largest column sum of each side of each pair
+ * (ranges; with whether a Euclidean 2 b leaves its byte). */
+__global__ void __launch_bounds__(PREP_THREADS) prepare(round_args r, scoring_dev s, const int4 *blocks)
 {
-    const long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (g >= cols) return;
-    const int p = find_pair(r.desc, r.pairs, g, [](const pair_desc &x) { return x.col_off; });
+    /* The substitution matrix as signed bytes, four to a word, for dp4a
+     * (the host checks that its entries fit). */
+    __shared__ __align__(16) uint32_t matrix[K * K / 4];
+    const int4 item = blocks[blockIdx.x];
+    const int p = item.x, side = item.y, lane = threadIdx.x & (LANES - 1);
     const pair_desc d = r.desc[p];
-    const long long j = g - d.col_off;
-    const long long at = d.col_off * K + j * 16, half = (long long)d.n_pad * 16;
-    if (j >= d.n) {
-        for (int k = 0; k < 16; ++k) {
-            r.b_lo[at + k] = r.b_lo[at + half + k] = 0;
-            if (r.with_hi) r.b_hi[at + k] = r.b_hi[at + half + k] = 0;
+    const bool terms = side == 1 && !s.euclid;
+    if (terms) {
+        for (int k = threadIdx.x; k < K * K / 4; k += blockDim.x) {
+            const short *m = s.matrix + 4 * k;
+            matrix[k] = (uint32_t)(m[0] & 0xff) | (uint32_t)(m[1] & 0xff) << 8 | (uint32_t)(m[2] & 0xff) << 16 |
+                        (uint32_t)(m[3] & 0xff) << 24;
         }
-        r.b_cost[g] = make_int4(0, 0, 0, 0);
-        return;
+        __syncthreads();
     }
-    const uint8_t *f = r.in + d.in_off + ((long long)d.m + j) * s.symbols;
+    const int i = item.z + threadIdx.x, count = side ? d.n : d.m, padded = side ? d.n_pad : d.m_pad;
     int sum = 0, high = 0;
-    for (int x = 0; x < K; ++x) {
-        int lo = x < s.symbols ? f[x] : 0, hi = 0;
-        sum += lo;
-        high |= lo;
-        if (!s.euclid) {
-            /* T[x] = sum over y of M[x][y] g[y]: lo in 0..63, T = lo + 64 hi. */
-            int t = 0;
-            if (x < s.symbols)
-                for (int y = 0; y < s.symbols; ++y) t += s.matrix[x * K + y] * (int)f[y];
-            hi = t >> 6;
-            lo = t - hi * 64;
+    if (i < padded) {
+        const long long g = (side ? d.col_off : d.row_off) + i;
+        const uint8_t *src = r.in + d.in_off + ((long long)(side ? d.m : 0) + i) * s.symbols;
+        const bool real = i < count;
+        int f[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            f[k] = real && k < s.symbols ? src[k] : 0;
+            sum += f[k];
+            high |= f[k];
         }
-        const long long o = at + (x < 16 ? x : half + x - 16);
-        r.b_lo[o] = (int8_t)lo;
-        if (r.with_hi) r.b_hi[o] = (int8_t)hi;
+        int4 cost = make_int4(0, 0, 0, 0);
+        if (real) {
+            const int2 c = column_costs(s, f);
+            int n2 = 0;
+            if (s.euclid)
+#pragma unroll
+                for (int k = 0; k < K; ++k) n2 += f[k] * f[k];
+            cost = make_int4(c.x, c.y, n2, 0);
+        }
+        (side ? r.b_cost : r.a_cost)[g] = cost;
+        if (!terms) {
+            /* The frequencies, or the Euclidean score's 2 b. */
+            uint32_t w[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                w[operand_word(k, 0, false)] |= (uint32_t)((side ? 2 : 1) * f[k] & 0xff) << 8 * (k & 3);
+            uint4 *out = (uint4 *)((side ? r.b_vec : r.a_vec) + g * K);
+            out[0] = make_uint4(w[0], w[1], w[2], w[3]);
+            out[1] = make_uint4(w[4], w[5], w[6], w[7]);
+        } else {
+            /* T[x] = sum over y of M[x][y] b[y]: lo in 0..63, T = lo + 64 hi;
+             * four products and their sum a dp4a. */
+            uint32_t fw[K / 4], w[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll
+            for (int q = 0; q < K / 4; ++q)
+                fw[q] = (uint32_t)f[4 * q] | (uint32_t)f[4 * q + 1] << 8 | (uint32_t)f[4 * q + 2] << 16 |
+                        (uint32_t)f[4 * q + 3] << 24;
+#pragma unroll
+            for (int x = 0; x < K; ++x) {
+                int t = 0;
+                const uint4 *row = (const uint4 *)(matrix + x * (K / 4));
+#pragma unroll
+                for (int h = 0; h < K / 16; ++h) {
+                    const uint4 m = row[h];
+                    t = dp4a_signed_unsigned(m.x, fw[4 * h], t);
+                    t = dp4a_signed_unsigned(m.y, fw[4 * h + 1], t);
+                    t = dp4a_signed_unsigned(m.z, fw[4 * h + 2], t);
+                    t = dp4a_signed_unsigned(m.w, fw[4 * h + 3], t);
+                }
+                if (x >= s.symbols) t = 0;
+                const int hi = t >> 6, lo = t - hi * 64;
+                w[operand_word(x, 0, true)] |= (uint32_t)lo << 8 * (x & 3);
+                w[operand_word(x, 1, true)] |= (uint32_t)(hi & 0xff) << 8 * (x & 3);
+            }
+            uint4 *out = (uint4 *)(r.b_vec + g * 2 * K);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) out[q] = make_uint4(w[4 * q], w[4 * q + 1], w[4 * q + 2], w[4 * q + 3]);
+        }
     }
-    atomicMax(&r.ranges[p].y, sum);
-    if (high & 0x80) atomicOr(&r.ranges[p].z, 1);
-    const int2 c = column_costs(s, f);
-    r.b_cost[g] = make_int4(c.x, c.y, s.euclid ? norm2(s, f) : 0, 0);
+    /* A block's columns are one pair's: a maximum a warp, then one atomic. */
+    sum = (int)__reduce_max_sync(FULL, (unsigned)sum);
+    high = (int)__reduce_or_sync(FULL, (unsigned)high);
+    if (lane == 0) {
+        atomicMax(side ? &r.ranges[p].y : &r.ranges[p].x, sum);
+        if (side && s.euclid && (high & 0x80)) atomicOr(&r.ranges[p].z, 1);
+    }
 }
 
 /* Row 0 (H, and F = -inf) into the pair's row buffer and column 0 into
@@ -255,53 +301,80 @@ __global__ void prepare_edges(round_args r)
 }
 
 /* The first profile's columns of a strip, rows [row0, row0 + 32), as the
- * tensor cores' A operand: two row blocks of 16 by two halves of the 32
- * symbols. */
-typedef wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> a_fragments[2][2];
+ * A operand of m16n8k32 products: two row blocks of 16, four registers
+ * each (rows g and g + 8 of the block, symbols 4 t4.. and 16 + 4 t4..,
+ * g = lane / 4, t4 = lane mod 4). */
+typedef uint32_t a_fragments[2][4];
 
 __device__ __forceinline__ void load_a_fragments(const round_args &r, const pair_desc &d, int row0, a_fragments &fa)
 {
-    const int8_t *av = r.a_vec + d.row_off * K;
+    const int lane = threadIdx.x & (LANES - 1), g = lane >> 2, t4 = lane & 3;
+    const uint8_t *av = r.a_vec + (d.row_off + row0) * K + t4 * 8;
 #pragma unroll
-    for (int rb = 0; rb < 2; ++rb)
-#pragma unroll
-        for (int kb = 0; kb < 2; ++kb)
-            wmma::load_matrix_sync(fa[rb][kb], av + ((long long)kb * d.m_pad + row0 + rb * 16) * 16, 16);
+    for (int rb = 0; rb < 2; ++rb) {
+        const uint2 top = __ldg((const uint2 *)(av + (rb * 16 + g) * K));
+        const uint2 low = __ldg((const uint2 *)(av + (rb * 16 + g + 8) * K));
+        fa[rb][0] = top.x;
+        fa[rb][1] = low.x;
+        fa[rb][2] = top.y;
+        fa[rb][3] = low.y;
+    }
+}
+
+/* d = a b + c over 32 symbols, 16 rows by 8 columns: a unsigned bytes, b
+ * unsigned or (SIGNED_B) signed bytes, exact in int32. */
+template <bool SIGNED_B>
+__device__ __forceinline__ void mma_k32(int (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1, const int (&c)[4])
+{
+    if (SIGNED_B)
+        asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%10, %11, %12, %13};"
+            : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+    else
+        asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%10, %11, %12, %13};"
+            : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
 }
 
 /* The 32 x 32 column scores of rows [row0, row0 + 32) and columns
- * [c0, c0 + 32) of pair d: weight x (a . (lo + 64 hi)), exact in int32. */
-__device__ __forceinline__ void score_tile(const round_args &r, const pair_desc &d, int row0, int c0, int *tile,
-                                          const a_fragments &fa)
+ * [c0, c0 + 32) of pair d into `tile` (row-major, TILE_LD): a . (2 b), or
+ * a . (lo + 64 hi) (HI), exact in int32. Thread (g, t4) holds, of each 16 x
+ * 8 block, rows g and g + 8 at columns 2 t4 and 2 t4 + 1. */
+template <bool HI>
+__device__ __forceinline__ void score_tile(const round_args &r, const pair_desc &d, int c0, int *tile, const a_fragments &fa)
 {
-    const int8_t *lo = r.b_lo + d.col_off * K, *hi = r.b_hi ? r.b_hi + d.col_off * K : nullptr;
-    const long long half = (long long)d.n_pad * 16;
-    (void)row0;
+    const int lane = threadIdx.x & (LANES - 1), g = lane >> 2, t4 = lane & 3;
+    constexpr int BYTES = HI ? 2 * K : K;
+    const uint8_t *bv = r.b_vec + (d.col_off + c0 + g) * BYTES + t4 * (HI ? 16 : 8);
 #pragma unroll
-    for (int cb = 0; cb < 2; ++cb) {
-        wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::col_major> fb[2], fh[2];
-        const long long at = (long long)(c0 + 16 * cb) * 16;
-#pragma unroll
-        for (int kb = 0; kb < 2; ++kb) {
-            wmma::load_matrix_sync(fb[kb], lo + at + kb * half, 16);
-            if (r.with_hi) wmma::load_matrix_sync(fh[kb], hi + at + kb * half, 16);
+    for (int nb = 0; nb < 4; ++nb) {
+        uint32_t lo[2], hi[2];
+        if (HI) {
+            const uint4 v = __ldg((const uint4 *)(bv + nb * 8 * BYTES));
+            lo[0] = v.x;
+            lo[1] = v.y;
+            hi[0] = v.z;
+            hi[1] = v.w;
+        } else {
+            const uint2 v = __ldg((const uint2 *)(bv + nb * 8 * BYTES));
+            lo[0] = v.x;
+            lo[1] = v.y;
         }
 #pragma unroll
         for (int rb = 0; rb < 2; ++rb) {
-            wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc, acc_hi;
-            wmma::fill_fragment(acc, 0);
-            wmma::mma_sync(acc, fa[rb][0], fb[0], acc);
-            wmma::mma_sync(acc, fa[rb][1], fb[1], acc);
-            if (r.with_hi) {
-                wmma::fill_fragment(acc_hi, 0);
-                wmma::mma_sync(acc_hi, fa[rb][0], fh[0], acc_hi);
-                wmma::mma_sync(acc_hi, fa[rb][1], fh[1], acc_hi);
+            /* a . hi first, times 64, as the start of a . lo. */
+            int acc[4] = {0, 0, 0, 0};
+            if (HI) {
+                mma_k32<true>(acc, fa[rb], hi[0], hi[1], acc);
 #pragma unroll
-                for (int e = 0; e < acc.num_elements; ++e) acc.x[e] += 64 * acc_hi.x[e];
+                for (int e = 0; e < 4; ++e) acc[e] *= 64;
             }
-#pragma unroll
-            for (int e = 0; e < acc.num_elements; ++e) acc.x[e] *= r.weight;
-            wmma::store_matrix_sync(tile + rb * 16 * TILE_LD + cb * 16, acc, TILE_LD, wmma::mem_row_major);
+            mma_k32<false>(acc, fa[rb], lo[0], lo[1], acc);
+            int *const at = tile + (rb * 16 + g) * TILE_LD + nb * 8 + 2 * t4;
+            *(int2 *)at = make_int2(acc[0], acc[1]);
+            *(int2 *)(at + 8 * TILE_LD) = make_int2(acc[2], acc[3]);
         }
     }
 }
@@ -331,7 +404,8 @@ __global__ void __launch_bounds__(WARPS *LANES) score_matrix(round_args r, long 
         a_fragments fa;
         load_a_fragments(r, d, row0, fa);
         __syncwarp();
-        score_tile(r, d, row0, c0, tile, fa);
+        if (r.with_hi) score_tile<true>(r, d, c0, tile, fa);
+        else score_tile<false>(r, d, c0, tile, fa);
         __syncwarp();
         const int a_sub = r.a_cost[d.row_off + row0 + lane].z;
         int *const out = r.scores + d.score_off + (long long)k * skew_steps(d.n_pad) * LANES;
@@ -398,7 +472,7 @@ __global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
             const int half = (c0 >> 5) & 1;
             if (c0 < n) {
                 __syncwarp();
-                if (!GLOBAL) score_tile(r, d, row0, c0, sh.tiles[half], fa);
+                if (!GLOBAL) score_tile<!SUBTRACT>(r, d, c0, sh.tiles[half], fa);
                 /* This tile's column costs, and the row above for columns
                  * [c0, c0 + 32): the pair's first row, or the strip
                  * before's last once it is that far. */
@@ -539,7 +613,8 @@ long long pair_bytes(int m, int n, bool with_hi, bool global)
     const long long tb = strips * (round_up(n + LANES - 1, TILE) / 8) * LANES * 4;
     const long long scores = global ? mp * skew_steps((int)np) * 4 : 0;
     return (long long)(m + n) * K + mp * K + np * K * (with_hi ? 2 : 1) + (mp + np) * 16 + (mp + 1) * 4 + np * 8 +
-           strips * 4 + tb + (m + n) + 8 + (long long)sizeof(pair_desc) + scores;
+           strips * 4 + tb + (m + n) + 8 + (long long)sizeof(pair_desc) + scores +
+           (mp / PREP_THREADS + np / PREP_THREADS + 2) * 16;
 }
 
 struct device_buffers {
@@ -558,15 +633,16 @@ struct device_buffers {
 
 #define PG_CK(call, where) SW_CUDA_CHECK(call, "GPU profile engine", where)
 
-/* What staging found in a pair's columns: the largest column sum of each
- * profile, and whether a frequency leaves the int8 the tensor cores take. */
+/* What the prepare kernels found in a pair's columns: the largest column
+ * sum of each profile, and whether a Euclidean 2 b leaves the byte the
+ * tensor cores take. */
 struct column_range {
     long long sum_a, sum_b;
     bool too_big;
 };
 
 /* The most any value of a pair can reach, in magnitude, or -1 when an
- * expected-score term would not fit the int8 halves. With `cell` the most
+ * operand would not fit its byte (2 b, or the expected score's hi). With `cell` the most
  * a column pair scores in magnitude and `cost` the most one gap step
  * costs (its opening included): H(i, j) is at most cell x min(i, j) (gaps
  * only cost) and at least the score of the path of min(i, j) column pairs
@@ -699,10 +775,19 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
     if (per_sm < 1) return sw_error_set(err, SW_EDEVICE, "GPU profile engine: the kernel does not fit the GPU");
     const int threads = sw_clock_online_cpus();
     const int most = largest_entry(s);
+    /* The expected-score terms are summed by dp4a over the matrix as
+     * signed bytes. A larger entry would fail the range check anyway for
+     * any column of SCALE: its term would exceed 127 x 64 (value_bound). */
+    if (!s->euclid && most > 127)
+        return sw_error_set(err, SW_ELIMIT,
+                            "GPU profile engine: a symbol score of %d in size (the GPU takes at most 127; gap "
+                            "extension costs count, as the score of a residue against a gap)",
+                            most);
 
     std::vector<pair_desc> desc;
     std::vector<int4> ranges;
     std::vector<int2> order;
+    std::vector<int4> prep_blocks;
     std::vector<int> by_strips;
     /* Staging is written whole before it is read: no zeroing. */
     staging_buffer host_in;
@@ -775,6 +860,14 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         sw_pool_run(std::min(threads, np), stage_pairs, &sg, &started);
         if (!started) stage_pairs(&sg, 0);
 
+        /* The prepare kernel's blocks: each pair's padded columns of either
+         * side, PREP_THREADS at a time. */
+        prep_blocks.clear();
+        for (int x = 0; x < np; ++x)
+            for (int side = 0; side < 2; ++side)
+                for (int c = 0, end = side ? desc[(size_t)x].n_pad : desc[(size_t)x].m_pad; c < end; c += PREP_THREADS)
+                    prep_blocks.push_back(make_int4(x, side, c, 0));
+
         /* Strip-major order: strip k of every pair that has one, pairs with
          * more strips first, then strip k + 1. A strip's predecessor is
          * always taken before it, so a resident warp holds it. */
@@ -794,7 +887,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         /* One device block, carved up; 256-byte aligned pieces. */
         size_t offs[17], at = 0;
         const size_t sizes[17] = {(size_t)np * sizeof(pair_desc), (size_t)in_bytes, (size_t)rows * K,
-                                  (size_t)cols * K, with_hi ? (size_t)cols * K : 0, (size_t)rows * 16,
+                                  (size_t)cols * K * (with_hi ? 2 : 1), prep_blocks.size() * sizeof(int4), (size_t)rows * 16,
                                   (size_t)cols * 16, (size_t)(rows + np) * 4, (size_t)cols * 8,
                                   (size_t)items * 4, (size_t)tb_words * 4, (size_t)step_bytes,
                                   (size_t)np * 8, 16, (size_t)items * sizeof(int2), (size_t)score_ints * 4,
@@ -817,9 +910,8 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         r.pairs = np;
         r.items = items;
         r.in = (const uint8_t *)(base + offs[1]);
-        r.a_vec = (int8_t *)(base + offs[2]);
-        r.b_lo = (int8_t *)(base + offs[3]);
-        r.b_hi = with_hi ? (int8_t *)(base + offs[4]) : nullptr;
+        r.a_vec = (uint8_t *)(base + offs[2]);
+        r.b_vec = (uint8_t *)(base + offs[3]);
         r.a_cost = (int4 *)(base + offs[5]);
         r.b_cost = (int4 *)(base + offs[6]);
         r.h_col = (int *)(base + offs[7]);
@@ -833,12 +925,13 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         r.scores = global ? (int *)(base + offs[15]) : nullptr;
         r.ranges = (int4 *)(base + offs[16]);
         r.with_hi = with_hi;
-        r.weight = s->euclid ? 2 : 1;
 
         const double t_device = sw_clock_seconds();
         st.alloc_seconds += t_device - t_alloc;
         PG_CK(cudaMemcpyAsync(base + offs[0], desc.data(), sizes[0], cudaMemcpyHostToDevice, g.stream), "uploading");
         PG_CK(cudaMemcpyAsync(base + offs[1], host_in.data, sizes[1], cudaMemcpyHostToDevice, g.stream),
+              "uploading");
+        PG_CK(cudaMemcpyAsync(base + offs[4], prep_blocks.data(), sizes[4], cudaMemcpyHostToDevice, g.stream),
               "uploading");
         PG_CK(cudaMemcpyAsync(base + offs[14], order.data(), sizes[14], cudaMemcpyHostToDevice, g.stream),
               "uploading");
@@ -846,8 +939,7 @@ int align_pairs(const sw_profile_gpu_scoring *s, const sw_profile_gpu_pair *pair
         PG_CK(cudaMemsetAsync(r.next_item, 0, sizeof(unsigned), g.stream), "clearing");
         PG_CK(cudaMemsetAsync(r.ranges, 0, sizes[16], g.stream), "clearing");
         PG_CK(cudaEventRecord(g.start, g.stream), "timing");
-        prepare_rows<<<(unsigned)((rows + 255) / 256), 256, 0, g.stream>>>(r, sd, rows);
-        prepare_cols<<<(unsigned)((cols + 255) / 256), 256, 0, g.stream>>>(r, sd, cols);
+        prepare<<<(unsigned)prep_blocks.size(), PREP_THREADS, 0, g.stream>>>(r, sd, (const int4 *)(base + offs[4]));
         prepare_edges<<<(unsigned)((np + 7) / 8), 8 * LANES, 0, g.stream>>>(r);
         if (global) {
             const long long score_blocks = std::min((tiles + WARPS - 1) / WARPS, (long long)sms * 16);
