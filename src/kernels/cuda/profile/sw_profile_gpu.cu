@@ -45,7 +45,6 @@
 
 namespace {
 
-
 constexpr int LANES = 32;
 constexpr int K = SW_PROFILE_GPU_SYMBOLS;
 constexpr int TILE = 32;      /* columns of a score tile (and rows of a strip) */
@@ -78,7 +77,7 @@ struct round_args {
     int pairs, items;
     const uint8_t *in;
     /* The tensor cores' operands, in the order their fragments take them
-     * (operand_byte): a row's 32 symbols (unsigned), and a column's 32
+     * (operand_word): a row's 32 symbols (unsigned), and a column's 32
      * (unsigned: 2 b, or the expected score's lo) followed, with_hi, by 32
      * more (signed: hi), 32 or 64 bytes a column. */
     uint8_t *a_vec, *b_vec;
@@ -95,9 +94,9 @@ struct round_args {
     /* SW_PROFILE_GPU_SCORES_GLOBAL: every pair's column scores, less the
      * subtracted terms, skewed for the sweep (score_matrix). */
     int *scores;
-    /* Per pair, found by prepare for the host's
-     * range check: the largest column sum of each profile and whether a
-     * Euclidean 2 b leaves the unsigned byte (x, y, z). */
+    /* Per pair, found by prepare for the host's range check: the largest
+     * column sum of each profile and whether a Euclidean 2 b leaves the
+     * unsigned byte (x, y, z). */
     int4 *ranges;
 };
 
@@ -170,9 +169,9 @@ __device__ __forceinline__ int dp4a_signed_unsigned(uint32_t a, uint32_t b, int 
     return d;
 }
 
-/* The work items of `prepare`: a block's pair, side (0: the first
- * profile's columns, the rows of the matrix; 1: the second's) and first
- * column, the host's (prep_blocks). */
+/* Threads of a `prepare` block. A block's work item, from the host's
+ * list (prep_blocks): its pair, its side (0: the first profile's columns,
+ * the rows of the matrix; 1: the second's) and its first column. */
 constexpr int PREP_THREADS = 128;
 
 /* Each column's operand bytes and costs, a thread a column (padding
