@@ -51,7 +51,14 @@ constexpr int TILE = 32;      /* columns of a score tile (and rows of a strip) *
 /* A tile row in shared memory: 32 ints. The sweep's skewed reads (lane t,
  * column q - t) then fall in bank q - t mod 32, all different. */
 constexpr int TILE_LD = 32;
-constexpr int WARPS = 4;      /* warps a block */
+/* Warps a block (bench/RESULTS.md measures 1, 2 and 4; the sweep's 9 KB
+ * of static shared memory a warp leave no room for 8). */
+#ifndef SW_PROFILE_WARPS
+#define SW_PROFILE_WARPS 4
+#endif
+constexpr int WARPS = SW_PROFILE_WARPS;
+/* The sweep's 80 registers a thread hold 24 warps an SM. */
+constexpr int SWEEP_MIN_BLOCKS = 24 / WARPS;
 constexpr int NEG = -(1 << 30);
 constexpr unsigned FULL = 0xffffffffu;
 
@@ -422,14 +429,14 @@ __global__ void __launch_bounds__(WARPS *LANES) score_matrix(round_args r, long 
  * and of the column (the euclid score's norms; the expected score has
  * none). */
 template <bool GLOBAL, bool SUBTRACT>
-__global__ void __launch_bounds__(WARPS *LANES, 6) sweep(round_args r)
+__global__ void __launch_bounds__(WARPS *LANES, SWEEP_MIN_BLOCKS) sweep(round_args r)
 {
     /* A warp's shared memory: the score tiles of this 32-column tile and
      * the one before (the skew reads both), the row above for lane 0 (one
      * broadcast load a step instead of two shuffles), and for both tiles
      * the columns' costs (E's extension, E's opening plus extension, and
      * the subtracted term), loaded once a tile instead of from global
-     * memory every step. 9 KB a warp: six blocks of four an SM. */
+     * memory every step. 9 KB a warp: 24 warps an SM. */
     struct warp_shared {
         int tiles[GLOBAL ? 1 : 2][GLOBAL ? 1 : TILE * TILE_LD];
         int2 top[TILE];
