@@ -155,11 +155,13 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     /* The kernels with the query across the threads take every length up to
      * theirs, whatever the calibration (which weighs the other two kernels)
      * says; a threshold given with --threshold below that cuts them there,
-     * so that longer sequences go to the intra-task kernel as asked. */
+     * so that longer sequences go to the intra-task kernel as asked, and the
+     * intra-task kernel keeps the longest ones. */
     eopt.qp_max_length = SW_GPU_DEFAULT_QP_LENGTH;
-    const int threshold_asked = options->gpu_threshold && !options->gpu_threshold_kept;
-    if (threshold_asked && eopt.intra_threshold < eopt.qp_max_length) eopt.qp_max_length = eopt.intra_threshold;
-    if (threshold_asked) eopt.qp_giants = SW_GPU_NO_GIANTS;
+    if (options->gpu_threshold && !options->gpu_threshold_kept) {
+        if (eopt.intra_threshold < eopt.qp_max_length) eopt.qp_max_length = eopt.intra_threshold;
+        eopt.qp_giants = SW_GPU_NO_GIANTS;
+    }
     if (options->resident) {
         /* Decoded and (for these settings) uploaded already: borrowed. */
         if (sw_resident_db(options->resident) != db) {
