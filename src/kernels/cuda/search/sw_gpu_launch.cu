@@ -207,8 +207,10 @@ int describe_qp(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk
     set_bucket_params(p, e, c, s, bk, kb, bt, res);
     p.profile = giants ? s->qp_giant_profile : s->qp_profile;
     p.passes = passes;
-    p.temp = e->d_qp_temp;
     p.temp_rows = e->qp_longest + SW_GK_QP_TEMP_SLACK;
+    /* Each slot its own column buffers, so that a query's multipass launch
+     * may run beside the one of the query before (launch_buckets). */
+    p.temp = e->d_qp_temp + (size_t)(s - e->slots) * (size_t)e->qp_groups * p.temp_rows;
     p.high_lane = 65536;
     const uint32_t items = (bk->count + 1) / 2;
     const int per_block = ls->threads / sh->group_size;
@@ -401,10 +403,11 @@ int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
     if (groups) {
         const size_t per_group = ((size_t)e->qp_longest + SW_GK_QP_TEMP_SLACK) * sizeof(uint2);
         const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
-        if ((size_t)groups * per_group > share) groups = (int)(share / per_group);
+        if ((size_t)SLOTS * groups * per_group > share) groups = (int)(share / (SLOTS * per_group));
         if (groups < 32) groups = 32;
-        /* A database with longer sequences than the last needs longer columns. */
-        int rc = ensure((void **)&e->d_qp_temp, &e->qp_temp_bytes, (size_t)groups * per_group + 16,
+        /* A set of buffers a slot; a database with longer sequences than
+         * the last needs longer columns. */
+        int rc = ensure((void **)&e->d_qp_temp, &e->qp_temp_bytes, (size_t)SLOTS * groups * per_group + 16,
                         "multipass buffers", err);
         if (rc) return rc;
     }
@@ -554,11 +557,14 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         if (rc) return rc;
         cudaStream_t st = e->s_scan;
         if (ns > 1) {
-            /* The kernels with the query across the threads share their
-             * column buffers between queries: one stream. Their launch for
-             * the longest sequences (single-pass, no column buffers) takes
-             * the place of the intra-task kernel, on its stream. */
-            if (ch.qp == 1) st = e->s_bucket[ns > 2 ? 2 : ns - 1];
+            /* The kernels with the query across the threads have column
+             * buffers for each slot: the main launches of consecutive
+             * queries alternate between two streams where there are four,
+             * so that the next query's blocks fill the multiprocessors that
+             * this one's last blocks leave idle. Their launch for the
+             * longest sequences (single-pass, no column buffers) takes the
+             * place of the intra-task kernel, on its stream. */
+            if (ch.qp == 1) st = e->s_bucket[ns > 3 ? 2 + (int)(s->query & 1) : ns > 2 ? 2 : ns - 1];
             else if (ch.qp == 2 || ch.intra) st = e->s_bucket[0];
             else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
             else {
