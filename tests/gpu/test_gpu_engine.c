@@ -732,8 +732,8 @@ static void every_length(int quick)
     memset(&ro, 0, sizeof ro);
     ro.qp_max_length = 5000;
     static const int qp_groups[] = {4, 8, 16, 32}, qp_columns[] = {16, 20, 24, 28, 32, 36, 40, 44};
-    for (size_t g = 0; g < 4; ++g)
-        for (size_t c = 0; c < 8; ++c) {
+    for (size_t g = 0; g < sizeof qp_groups / sizeof *qp_groups; ++g)
+        for (size_t c = 0; c < sizeof qp_columns / sizeof *qp_columns; ++c) {
             char what[96];
             /* Threads of more than 32 columns: groups of 8 and 16 only. */
             if (qp_columns[c] > 32 && qp_groups[g] != 8 && qp_groups[g] != 16) continue;

@@ -63,26 +63,33 @@ int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw
     return sw_error_set(err, SW_ELIMIT, "GPU: the intra-task kernel does not fit in a multiprocessor");
 }
 
-/* The parameters that every alignment kernel shares, for bucket `bk`
- * (number kb) of batch `bt`, whose residues are at `res`, and the query in
- * slot `s`: which sequences, their scoring, where the scores and the
- * overflow list go. */
+/* What every alignment kernel shares: the database's sequences, the
+ * scoring, and where the scores of the query in slot `s` go. */
 template <class P>
-void set_bucket_params(P &p, const sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb,
-                       const batch *bt, const uint8_t *res)
+void set_scoring_params(P &p, const sw_gpu_engine *e, const search_ctx *c, const slot *s)
 {
-    p.residues = res;
-    p.residue_base = bt->res_begin;
     p.offsets = e->d_offsets;
     p.lengths = e->d_lengths;
-    p.first = bk->first;
-    p.count = bk->count;
     p.subject_class = e->d_subject_class;
     p.subject_classes = e->subject_classes;
     p.gap_open = e->gap_open;
     p.gap_extend = e->gap_extend;
     p.limit = c->limit;
     p.scores = s->scores;
+}
+
+/* set_scoring_params, and bucket `bk` (number kb) of batch `bt`, whose
+ * residues are at `res`: which sequences, its work counter and where its
+ * overflow list goes. */
+template <class P>
+void set_bucket_params(P &p, const sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk, size_t kb,
+                       const batch *bt, const uint8_t *res)
+{
+    set_scoring_params(p, e, c, s);
+    p.residues = res;
+    p.residue_base = bt->res_begin;
+    p.first = bk->first;
+    p.count = bk->count;
     p.work = s->ctl + ctl_bucket_work(e, kb);
     p.overflow = s->overflow + bt->first;
     p.overflow_count = s->ctl + ctl_overflow(e, (size_t)(bt - e->batches));
@@ -228,21 +235,14 @@ int describe_qp(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket *bk
     return SW_OK;
 }
 
-sw_gk_align_params base_params(const sw_gpu_engine *e, const search_ctx *c, size_t q_offset, size_t qlen,
-                               const slot *s)
+/* The subjects-across-threads kernels' query, the rest zero (the scoring
+ * and the sequences come from set_scoring_params or set_bucket_params). */
+sw_gk_align_params base_params(const sw_gpu_engine *e, const search_ctx *c, size_t q_offset, size_t qlen)
 {
     sw_gk_align_params p;
     memset(&p, 0, sizeof p);
-    p.offsets = e->d_offsets;
-    p.lengths = e->d_lengths;
     p.query = e->d_query + q_offset;
     p.query_len = (uint32_t)qlen;
-    p.subject_class = e->d_subject_class;
-    p.subject_classes = e->subject_classes;
-    p.gap_open = e->gap_open;
-    p.gap_extend = e->gap_extend;
-    p.limit = c->limit;
-    p.scores = s->scores;
     p.temp_rows = c->temp_rows;
     p.unit = 1;
     p.high_lane = 65536;
@@ -264,7 +264,7 @@ int describe_bucket(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t kb, c
     const sw_gk_config *cf = sw_gk_get_config(id);
     const launch_shape *ls = &e->shapes[id];
     sw_gk_align_params &p = out->p.align;
-    p = base_params(e, c, q_offset, qlen, s);
+    p = base_params(e, c, q_offset, qlen);
     set_bucket_params(p, e, c, s, bk, kb, bt, res);
     p.table = e->d_table16;
     p.table_words = c->table16_words;
@@ -517,7 +517,8 @@ int launch_wide(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const 
                 size_t qlen, cudaStream_t stream, sw_error *err)
 {
     const batch *bt = &e->batches[b];
-    sw_gk_align_params p = base_params(e, c, q_offset, qlen, s);
+    sw_gk_align_params p = base_params(e, c, q_offset, qlen);
+    set_scoring_params(p, e, c, s);
     p.residues = res;
     p.residue_base = bt->res_begin;
     p.list = s->overflow + bt->first;
