@@ -564,9 +564,15 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
              * so that the next query's blocks fill the multiprocessors that
              * this one's last blocks leave idle. Their launch for the
              * longest sequences (single-pass, no column buffers) takes the
-             * place of the intra-task kernel, on its stream. */
+             * place of the intra-task kernel, on its stream, and where there
+             * are four streams the one of the multipass buckets too for
+             * every other query: it lasts as long as the longest sequence's
+             * wavefront, a warp, whatever the query's length, so one stream
+             * of them became the chain that short queries waited on (the
+             * intra-task kernel's buffers are shared: one stream). */
             if (ch.qp == 1) st = e->s_bucket[ns > 3 ? 2 + (int)(s->query & 1) : ns > 2 ? 2 : ns - 1];
-            else if (ch.qp == 2 || ch.intra) st = e->s_bucket[0];
+            else if (ch.qp == 2) st = e->s_bucket[ns > 3 ? (int)(s->query & 1) : 0];
+            else if (ch.intra) st = e->s_bucket[0];
             else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
             else {
                 st = e->s_bucket[next];
