@@ -176,7 +176,7 @@ struct sw_gpu_engine {
     uint2 *d_qp_temp;                 /* multipass column buffers */
     size_t qp_temp_bytes;
     int qp_groups;                    /* groups that d_qp_temp serves */
-    sw_gpu_detail::launch_shape qp_shapes[32];
+    sw_gpu_detail::launch_shape qp_shapes[SW_GK_QP_MAX_SHAPES];
     int qp_last_shape;                /* of the last query, for the statistics */
 
     /* Intra-task kernel: sequences longer than intra_threshold. */

@@ -379,6 +379,7 @@ struct qp_entry {
 const qp_entry qp_kernels[] = {SW_GK_QP_KERNELS(SW_GK_QP_ENTRY)};
 
 constexpr int num_qp_kernels = (int)(sizeof qp_kernels / sizeof qp_kernels[0]);
+static_assert(num_qp_kernels <= SW_GK_QP_MAX_SHAPES, "more shapes than the engine keeps launch shapes for");
 
 } /* namespace */
 
