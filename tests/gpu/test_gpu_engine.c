@@ -728,7 +728,9 @@ static void every_length(int quick)
     ro.qp_max_length = 0;
     /* Every compiled shape of the query-across-threads kernels (a query
      * longer than one pass takes the shape's multipass kernel, or the
-     * rule's where there is none), every length theirs. */
+     * rule's where there is none), every length theirs; the 32-thread
+     * shapes of 8 and 12 columns run under the rule, in the longest
+     * sequences' launch of the runs above. */
     memset(&ro, 0, sizeof ro);
     ro.qp_max_length = 5000;
     static const int qp_groups[] = {4, 8, 16, 32}, qp_columns[] = {16, 20, 24, 28, 32, 36, 40, 44};

@@ -551,6 +551,9 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
         for (int i = 0; i < ns; ++i) CK(cudaStreamWaitEvent(e->s_bucket[i], e->ev_fork, 0), "cudaStreamWaitEvent");
     }
     int next = 1 % ns;
+    /* Which of two streams this query's query-across-threads launches take
+     * (below), where there are four. */
+    const int alternate = ns > 3 ? (int)(s->query & 1) : 0;
     for (size_t k = bt->num_buckets; k-- > 0;) {
         const size_t kb = bt->first_bucket + k;
         sw_gk_child_launch ch;
@@ -570,8 +573,8 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
              * wavefront, a warp, whatever the query's length, so one stream
              * of them became the chain that short queries waited on (the
              * intra-task kernel's buffers are shared: one stream). */
-            if (ch.qp == 1) st = e->s_bucket[ns > 3 ? 2 + (int)(s->query & 1) : ns > 2 ? 2 : ns - 1];
-            else if (ch.qp == 2) st = e->s_bucket[ns > 3 ? (int)(s->query & 1) : 0];
+            if (ch.qp == 1) st = e->s_bucket[ns > 2 ? 2 + alternate : ns - 1];
+            else if (ch.qp == 2) st = e->s_bucket[alternate];
             else if (ch.intra) st = e->s_bucket[0];
             else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
             else {
