@@ -733,18 +733,21 @@ static void every_length(int quick)
      * sequences' launch of the runs above. */
     memset(&ro, 0, sizeof ro);
     ro.qp_max_length = 5000;
-    static const int qp_groups[] = {4, 8, 16, 32}, qp_columns[] = {16, 20, 24, 28, 32, 36, 40, 44};
-    for (size_t g = 0; g < sizeof qp_groups / sizeof *qp_groups; ++g)
-        for (size_t c = 0; c < sizeof qp_columns / sizeof *qp_columns; ++c) {
-            char what[96];
-            /* Threads of more than 32 columns: groups of 8 and 16 only. */
-            if (qp_columns[c] > 32 && qp_groups[g] != 8 && qp_groups[g] != 16) continue;
-            ro.qp_group = qp_groups[g];
-            ro.qp_columns = qp_columns[c];
-            snprintf(what, sizeof what, "lengths 1..5000, query across groups of %d, %d columns", qp_groups[g],
-                     qp_columns[c]);
-            compare_gpu(what, &db, &shortq, &s62, ref, &ro, NULL);
-        }
+    /* (group size, columns a thread) of the compiled kernels, single-pass
+     * or multipass or both (sw_gpu_qp.cu lists them). */
+    static const int qp_shapes[][2] = {
+        {4, 16},  {4, 24},  {4, 32},  {8, 16},  {8, 20},  {8, 24},
+        {8, 26},  {8, 28},  {8, 30},  {8, 32},  {8, 36},  {8, 40},  {8, 44},
+        {16, 16}, {16, 20}, {16, 24}, {16, 28}, {16, 32}, {16, 36}, {16, 40}, {32, 8},  {32, 12},
+        {32, 16}, {32, 20}, {32, 24}, {32, 28}, {32, 32}};
+    for (size_t i = 0; i < sizeof qp_shapes / sizeof *qp_shapes; ++i) {
+        char what[96];
+        ro.qp_group = qp_shapes[i][0];
+        ro.qp_columns = qp_shapes[i][1];
+        snprintf(what, sizeof what, "lengths 1..5000, query across groups of %d, %d columns", ro.qp_group,
+                 ro.qp_columns);
+        compare_gpu(what, &db, &shortq, &s62, ref, &ro, NULL);
+    }
     memset(&ro, 0, sizeof ro);
     /* Both compiled tile heights, whatever the rule picks. */
     static const int tiles[] = {8, 16};

@@ -214,7 +214,7 @@ typedef struct sw_gk_qp_params {
 
 /* At most this many shapes are compiled (the engine keeps a launch shape
  * for each). */
-#define SW_GK_QP_MAX_SHAPES 32
+#define SW_GK_QP_MAX_SHAPES 40
 int sw_gk_qp_num_shapes(void);
 /* The largest block the kernels are compiled for. */
 int sw_gk_qp_max_threads(void);

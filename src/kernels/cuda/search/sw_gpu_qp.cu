@@ -16,9 +16,9 @@
  * The profile: word (c, q) holds the score of query position q against
  * residue class c plus open + ext, zero-extended from 16 bits (the cells
  * keep H - open - ext, see align_kernel). Within a class row, thread t's R
- * words start at t * S words, S = R or R + 4, whichever makes S / 4 odd, so
- * that the 16-byte loads of eight consecutive threads fall in eight
- * different groups of four banks.
+ * words start at t * S words, S = R rounded up to whole 16-byte loads, or
+ * one load more, whichever makes S / 4 odd, so that the 16-byte loads of
+ * eight consecutive threads fall in eight different groups of four banks.
  *
  * The recurrences, their order and the padding argument are those of
  * align_kernel in sw_gpu_kernels.cu, with rows and columns swapped: rows past
@@ -57,7 +57,12 @@ __device__ __forceinline__ uint32_t mad(uint32_t a, uint32_t b, uint32_t c)
     return r;
 }
 
-__host__ __device__ constexpr int stride_of(int columns) { return (columns / 4) % 2 == 1 ? columns : columns + 4; }
+/* A thread's words in a profile row: its columns rounded up to whole 16-byte
+ * loads, then to an odd number of them (see above). */
+__host__ __device__ constexpr int stride_of(int columns)
+{
+    return ((columns + 3) / 4) % 2 == 1 ? (columns + 3) / 4 * 4 : (columns + 3) / 4 * 4 + 4;
+}
 
 /* Shared memory: one segment of the profile (classes x G x S words), two
  * in multipass kernels, then the byte offset of each residue code's class
@@ -84,7 +89,7 @@ template <int G, int R, bool MULTIPASS>
 __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(const sw_gk_qp_params p)
 {
     static_assert(G == 4 || G == 8 || G == 16 || G == 32, "group size");
-    static_assert(R % 4 == 0 && R >= 8, "columns per thread are loaded four at a time");
+    static_assert(R % 2 == 0 && R >= 8, "columns per thread are loaded four, and the last two, at a time");
     constexpr int S = stride_of(R);
     constexpr uint32_t ROW_BYTES = G * S * 4;
     constexpr int GROUPS = 32 / G;
@@ -227,6 +232,17 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
                     sw_lanes::cell<L>(diag, h[4 * m + j], h[4 * m + j], f[4 * m + j], e, score[j], neg_open_ext, neg_ext);
+            }
+            /* Threads of 4k + 2 columns (finer widths, less padding of the
+             * query) load their last two words as one 8-byte word. */
+            if constexpr (R % 4 == 2) {
+                const uint2 wa = ((const uint2 *)row_a)[R / 2 - 1];
+                const uint2 wb = ((const uint2 *)row_b)[R / 2 - 1];
+                const uint32_t score[2] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y)};
+#pragma unroll
+                for (int j = 0; j < 2; ++j)
+                    sw_lanes::cell<L>(diag, h[R - 2 + j], h[R - 2 + j], f[R - 2 + j], e, score[j], neg_open_ext,
+                                      neg_ext);
             }
 #pragma unroll
             for (int k = 0; k < R; k += 2) best = L::max3(best, h[k], h[k + 1]);
@@ -372,7 +388,7 @@ struct qp_entry {
     X(16, 28, false) X(16, 32, false) X(32, 20, false) X(32, 24, false) X(32, 28, false)              \
     X(32, 32, false) X(8, 36, false) X(8, 40, false) X(8, 44, false) X(16, 36, false) X(16, 40, false)            \
     X(8, 28, true) X(8, 32, true) X(16, 28, true) X(16, 32, true) X(32, 8, false) X(32, 12, false)   \
-    X(32, 16, false)
+    X(32, 16, false) X(8, 26, true) X(8, 30, true)
 
 #define SW_GK_QP_ENTRY(g, r, mp) {{g, r, mp}, qp_kernel<g, r, mp>},
 
