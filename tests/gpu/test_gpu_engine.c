@@ -728,24 +728,23 @@ static void every_length(int quick)
     ro.qp_max_length = 0;
     /* Every compiled shape of the query-across-threads kernels (a query
      * longer than one pass takes the shape's multipass kernel, or the
-     * rule's where there is none), every length theirs; the 32-thread
-     * shapes of 8 and 12 columns run under the rule, in the longest
-     * sequences' launch of the runs above. */
+     * rule's where there is none), every length theirs: each (group size,
+     * columns a thread) once, whether single-pass, multipass or both. */
     memset(&ro, 0, sizeof ro);
     ro.qp_max_length = 5000;
-    /* (group size, columns a thread) of the compiled kernels, single-pass
-     * or multipass or both (sw_gpu_qp.cu lists them). */
-    static const int qp_shapes[][2] = {
-        {4, 16},  {4, 24},  {4, 32},  {8, 16},  {8, 20},  {8, 24},
-        {8, 26},  {8, 28},  {8, 30},  {8, 32},  {8, 36},  {8, 40},  {8, 44},
-        {16, 16}, {16, 20}, {16, 24}, {16, 28}, {16, 32}, {16, 36}, {16, 40}, {32, 8},  {32, 12},
-        {32, 16}, {32, 20}, {32, 24}, {32, 28}, {32, 32}};
-    for (size_t i = 0; i < sizeof qp_shapes / sizeof *qp_shapes; ++i) {
+    for (size_t i = 0; i < sw_gpu_engine_qp_shape_count(); ++i) {
+        int group, columns, multipass, seen = 0;
+        cr_assert_eq(sw_gpu_engine_qp_shape(i, &group, &columns, &multipass), SW_OK);
+        for (size_t j = 0; j < i && !seen; ++j) {
+            int g, c, m;
+            cr_assert_eq(sw_gpu_engine_qp_shape(j, &g, &c, &m), SW_OK);
+            seen = g == group && c == columns;
+        }
+        if (seen) continue;
         char what[96];
-        ro.qp_group = qp_shapes[i][0];
-        ro.qp_columns = qp_shapes[i][1];
-        snprintf(what, sizeof what, "lengths 1..5000, query across groups of %d, %d columns", ro.qp_group,
-                 ro.qp_columns);
+        ro.qp_group = group;
+        ro.qp_columns = columns;
+        snprintf(what, sizeof what, "lengths 1..5000, query across groups of %d, %d columns", group, columns);
         compare_gpu(what, &db, &shortq, &s62, ref, &ro, NULL);
     }
     memset(&ro, 0, sizeof ro);

@@ -421,6 +421,18 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
 
 extern "C" int sw_gpu_engine_device_launch_available(void) { return sw_gk_device_launch_compiled(); }
 
+extern "C" size_t sw_gpu_engine_qp_shape_count(void) { return (size_t)sw_gk_qp_num_shapes(); }
+
+extern "C" int sw_gpu_engine_qp_shape(size_t index, int *group_size, int *columns, int *multipass)
+{
+    if (index >= (size_t)sw_gk_qp_num_shapes()) return SW_EINVAL;
+    const sw_gk_qp_shape *sh = sw_gk_qp_get_shape((int)index);
+    *group_size = sh->group_size;
+    *columns = sh->columns;
+    *multipass = sh->multipass;
+    return SW_OK;
+}
+
 extern "C" int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_fn fn, void *user, sw_error *err)
 {
     if (!e) return sw_error_set(err, SW_EINVAL, "GPU engine: no engine");

@@ -193,6 +193,12 @@ const char *sw_gpu_span_name(int kind);
  * (options.device_launch). */
 int sw_gpu_engine_device_launch_available(void);
 
+/* The compiled shapes of the kernels with the query across the threads,
+ * which options.qp_group_size and options.qp_columns choose among: how
+ * many, and shape `index` (SW_EINVAL past the last). */
+size_t sw_gpu_engine_qp_shape_count(void);
+int sw_gpu_engine_qp_shape(size_t index, int *group_size, int *columns, int *multipass);
+
 void sw_gpu_engine_free(sw_gpu_engine *e);
 
 #ifdef __cplusplus

@@ -61,7 +61,8 @@ __device__ __forceinline__ uint32_t mad(uint32_t a, uint32_t b, uint32_t c)
  * loads, then to an odd number of them (see above). */
 __host__ __device__ constexpr int stride_of(int columns)
 {
-    return ((columns + 3) / 4) % 2 == 1 ? (columns + 3) / 4 * 4 : (columns + 3) / 4 * 4 + 4;
+    const int loads = (columns + 3) / 4;
+    return 4 * (loads % 2 == 1 ? loads : loads + 1);
 }
 
 /* Shared memory: one segment of the profile (classes x G x S words), two
