@@ -98,6 +98,17 @@ int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_fn fn, void
 
 int sw_gpu_engine_device_launch_available(void) { return 0; }
 
+size_t sw_gpu_engine_qp_shape_count(void) { return 0; }
+
+int sw_gpu_engine_qp_shape(size_t index, int *group_size, int *columns, int *multipass)
+{
+    (void)index;
+    (void)group_size;
+    (void)columns;
+    (void)multipass;
+    return SW_EINVAL;
+}
+
 void sw_gpu_engine_free(sw_gpu_engine *e) { (void)e; }
 
 static int no_pair_gpu(sw_error *err)
