@@ -74,6 +74,31 @@ __host__ __device__ inline size_t segment_words(int group_size, int columns, uin
     return (size_t)classes * group_size * stride_of(columns);
 }
 
+/* Groups of 4 threads: the eight threads whose 16-byte loads share a turn
+ * of the shared memory are two groups, each reading the class row of its
+ * own subject's residue, and with one copy of the profile the two rows'
+ * loads fall in the same four banks whenever the classes differ but have
+ * the same parity (about half the loads), which then take two turns. So
+ * these kernels keep two copies, each class row padded to a multiple of
+ * 128 bytes, the second copy 64 bytes further: a group of even index reads
+ * the first, an odd one the second, and the two groups of a turn always
+ * use opposite halves of the banks. */
+__host__ __device__ constexpr bool two_copies(int group_size) { return group_size == 4; }
+
+/* The bytes of one class row in shared memory. */
+__host__ __device__ constexpr uint32_t smem_row_bytes(int group_size, int columns)
+{
+    return two_copies(group_size) ? ((uint32_t)group_size * stride_of(columns) * 4 + 127) / 128 * 128
+                                  : (uint32_t)group_size * stride_of(columns) * 4;
+}
+
+/* The bytes of one segment in shared memory (both copies, where two). */
+__host__ __device__ inline size_t smem_segment_bytes(int group_size, int columns, uint32_t classes)
+{
+    const size_t copy = (size_t)classes * smem_row_bytes(group_size, columns);
+    return two_copies(group_size) ? 2 * copy + 64 : copy;
+}
+
 /* Blocks of at most 256 threads, and registers for at least
  * SW_QP_MIN_BLOCKS of them (16 warps) on a multiprocessor: left to itself,
  * ptxas gives the multipass kernels 131 registers, one block more than
@@ -91,8 +116,10 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
 {
     static_assert(G == 4 || G == 8 || G == 16 || G == 32, "group size");
     static_assert(R % 2 == 0 && R >= 8, "columns per thread are loaded four, and the last two, at a time");
+    static_assert(!(two_copies(G) && MULTIPASS), "two copies of a segment only in single-pass kernels");
     constexpr int S = stride_of(R);
-    constexpr uint32_t ROW_BYTES = G * S * 4;
+    constexpr uint32_t ROW_BYTES = smem_row_bytes(G, R);
+    constexpr uint32_t ROW_CHUNKS = G * S / 4;
     constexpr int GROUPS = 32 / G;
     /* Segments in shared memory at once: a multipass block's threads
      * straddle two for G - 1 steps at every segment boundary. */
@@ -102,16 +129,29 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
     uint8_t *const smem = (uint8_t *)sw_dyn_smem;
     const uint32_t classes = p.subject_classes;
     const uint32_t seg_words = classes * G * S;
-    const uint32_t seg_bytes = seg_words * 4;
-    uint32_t *const class_off = (uint32_t *)sw_dyn_smem + BUFFERS * seg_words;
+    const uint32_t seg_bytes = two_copies(G) ? (uint32_t)smem_segment_bytes(G, R, classes) : seg_words * 4;
+    /* The second copy's offset from the first (two_copies). */
+    const uint32_t copy_bytes = classes * ROW_BYTES + 64;
+    uint32_t *const class_off =
+        two_copies(G) ? (uint32_t *)(smem + BUFFERS * seg_bytes) : (uint32_t *)sw_dyn_smem + BUFFERS * seg_words;
     __shared__ uint32_t chunk_base, block_rows;
 
     if (threadIdx.x < SW_CODE_LIMIT) class_off[threadIdx.x] = p.subject_class[threadIdx.x] * ROW_BYTES;
     if (threadIdx.x == SW_CODE_LIMIT) class_off[SW_CODE_LIMIT] = (classes - 1) * ROW_BYTES;
     auto load_segment = [&](uint32_t pass, uint32_t buffer) {
         const uint4 *from = (const uint4 *)(p.profile + (size_t)pass * seg_words);
-        uint4 *to = sw_dyn_smem + buffer * (seg_words / 4);
-        for (uint32_t i = threadIdx.x; i < seg_words / 4; i += blockDim.x) to[i] = from[i];
+        if constexpr (two_copies(G)) {
+            uint4 *to = (uint4 *)(smem + buffer * seg_bytes);
+            for (uint32_t i = threadIdx.x; i < seg_words / 4; i += blockDim.x) {
+                const uint4 w = from[i];
+                const uint32_t at = i / ROW_CHUNKS * (ROW_BYTES / 16) + i % ROW_CHUNKS;
+                to[at] = w;
+                to[at + copy_bytes / 16] = w;
+            }
+        } else {
+            uint4 *to = sw_dyn_smem + buffer * (seg_words / 4);
+            for (uint32_t i = threadIdx.x; i < seg_words / 4; i += blockDim.x) to[i] = from[i];
+        }
     };
     if (!MULTIPASS) load_segment(0, 0);
     __syncthreads();
@@ -129,7 +169,7 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
     const uint32_t neg_ext = L::splat(-p.gap_extend);
     const uint32_t h_zero = neg_open_ext;
     const uint32_t high_lane = p.high_lane;
-    const uint32_t thread_bytes = (uint32_t)t * S * 4;
+    const uint32_t thread_bytes = (uint32_t)t * S * 4 + (two_copies(G) && (group & 1) ? copy_bytes : 0u);
     /* The first thread's left boundary comes from the matrix edge or the
      * column buffer, the others' from the thread on the left; the others
      * keep 0 as their boundary, so that one multiply-add (on the FMA pipe,
@@ -415,7 +455,7 @@ size_t sw_gk_qp_profile_words(int id, uint32_t passes, uint32_t classes)
 size_t sw_gk_qp_smem(int id, uint32_t classes)
 {
     const sw_gk_qp_shape *s = &qp_kernels[id].shape;
-    return segment_words(s->group_size, s->columns, classes) * 4 * (s->multipass ? 2 : 1) + (SW_CODE_LIMIT + 1) * 4;
+    return smem_segment_bytes(s->group_size, s->columns, classes) * (s->multipass ? 2 : 1) + (SW_CODE_LIMIT + 1) * 4;
 }
 
 cudaError_t sw_gk_qp_prepare(int id, size_t smem)
