@@ -429,7 +429,8 @@ struct qp_entry {
     X(16, 28, false) X(16, 32, false) X(32, 20, false) X(32, 24, false) X(32, 28, false)              \
     X(32, 32, false) X(8, 36, false) X(8, 40, false) X(8, 44, false) X(16, 36, false) X(16, 40, false)            \
     X(8, 28, true) X(8, 32, true) X(16, 28, true) X(16, 32, true) X(32, 8, false) X(32, 12, false)   \
-    X(32, 16, false) X(8, 26, true) X(8, 30, true) X(8, 26, false) X(8, 30, false) X(8, 34, false) X(8, 38, false)
+    X(32, 16, false) X(8, 26, true) X(8, 30, true) X(8, 26, false) X(8, 30, false) X(8, 34, false)  \
+    X(8, 38, false) X(8, 34, true) X(8, 36, true) X(4, 20, false) X(4, 28, false)
 
 #define SW_GK_QP_ENTRY(g, r, mp) {{g, r, mp}, qp_kernel<g, r, mp>},
 
