@@ -129,6 +129,10 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
     uint8_t *const smem = (uint8_t *)sw_dyn_smem;
     const uint32_t classes = p.subject_classes;
     const uint32_t seg_words = classes * G * S;
+    /* With one copy, smem_segment_bytes is seg_words * 4; the plain
+     * expressions stay there (and in class_off, load_segment) because
+     * ptxas allocated the other shapes' registers differently through the
+     * helper ((8, 44) then spilled 80 bytes instead of 40). */
     const uint32_t seg_bytes = two_copies(G) ? (uint32_t)smem_segment_bytes(G, R, classes) : seg_words * 4;
     /* The second copy's offset from the first (two_copies). */
     const uint32_t copy_bytes = classes * ROW_BYTES + 64;
