@@ -111,6 +111,14 @@ __host__ __device__ inline size_t smem_segment_bytes(int group_size, int columns
 #endif
 constexpr int QP_MAX_THREADS = SW_QP_MAX_THREADS;
 
+/* The widest single-pass threads that run a warp's pairs back to back (see
+ * qp_kernel): above, the registers the loop that enters a pair needs make
+ * ptxas spill in the steps. */
+#ifndef SW_QP_B2B_MAX_COLUMNS
+#define SW_QP_B2B_MAX_COLUMNS 36
+#endif
+constexpr int B2B_MAX_COLUMNS = SW_QP_B2B_MAX_COLUMNS;
+
 template <int G, int R, bool MULTIPASS>
 __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(const sw_gk_qp_params p)
 {
@@ -186,163 +194,126 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
      * in the G entries before it. */
     uint2 *const temp = MULTIPASS ? p.temp + (size_t)(blockIdx.x * block_groups + block_group) * p.temp_rows : nullptr;
 
-    for (;;) {
-        uint32_t item;
-        if (MULTIPASS) {
-            /* Every group is done with the last segment before the block
-             * takes its next pairs and loads the first segments again. */
-            __syncthreads();
-            if (threadIdx.x == 0) {
-                chunk_base = atomicAdd(p.work, block_groups);
-                block_rows = 0;
-            }
-            __syncthreads();
-            const uint32_t base = chunk_base;
-            if (base >= items) break;
-            item = base + block_group;
-        } else {
-            uint32_t base = 0;
-            if (lane == 0) base = atomicAdd(p.work, GROUPS);
-            base = __shfl_sync(FULL_MASK, base, 0);
-            if (base >= items) break;
-            item = base + group;
-        }
+    /* A thread's wavefront: its R columns' H (less open + ext) and F of
+     * the row before, its best, its left neighbour's H and E of this row
+     * and H of the row before, the first thread's boundary for its next
+     * two rows, and the residue codes of its row, loaded a step ahead
+     * (rows outside a subject take the padding entry). */
+    uint32_t h[R], f[R];
+    uint32_t best = h_zero, h_left = h_zero, e_left = neg, h_diag = h_zero;
+    uint32_t code_a = SW_CODE_LIMIT, code_b = SW_CODE_LIMIT;
+    uint2 next1 = edge, next2 = edge;
 
-        uint32_t seq_a = 0, seq_b = 0, len_a = 0, len_b = 0;
-        const uint8_t *res_a = p.residues, *res_b = p.residues;
-        const bool valid = item < items;
-        bool has_b = false;
-        if (valid) {
-            const uint32_t back = items - 1 - item;
-            seq_a = p.first + 2 * back;
-            has_b = 2 * back + 1 < p.count;
-            seq_b = seq_a + 1;
-            sw_lanes::load_subjects(p, seq_a, seq_b, has_b, len_a, len_b, res_a, res_b);
+    auto code_at = [&](const uint8_t *res, uint32_t len, int r) -> uint32_t {
+        return (uint32_t)r < len ? (uint32_t)res[r] : (uint32_t)SW_CODE_LIMIT;
+    };
+    /* One row of this thread's R cells, profile words at `prof`. */
+    auto cells = [&](const uint8_t *prof) -> uint32_t {
+        const uint8_t *const row_a = prof + class_off[code_a];
+        const uint8_t *const row_b = prof + class_off[code_b];
+        uint32_t e = e_left, diag = h_diag;
+#pragma unroll
+        for (int m = 0; m < R / 4; ++m) {
+            const uint4 wa = ((const uint4 *)row_a)[m];
+            const uint4 wb = ((const uint4 *)row_b)[m];
+            /* The packing of the two subjects' scores is a multiply-add
+             * by a value the compiler cannot see, so it runs on the FMA
+             * pipe; the DPX instructions fill the ALU pipe. */
+            const uint32_t score[4] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y),
+                                       mad(wb.z, high_lane, wa.z), mad(wb.w, high_lane, wa.w)};
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                sw_lanes::cell<L>(diag, h[4 * m + j], h[4 * m + j], f[4 * m + j], e, score[j], neg_open_ext, neg_ext);
         }
-        /* The loops run as long as the warp's (single pass) or the block's
-         * (multipass) longest pair needs; rows past a subject are padding. */
-        int rows = (int)(len_a > len_b ? len_a : len_b);
-        for (int m = 16; m > 0; m >>= 1) {
-            const int o = __shfl_xor_sync(FULL_MASK, rows, m);
-            rows = o > rows ? o : rows;
+        /* Threads of 4k + 2 columns (finer widths, less padding of the
+         * query) load their last two words as one 8-byte word. */
+        if constexpr (R % 4 == 2) {
+            const uint2 wa = ((const uint2 *)row_a)[R / 2 - 1];
+            const uint2 wb = ((const uint2 *)row_b)[R / 2 - 1];
+            const uint32_t score[2] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y)};
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+                sw_lanes::cell<L>(diag, h[R - 2 + j], h[R - 2 + j], f[R - 2 + j], e, score[j], neg_open_ext,
+                                  neg_ext);
         }
-        if (MULTIPASS) {
-            if (lane == 0) atomicMax(&block_rows, (uint32_t)rows);
-            if (passes > 1) load_segment(1, 1);
-            load_segment(0, 0);
-            __syncthreads();
-            /* At least G + 3 rows, so that a row's entry in the column
-             * buffer is read (three steps ahead) after the last pass wrote
-             * it and before this one overwrites it; an even number. */
-            rows = (int)block_rows;
-            if (rows < G + 3) rows = G + 3;
-            rows = (rows + 1) & ~1;
-            /* The first thread's rows past the last, in the last pass's
-             * drain (G + 1 steps, read 3 ahead), read the matrix edge. */
-            for (int j = t; j < G + 6; j += G) temp[G + rows + j] = make_uint2(h_zero, neg);
-        }
+#pragma unroll
+        for (int k = 0; k < R; k += 2) best = L::max3(best, h[k], h[k + 1]);
+        return e;
+    };
+    /* The hand-over at the end of a step: this thread's last H and E to
+     * the next thread, the first thread's boundary for its next row
+     * from next1, whose place next2 takes. */
+    auto hand_over = [&](uint32_t e) {
+        const uint32_t h_up = __shfl_up_sync(FULL_MASK, h[R - 1], 1, G);
+        const uint32_t e_up = __shfl_up_sync(FULL_MASK, e, 1, G);
+        h_diag = h_left;
+        h_left = mad(h_up, not_first, next1.x);
+        e_left = mad(e_up, not_first, next1.y);
+        next1 = next2;
+    };
 
-        uint32_t h[R], f[R];
+    if constexpr (!MULTIPASS && R <= B2B_MAX_COLUMNS) {
+        /* Single pass: a warp's groups run their pairs back to back in one
+         * wavefront. Thread t reaches row r of a pair at step r + t of it,
+         * so the first threads start the next pair while the later ones
+         * finish this one, and the wavefront fills and drains once a warp,
+         * not once a pair. A thread entering a pair starts its columns at
+         * the matrix's top edge and sets its best of the pair before
+         * aside; the rows it still has of that pair take the residue codes
+         * that the thread on its left read a step earlier. The warp's
+         * groups enter their pairs together: each pair takes as many rows
+         * as the warp's longest, and at least G. */
+        /* The pair before: its first sequence, bit 31 set if it has a
+         * second, or no_pair. */
+        const uint32_t no_pair = ~0u;
+        uint32_t before = no_pair, best_before = h_zero;
 #pragma unroll
         for (int k = 0; k < R; ++k) {
             h[k] = h_zero;
             f[k] = neg;
         }
-        uint32_t best = h_zero;
-        uint32_t h_left = mad(h_zero, not_first, edge.x), e_left = mad(neg, not_first, edge.y), h_diag = h_zero;
-        /* The first thread's boundary for the next two rows. */
-        uint2 next1 = edge, next2 = edge;
-
-        auto code_at = [&](const uint8_t *res, uint32_t len, int r) -> uint32_t {
-            return (uint32_t)r < len ? (uint32_t)res[r] : (uint32_t)SW_CODE_LIMIT;
-        };
-        /* Residue codes of this thread's row, loaded a step ahead; rows
-         * outside a subject take the padding entry. */
-        uint32_t code_a = code_at(res_a, len_a, -t), code_b = code_at(res_b, len_b, -t);
-
-        /* One row of this thread's R cells, profile words at `prof`. */
-        auto cells = [&](const uint8_t *prof) -> uint32_t {
-            const uint8_t *const row_a = prof + class_off[code_a];
-            const uint8_t *const row_b = prof + class_off[code_b];
-            uint32_t e = e_left, diag = h_diag;
-#pragma unroll
-            for (int m = 0; m < R / 4; ++m) {
-                const uint4 wa = ((const uint4 *)row_a)[m];
-                const uint4 wb = ((const uint4 *)row_b)[m];
-                /* The packing of the two subjects' scores is a multiply-add
-                 * by a value the compiler cannot see, so it runs on the FMA
-                 * pipe; the DPX instructions fill the ALU pipe. */
-                const uint32_t score[4] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y),
-                                           mad(wb.z, high_lane, wa.z), mad(wb.w, high_lane, wa.w)};
-#pragma unroll
-                for (int j = 0; j < 4; ++j)
-                    sw_lanes::cell<L>(diag, h[4 * m + j], h[4 * m + j], f[4 * m + j], e, score[j], neg_open_ext, neg_ext);
+        /* (Set again here: ptxas then spills less in the steps.) */
+        best = h_zero;
+        h_left = mad(h_zero, not_first, edge.x);
+        e_left = mad(neg, not_first, edge.y);
+        h_diag = h_zero;
+        next1 = edge;
+        next2 = edge;
+        code_a = code_b = SW_CODE_LIMIT;
+        for (;;) {
+            uint32_t base = 0;
+            if (lane == 0) base = atomicAdd(p.work, GROUPS);
+            base = __shfl_sync(FULL_MASK, base, 0);
+            /* Past the last pair, the steps below still finish the pairs
+             * before. */
+            const uint32_t item = base + group;
+            uint32_t seq_a = 0, seq_b = 0, len_a = 0, len_b = 0;
+            const uint8_t *res_a = p.residues, *res_b = p.residues;
+            const bool valid = item < items;
+            bool has_b = false;
+            if (valid) {
+                const uint32_t back = items - 1 - item;
+                seq_a = p.first + 2 * back;
+                has_b = 2 * back + 1 < p.count;
+                seq_b = seq_a + 1;
+                sw_lanes::load_subjects(p, seq_a, seq_b, has_b, len_a, len_b, res_a, res_b);
             }
-            /* Threads of 4k + 2 columns (finer widths, less padding of the
-             * query) load their last two words as one 8-byte word. */
-            if constexpr (R % 4 == 2) {
-                const uint2 wa = ((const uint2 *)row_a)[R / 2 - 1];
-                const uint2 wb = ((const uint2 *)row_b)[R / 2 - 1];
-                const uint32_t score[2] = {mad(wb.x, high_lane, wa.x), mad(wb.y, high_lane, wa.y)};
-#pragma unroll
-                for (int j = 0; j < 2; ++j)
-                    sw_lanes::cell<L>(diag, h[R - 2 + j], h[R - 2 + j], f[R - 2 + j], e, score[j], neg_open_ext,
-                                      neg_ext);
+            int rows = (int)(len_a > len_b ? len_a : len_b);
+            for (int m = 16; m > 0; m >>= 1) {
+                const int o = __shfl_xor_sync(FULL_MASK, rows, m);
+                rows = o > rows ? o : rows;
             }
-#pragma unroll
-            for (int k = 0; k < R; k += 2) best = L::max3(best, h[k], h[k + 1]);
-            return e;
-        };
-        /* The hand-over at the end of a step: this thread's last H and E to
-         * the next thread, the first thread's boundary for its next row
-         * from next1, whose place next2 takes. */
-        auto hand_over = [&](uint32_t e) {
-            const uint32_t h_up = __shfl_up_sync(FULL_MASK, h[R - 1], 1, G);
-            const uint32_t e_up = __shfl_up_sync(FULL_MASK, e, 1, G);
-            h_diag = h_left;
-            h_left = mad(h_up, not_first, next1.x);
-            e_left = mad(e_up, not_first, next1.y);
-            next1 = next2;
-        };
-
-        if (!MULTIPASS) {
-            const int steps = (rows + G) & ~1;
-            auto step = [&](const int s) {
-                const uint32_t e = cells(smem + thread_bytes);
-                code_a = code_at(res_a, len_a, s + 1 - t);
-                code_b = code_at(res_b, len_b, s + 1 - t);
-                hand_over(e);
-            };
-            for (int s = 0; s < steps; s += 2) {
-                step(s);
-                step(s + 1);
+            if (t == 0) {
+                code_a = code_at(res_a, len_a, 0);
+                code_b = code_at(res_b, len_b, 0);
             }
-        } else {
-            /* One wavefront through all segments: thread t reaches
-             * segment q's row r at step q * rows + r + t, so the threads
-             * enter a segment one after another while the later ones finish
-             * the one before, and the wavefront fills and drains once, not
-             * once a segment. Steps where all threads are in one segment
-             * take the plain step; the G steps in which they enter the next
-             * one, and the 4 before (whose boundary reads reach into it), the
-             * general one. */
-            auto plain = [&](const int s, const int base, const uint8_t *prof, const bool has_in,
-                             const bool has_out) {
-                const int r = s - base - t;
-                const uint32_t e = cells(prof);
-                code_a = code_at(res_a, len_a, r + 1);
-                code_b = code_at(res_b, len_b, r + 1);
-                if (has_out && t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
-                hand_over(e);
-                if (has_in && t == 0) next2 = temp[G + r + 3];
-            };
-            auto straddle = [&](const int s, const int base, const int q) {
-                const int v = s - base - t;
-                const bool in_next = v >= rows;
-                const int r = in_next ? v - rows : v;
-                if (v == rows) {
-                    /* This thread enters segment q + 1: its columns start
-                     * at the matrix's top edge. */
+            /* The G steps in which the threads enter this pair, thread t at
+             * step t. */
+#pragma unroll 1
+            for (int s = 0; s < G; ++s) {
+                if (s == t) {
+                    best_before = best;
+                    best = h_zero;
 #pragma unroll
                     for (int k = 0; k < R; ++k) {
                         h[k] = h_zero;
@@ -350,53 +321,203 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                     }
                     h_diag = h_zero;
                 }
-                const uint32_t e = cells(smem + (((uint32_t)q & 1u) ^ (in_next ? 1u : 0u)) * seg_bytes + thread_bytes);
-                const int r1 = r + 1 >= rows && !in_next ? r + 1 - rows : r + 1;
-                code_a = code_at(res_a, len_a, r1);
-                code_b = code_at(res_b, len_b, r1);
-                /* The last thread is in segment q, not the last, but at the
-                 * last of these steps, where what it writes is not read. */
-                if (t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
+                const uint32_t e = cells(smem + thread_bytes);
+                const uint32_t left = __shfl_up_sync(FULL_MASK, code_a | code_b << 16, 1, G);
+                const int r = s + 1 - t;
+                code_a = r >= 0 ? code_at(res_a, len_a, r) : left & 0xffffu;
+                code_b = r >= 0 ? code_at(res_b, len_b, r) : left >> 16;
                 hand_over(e);
-                /* The first thread's row three ahead: in segment q + 1
-                 * (input written by segment q), or still in segment q. */
-                if (t == 0) {
-                    const int ahead = v + 3;
-                    if (ahead >= rows) next2 = temp[G + ahead - rows];
-                    else if (q > 0) next2 = temp[G + ahead];
-                }
+            }
+#pragma unroll
+            for (int m = G / 2; m > 0; m >>= 1)
+                best_before = L::max(best_before, __shfl_xor_sync(FULL_MASK, best_before, m, G));
+            if (before != no_pair && t == 0) {
+                const uint32_t seq = before & 0x7fffffffu;
+                sw_lanes::store_pair(best_before, h_zero, seq, seq + 1, (before >> 31) != 0, p.limit, p.scores,
+                                     p.overflow, p.overflow_count);
+            }
+            if (base >= items) break;
+            before = valid ? seq_a | (has_b ? 0x80000000u : 0u) : no_pair;
+            auto step = [&](const int s) {
+                const uint32_t e = cells(smem + thread_bytes);
+                code_a = code_at(res_a, len_a, s + 1 - t);
+                code_b = code_at(res_b, len_b, s + 1 - t);
+                hand_over(e);
             };
-            for (int q = 0; q < passes; ++q) {
-                const int base = q * rows;
-                const uint8_t *const prof = smem + ((uint32_t)q & 1u) * seg_bytes + thread_bytes;
-                const bool has_in = q > 0, has_out = q + 1 < passes;
-                const int begin = q == 0 ? 0 : base + G;
-                /* Both ends even (rows is): the plain steps go in pairs.
-                 * The last segment runs one step past the drain, on
-                 * padding rows. */
-                const int end = has_out ? base + rows - 4 : base + rows + G;
-                int s = begin;
-                for (; s < end; s += 2) {
-                    plain(s, base, prof, has_in, has_out);
-                    plain(s + 1, base, prof, has_in, has_out);
-                }
-                if (has_out) {
-                    for (s = end; s < base + rows + G; ++s) straddle(s, base, q);
-                    /* Every thread is in segment q + 1 now: segment q + 2
-                     * takes segment q's buffer. */
-                    __syncthreads();
-                    if (q + 2 < passes) load_segment((uint32_t)q + 2, (uint32_t)q & 1u);
-                    __syncthreads();
-                }
+            /* The rest of this pair's rows, in pairs of steps. */
+            rows = (rows + 1) & ~1;
+            for (int s = G; s < rows; s += 2) {
+                step(s);
+                step(s + 1);
             }
         }
+    } else {
+        for (;;) {
+            uint32_t item;
+            if (MULTIPASS) {
+                /* Every group is done with the last segment before the block
+                 * takes its next pairs and loads the first segments again. */
+                __syncthreads();
+                if (threadIdx.x == 0) {
+                    chunk_base = atomicAdd(p.work, block_groups);
+                    block_rows = 0;
+                }
+                __syncthreads();
+                const uint32_t base = chunk_base;
+                if (base >= items) break;
+                item = base + block_group;
+            } else {
+                uint32_t base = 0;
+                if (lane == 0) base = atomicAdd(p.work, GROUPS);
+                base = __shfl_sync(FULL_MASK, base, 0);
+                if (base >= items) break;
+                item = base + group;
+            }
+
+            uint32_t seq_a = 0, seq_b = 0, len_a = 0, len_b = 0;
+            const uint8_t *res_a = p.residues, *res_b = p.residues;
+            const bool valid = item < items;
+            bool has_b = false;
+            if (valid) {
+                const uint32_t back = items - 1 - item;
+                seq_a = p.first + 2 * back;
+                has_b = 2 * back + 1 < p.count;
+                seq_b = seq_a + 1;
+                sw_lanes::load_subjects(p, seq_a, seq_b, has_b, len_a, len_b, res_a, res_b);
+            }
+            /* The loops run as long as the warp's (single pass) or the block's
+             * (multipass) longest pair needs; rows past a subject are padding. */
+            int rows = (int)(len_a > len_b ? len_a : len_b);
+            for (int m = 16; m > 0; m >>= 1) {
+                const int o = __shfl_xor_sync(FULL_MASK, rows, m);
+                rows = o > rows ? o : rows;
+            }
+            if (MULTIPASS) {
+                if (lane == 0) atomicMax(&block_rows, (uint32_t)rows);
+                if (passes > 1) load_segment(1, 1);
+                load_segment(0, 0);
+                __syncthreads();
+                /* At least G + 3 rows, so that a row's entry in the column
+                 * buffer is read (three steps ahead) after the last pass wrote
+                 * it and before this one overwrites it; an even number. */
+                rows = (int)block_rows;
+                if (rows < G + 3) rows = G + 3;
+                rows = (rows + 1) & ~1;
+                /* The first thread's rows past the last, in the last pass's
+                 * drain (G + 1 steps, read 3 ahead), read the matrix edge. */
+                for (int j = t; j < G + 6; j += G) temp[G + rows + j] = make_uint2(h_zero, neg);
+            }
+
+            /* Every pair starts at the matrix's top edge. */
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                h[k] = h_zero;
+                f[k] = neg;
+            }
+            best = h_zero;
+            h_left = mad(h_zero, not_first, edge.x);
+            e_left = mad(neg, not_first, edge.y);
+            h_diag = h_zero;
+            next1 = edge;
+            next2 = edge;
+            code_a = code_at(res_a, len_a, -t);
+            code_b = code_at(res_b, len_b, -t);
+
+            if (!MULTIPASS) {
+                /* Single-pass shapes too wide for the back-to-back loop
+                 * above: each pair fills and drains the wavefront. */
+                const int steps = (rows + G) & ~1;
+                auto step = [&](const int s) {
+                    const uint32_t e = cells(smem + thread_bytes);
+                    code_a = code_at(res_a, len_a, s + 1 - t);
+                    code_b = code_at(res_b, len_b, s + 1 - t);
+                    hand_over(e);
+                };
+                for (int s = 0; s < steps; s += 2) {
+                    step(s);
+                    step(s + 1);
+                }
+            } else {
+                /* One wavefront through all segments: thread t reaches
+                 * segment q's row r at step q * rows + r + t, so the threads
+                 * enter a segment one after another while the later ones finish
+                 * the one before, and the wavefront fills and drains once, not
+                 * once a segment. Steps where all threads are in one segment
+                 * take the plain step; the G steps in which they enter the next
+                 * one, and the 4 before (whose boundary reads reach into it), the
+                 * general one. */
+                auto plain = [&](const int s, const int base, const uint8_t *prof, const bool has_in,
+                                 const bool has_out) {
+                    const int r = s - base - t;
+                    const uint32_t e = cells(prof);
+                    code_a = code_at(res_a, len_a, r + 1);
+                    code_b = code_at(res_b, len_b, r + 1);
+                    if (has_out && t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
+                    hand_over(e);
+                    if (has_in && t == 0) next2 = temp[G + r + 3];
+                };
+                auto straddle = [&](const int s, const int base, const int q) {
+                    const int v = s - base - t;
+                    const bool in_next = v >= rows;
+                    const int r = in_next ? v - rows : v;
+                    if (v == rows) {
+                        /* This thread enters segment q + 1: its columns start
+                         * at the matrix's top edge. */
+#pragma unroll
+                        for (int k = 0; k < R; ++k) {
+                            h[k] = h_zero;
+                            f[k] = neg;
+                        }
+                        h_diag = h_zero;
+                    }
+                    const uint32_t e = cells(smem + (((uint32_t)q & 1u) ^ (in_next ? 1u : 0u)) * seg_bytes + thread_bytes);
+                    const int r1 = r + 1 >= rows && !in_next ? r + 1 - rows : r + 1;
+                    code_a = code_at(res_a, len_a, r1);
+                    code_b = code_at(res_b, len_b, r1);
+                    /* The last thread is in segment q, not the last, but at the
+                     * last of these steps, where what it writes is not read. */
+                    if (t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
+                    hand_over(e);
+                    /* The first thread's row three ahead: in segment q + 1
+                     * (input written by segment q), or still in segment q. */
+                    if (t == 0) {
+                        const int ahead = v + 3;
+                        if (ahead >= rows) next2 = temp[G + ahead - rows];
+                        else if (q > 0) next2 = temp[G + ahead];
+                    }
+                };
+                for (int q = 0; q < passes; ++q) {
+                    const int base = q * rows;
+                    const uint8_t *const prof = smem + ((uint32_t)q & 1u) * seg_bytes + thread_bytes;
+                    const bool has_in = q > 0, has_out = q + 1 < passes;
+                    const int begin = q == 0 ? 0 : base + G;
+                    /* Both ends even (rows is): the plain steps go in pairs.
+                     * The last segment runs one step past the drain, on
+                     * padding rows. */
+                    const int end = has_out ? base + rows - 4 : base + rows + G;
+                    int s = begin;
+                    for (; s < end; s += 2) {
+                        plain(s, base, prof, has_in, has_out);
+                        plain(s + 1, base, prof, has_in, has_out);
+                    }
+                    if (has_out) {
+                        for (s = end; s < base + rows + G; ++s) straddle(s, base, q);
+                        /* Every thread is in segment q + 1 now: segment q + 2
+                         * takes segment q's buffer. */
+                        __syncthreads();
+                        if (q + 2 < passes) load_segment((uint32_t)q + 2, (uint32_t)q & 1u);
+                        __syncthreads();
+                    }
+                }
+            }
 
 #pragma unroll
-        for (int m = G / 2; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m, G));
-        if (valid && t == 0)
-            sw_lanes::store_pair(best, h_zero, seq_a, seq_b, has_b, p.limit, p.scores, p.overflow, p.overflow_count);
+            for (int m = G / 2; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m, G));
+            if (valid && t == 0)
+                sw_lanes::store_pair(best, h_zero, seq_a, seq_b, has_b, p.limit, p.scores, p.overflow, p.overflow_count);
+        }
     }
-}
+    }
 
 /* Word (pass, class, t * S + k) of the profile: query position
  * pass * G * R + t * R + k; the S - R words after a thread's R are unused. */
