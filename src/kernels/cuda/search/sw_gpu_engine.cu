@@ -23,7 +23,9 @@ using namespace sw_gpu_detail;
 namespace {
 
 constexpr int DEFAULT_STREAMS = 4;
-constexpr uint32_t MAX_SEQS = 0xfffffff0u;
+/* Below 2^31: the single-pass kernels keep a finished pair's sequence
+ * number with its has-a-second flag in bit 31 (sw_gpu_qp.cu). */
+constexpr uint32_t MAX_SEQS = 0x7ffffff0u;
 
 void free_slot(slot *s)
 {

@@ -264,7 +264,9 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
          * groups enter their pairs together: each pair takes as many rows
          * as the warp's longest, and at least G. */
         /* The pair before: its first sequence, bit 31 set if it has a
-         * second, or no_pair. */
+         * second, or no_pair (the engine takes fewer than 2^31 sequences;
+         * one register less than a flag of its own, which made ptxas
+         * spill in the steps). */
         const uint32_t no_pair = ~0u;
         uint32_t before = no_pair, best_before = h_zero;
 #pragma unroll
