@@ -162,6 +162,10 @@ int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int f
          * says, though they spill a little (H100: 0.4-0.5% on both
          * benchmark databases with this weight). */
         if (sh->multipass && sh->columns == 32) cost *= 0.97;
+        /* Multipass kernels do 4-5% less a cell than single-pass ones
+         * beyond their segment boundaries (H100, queries of 256-383
+         * residues against 384-511, padding and fill taken out). */
+        if (sh->multipass) cost *= 1.045;
         if (best < 0 || cost < best_cost * 0.999 ||
             (cost <= best_cost * 1.001 && sh->columns > sw_gk_qp_get_shape(best)->columns)) {
             best = i;
