@@ -161,11 +161,14 @@ cudaError_t sw_gk_profile_launch(int blocks, cudaStream_t stream, const sw_gk_pr
 
 /* One compiled kernel: groups of `group_size` threads, `columns` query
  * positions per thread; `multipass` kernels cut longer queries into
- * segments of group_size * columns positions. */
+ * segments of group_size * columns positions; `back_to_back` kernels run a
+ * warp's pairs in one wavefront, filling and draining it once a warp
+ * rather than once a pair. */
 typedef struct sw_gk_qp_shape {
     int group_size;
     int columns;
     int multipass;
+    int back_to_back;
 } sw_gk_qp_shape;
 
 /* The query profile of one query for one kernel shape, built on the GPU. */

@@ -128,7 +128,7 @@ int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket 
  * of `qlen` residues: the least work, counted as cells computed per pair of
  * subjects of the mean length: the query padded to whole segments of
  * G x R, the wavefront's fill and drain (G - 1 steps of the segment's
- * width, once a pair) and, per segment boundary, its G + 4 general steps,
+ * width, once a pair, except in back-to-back kernels) and, per segment boundary, its G + 4 general steps,
  * about a quarter dearer than plain ones; on a tie the wider thread (fewer
  * shuffles and loads per cell). */
 int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int forced = 1)
@@ -156,8 +156,11 @@ int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int f
         const size_t width = (size_t)sh->group_size * sh->columns;
         const size_t p = (qlen + width - 1) / width;
         if (sh->multipass ? p < 2 : p > 1) continue;
-        double cost = (double)(p * width) * mean + (double)width * (sh->group_size - 1) +
-                      0.25 * (double)(p - 1) * width * (sh->group_size + 4);
+        /* Back-to-back kernels fill and drain once a warp, not once a pair:
+         * no fill term (H100: their gain on queries of 128-383 residues
+         * was at least the fill this term counts). */
+        const double fill = sh->back_to_back ? 0.0 : (double)width * (sh->group_size - 1);
+        double cost = (double)(p * width) * mean + fill + 0.25 * (double)(p - 1) * width * (sh->group_size + 4);
         /* Multipass threads of 32 columns measured faster than the cost
          * says, though they spill a little (H100: 0.4-0.5% on both
          * benchmark databases with this weight). */

@@ -559,7 +559,7 @@ struct qp_entry {
     X(32, 16, false) X(8, 26, true) X(8, 30, true) X(8, 26, false) X(8, 30, false) X(8, 34, false)  \
     X(8, 38, false) X(8, 34, true) X(8, 36, true) X(4, 20, false) X(4, 28, false)
 
-#define SW_GK_QP_ENTRY(g, r, mp) {{g, r, mp}, qp_kernel<g, r, mp>},
+#define SW_GK_QP_ENTRY(g, r, mp) {{g, r, mp, !(mp) && (r) <= B2B_MAX_COLUMNS}, qp_kernel<g, r, mp>},
 
 const qp_entry qp_kernels[] = {SW_GK_QP_KERNELS(SW_GK_QP_ENTRY)};
 
