@@ -43,6 +43,22 @@ static int parse_db_args(int argc, char **argv, const char *help, const char **d
     return CLI_EXIT_OK;
 }
 
+/* Parses the arguments and opens the database they name. Returns
+ * CLI_EXIT_OK with *db open, -1 after printing help, or an exit status
+ * after printing the error. */
+static int open_db_args(int argc, char **argv, const char *help, const char **path, sw_db **db)
+{
+    int status = parse_db_args(argc, argv, help, path);
+    if (status) return status;
+    sw_error err;
+    sw_error_clear(&err);
+    if (sw_db_open(*path, db, &err)) {
+        cli_error("%s", err.message);
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
+
 static void print_size(const char *label, uint64_t bytes)
 {
     printf("  %-10s %12llu bytes (%.1f MiB)\n", label, (unsigned long long)bytes,
@@ -56,16 +72,9 @@ int cli_info(int argc, char **argv)
                        "Describes the database DB: format version, sequence and residue counts,\n"
                        "length statistics and histogram, file sizes.\n";
     const char *path;
-    int status = parse_db_args(argc, argv, help, &path);
-    if (status) return status < 0 ? CLI_EXIT_OK : status;
-
-    sw_error err;
-    sw_error_clear(&err);
     sw_db *db;
-    if (sw_db_open(path, &db, &err)) {
-        cli_error("%s", err.message);
-        return CLI_EXIT_FAILURE;
-    }
+    int status = open_db_args(argc, argv, help, &path, &db);
+    if (status) return status < 0 ? CLI_EXIT_OK : status;
     uint64_t n = sw_db_num_seqs(db), residues = sw_db_num_residues(db);
     const uint32_t *len = sw_db_lengths(db);
     sw_db_files files;
@@ -124,16 +133,11 @@ int cli_verify(int argc, char **argv)
                        "and every header chunk. Reports the first damaged part and exits with\n"
                        "status 1 if there is one.\n";
     const char *path;
-    int status = parse_db_args(argc, argv, help, &path);
+    sw_db *db;
+    int status = open_db_args(argc, argv, help, &path, &db);
     if (status) return status < 0 ? CLI_EXIT_OK : status;
-
     sw_error err;
     sw_error_clear(&err);
-    sw_db *db;
-    if (sw_db_open(path, &db, &err)) {
-        cli_error("%s", err.message);
-        return CLI_EXIT_FAILURE;
-    }
     cli_progress progress;
     cli_progress_init(&progress, "verifying");
     int rc = sw_db_verify(db, draw_progress, &progress, &err);
