@@ -117,7 +117,12 @@ constexpr int QP_MAX_THREADS = SW_QP_MAX_THREADS;
 #ifndef SW_QP_B2B_MAX_COLUMNS
 #define SW_QP_B2B_MAX_COLUMNS 36
 #endif
-constexpr int B2B_MAX_COLUMNS = SW_QP_B2B_MAX_COLUMNS;
+/* Whether the kernel of R columns a thread runs a warp's pairs back to back
+ * (the kernel's loop and its shape's back_to_back both ask this). */
+__host__ __device__ constexpr bool back_to_back(int columns, bool multipass)
+{
+    return !multipass && columns <= SW_QP_B2B_MAX_COLUMNS;
+}
 
 template <int G, int R, bool MULTIPASS>
 __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(const sw_gk_qp_params p)
@@ -252,7 +257,7 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
         next1 = next2;
     };
 
-    if constexpr (!MULTIPASS && R <= B2B_MAX_COLUMNS) {
+    if constexpr (back_to_back(R, MULTIPASS)) {
         /* Single pass: a warp's groups run their pairs back to back in one
          * wavefront. Thread t reaches row r of a pair at step r + t of it,
          * so the first threads start the next pair while the later ones
@@ -559,7 +564,7 @@ struct qp_entry {
     X(32, 16, false) X(8, 26, true) X(8, 30, true) X(8, 26, false) X(8, 30, false) X(8, 34, false)  \
     X(8, 38, false) X(8, 34, true) X(8, 36, true) X(4, 20, false) X(4, 28, false)
 
-#define SW_GK_QP_ENTRY(g, r, mp) {{g, r, mp, !(mp) && (r) <= B2B_MAX_COLUMNS}, qp_kernel<g, r, mp>},
+#define SW_GK_QP_ENTRY(g, r, mp) {{g, r, mp, back_to_back(r, mp)}, qp_kernel<g, r, mp>},
 
 const qp_entry qp_kernels[] = {SW_GK_QP_KERNELS(SW_GK_QP_ENTRY)};
 
