@@ -124,6 +124,40 @@ __host__ __device__ constexpr bool back_to_back(int columns, bool multipass)
     return !multipass && columns <= SW_QP_B2B_MAX_COLUMNS;
 }
 
+/* The pair of database sequences that work item `item` of `items` stands
+ * for, the last pairs first; past the last item, none (valid false, no
+ * rows). */
+struct subject_pair {
+    uint32_t seq_a, seq_b, len_a, len_b;
+    const uint8_t *res_a, *res_b;
+    bool valid, has_b;
+};
+
+__device__ __forceinline__ subject_pair fetch_pair(const sw_gk_qp_params &p, uint32_t item, uint32_t items)
+{
+    subject_pair pair = {0, 0, 0, 0, p.residues, p.residues, item < items, false};
+    if (pair.valid) {
+        const uint32_t back = items - 1 - item;
+        pair.seq_a = p.first + 2 * back;
+        pair.has_b = 2 * back + 1 < p.count;
+        pair.seq_b = pair.seq_a + 1;
+        sw_lanes::load_subjects(p, pair.seq_a, pair.seq_b, pair.has_b, pair.len_a, pair.len_b, pair.res_a,
+                                pair.res_b);
+    }
+    return pair;
+}
+
+/* The rows of the warp's longest subject. */
+__device__ __forceinline__ int warp_rows(const subject_pair &pair)
+{
+    int rows = (int)(pair.len_a > pair.len_b ? pair.len_a : pair.len_b);
+    for (int m = 16; m > 0; m >>= 1) {
+        const int o = __shfl_xor_sync(FULL_MASK, rows, m);
+        rows = o > rows ? o : rows;
+    }
+    return rows;
+}
+
 template <int G, int R, bool MULTIPASS>
 __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(const sw_gk_qp_params p)
 {
@@ -294,25 +328,11 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
             /* Past the last pair, the steps below still finish the pairs
              * before. */
             const uint32_t item = base + group;
-            uint32_t seq_a = 0, seq_b = 0, len_a = 0, len_b = 0;
-            const uint8_t *res_a = p.residues, *res_b = p.residues;
-            const bool valid = item < items;
-            bool has_b = false;
-            if (valid) {
-                const uint32_t back = items - 1 - item;
-                seq_a = p.first + 2 * back;
-                has_b = 2 * back + 1 < p.count;
-                seq_b = seq_a + 1;
-                sw_lanes::load_subjects(p, seq_a, seq_b, has_b, len_a, len_b, res_a, res_b);
-            }
-            int rows = (int)(len_a > len_b ? len_a : len_b);
-            for (int m = 16; m > 0; m >>= 1) {
-                const int o = __shfl_xor_sync(FULL_MASK, rows, m);
-                rows = o > rows ? o : rows;
-            }
+            const subject_pair pair = fetch_pair(p, item, items);
+            int rows = warp_rows(pair);
             if (t == 0) {
-                code_a = code_at(res_a, len_a, 0);
-                code_b = code_at(res_b, len_b, 0);
+                code_a = code_at(pair.res_a, pair.len_a, 0);
+                code_b = code_at(pair.res_b, pair.len_b, 0);
             }
             /* The G steps in which the threads enter this pair, thread t at
              * step t. */
@@ -331,8 +351,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                 const uint32_t e = cells(smem + thread_bytes);
                 const uint32_t left = __shfl_up_sync(FULL_MASK, code_a | code_b << 16, 1, G);
                 const int r = s + 1 - t;
-                code_a = r >= 0 ? code_at(res_a, len_a, r) : left & 0xffffu;
-                code_b = r >= 0 ? code_at(res_b, len_b, r) : left >> 16;
+                code_a = r >= 0 ? code_at(pair.res_a, pair.len_a, r) : left & 0xffffu;
+                code_b = r >= 0 ? code_at(pair.res_b, pair.len_b, r) : left >> 16;
                 hand_over(e);
             }
 #pragma unroll
@@ -344,11 +364,11 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                                      p.overflow, p.overflow_count);
             }
             if (base >= items) break;
-            before = valid ? seq_a | (has_b ? 0x80000000u : 0u) : no_pair;
+            before = pair.valid ? pair.seq_a | (pair.has_b ? 0x80000000u : 0u) : no_pair;
             auto step = [&](const int s) {
                 const uint32_t e = cells(smem + thread_bytes);
-                code_a = code_at(res_a, len_a, s + 1 - t);
-                code_b = code_at(res_b, len_b, s + 1 - t);
+                code_a = code_at(pair.res_a, pair.len_a, s + 1 - t);
+                code_b = code_at(pair.res_b, pair.len_b, s + 1 - t);
                 hand_over(e);
             };
             /* The rest of this pair's rows, in pairs of steps. */
@@ -381,24 +401,10 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                 item = base + group;
             }
 
-            uint32_t seq_a = 0, seq_b = 0, len_a = 0, len_b = 0;
-            const uint8_t *res_a = p.residues, *res_b = p.residues;
-            const bool valid = item < items;
-            bool has_b = false;
-            if (valid) {
-                const uint32_t back = items - 1 - item;
-                seq_a = p.first + 2 * back;
-                has_b = 2 * back + 1 < p.count;
-                seq_b = seq_a + 1;
-                sw_lanes::load_subjects(p, seq_a, seq_b, has_b, len_a, len_b, res_a, res_b);
-            }
+            const subject_pair pair = fetch_pair(p, item, items);
             /* The loops run as long as the warp's (single pass) or the block's
              * (multipass) longest pair needs; rows past a subject are padding. */
-            int rows = (int)(len_a > len_b ? len_a : len_b);
-            for (int m = 16; m > 0; m >>= 1) {
-                const int o = __shfl_xor_sync(FULL_MASK, rows, m);
-                rows = o > rows ? o : rows;
-            }
+            int rows = warp_rows(pair);
             if (MULTIPASS) {
                 if (lane == 0) atomicMax(&block_rows, (uint32_t)rows);
                 if (passes > 1) load_segment(1, 1);
@@ -427,8 +433,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
             h_diag = h_zero;
             next1 = edge;
             next2 = edge;
-            code_a = code_at(res_a, len_a, -t);
-            code_b = code_at(res_b, len_b, -t);
+            code_a = code_at(pair.res_a, pair.len_a, -t);
+            code_b = code_at(pair.res_b, pair.len_b, -t);
 
             if (!MULTIPASS) {
                 /* Single-pass shapes too wide for the back-to-back loop
@@ -436,8 +442,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                 const int steps = (rows + G) & ~1;
                 auto step = [&](const int s) {
                     const uint32_t e = cells(smem + thread_bytes);
-                    code_a = code_at(res_a, len_a, s + 1 - t);
-                    code_b = code_at(res_b, len_b, s + 1 - t);
+                    code_a = code_at(pair.res_a, pair.len_a, s + 1 - t);
+                    code_b = code_at(pair.res_b, pair.len_b, s + 1 - t);
                     hand_over(e);
                 };
                 for (int s = 0; s < steps; s += 2) {
@@ -457,8 +463,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                                  const bool has_out) {
                     const int r = s - base - t;
                     const uint32_t e = cells(prof);
-                    code_a = code_at(res_a, len_a, r + 1);
-                    code_b = code_at(res_b, len_b, r + 1);
+                    code_a = code_at(pair.res_a, pair.len_a, r + 1);
+                    code_b = code_at(pair.res_b, pair.len_b, r + 1);
                     if (has_out && t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
                     hand_over(e);
                     if (has_in && t == 0) next2 = temp[G + r + 3];
@@ -479,8 +485,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                     }
                     const uint32_t e = cells(smem + (((uint32_t)q & 1u) ^ (in_next ? 1u : 0u)) * seg_bytes + thread_bytes);
                     const int r1 = r + 1 >= rows && !in_next ? r + 1 - rows : r + 1;
-                    code_a = code_at(res_a, len_a, r1);
-                    code_b = code_at(res_b, len_b, r1);
+                    code_a = code_at(pair.res_a, pair.len_a, r1);
+                    code_b = code_at(pair.res_b, pair.len_b, r1);
                     /* The last thread is in segment q, not the last, but at the
                      * last of these steps, where what it writes is not read. */
                     if (t == G - 1) temp[G + r] = make_uint2(h[R - 1], e);
@@ -520,8 +526,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
 
 #pragma unroll
             for (int m = G / 2; m > 0; m >>= 1) best = L::max(best, __shfl_xor_sync(FULL_MASK, best, m, G));
-            if (valid && t == 0)
-                sw_lanes::store_pair(best, h_zero, seq_a, seq_b, has_b, p.limit, p.scores, p.overflow, p.overflow_count);
+            if (pair.valid && t == 0)
+                sw_lanes::store_pair(best, h_zero, pair.seq_a, pair.seq_b, pair.has_b, p.limit, p.scores, p.overflow, p.overflow_count);
         }
     }
     }
