@@ -128,9 +128,9 @@ int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket 
  * of `qlen` residues: the least work, counted as cells computed per pair of
  * subjects of the mean length: the query padded to whole segments of
  * G x R, the wavefront's fill and drain (G - 1 steps of the segment's
- * width, once a pair, except in back-to-back kernels) and, per segment boundary, its G + 4 general steps,
- * about a quarter dearer than plain ones; on a tie the wider thread (fewer
- * shuffles and loads per cell). */
+ * width, once a pair, less in back-to-back kernels) and, per segment
+ * boundary, its G + 4 general steps, about a quarter dearer than plain
+ * ones; on a tie the wider thread (fewer shuffles and loads per cell). */
 int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int forced = 1)
 {
     if (forced && (e->opt.qp_group_size || e->opt.qp_columns)) {

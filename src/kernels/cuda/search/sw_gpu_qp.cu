@@ -290,6 +290,25 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
         e_left = mad(e_up, not_first, next1.y);
         next1 = next2;
     };
+    /* This thread's columns at the matrix's top edge, where it enters a
+     * pair or a segment. */
+    auto enter_top_edge = [&]() {
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+            h[k] = h_zero;
+            f[k] = neg;
+        }
+        h_diag = h_zero;
+    };
+    /* The whole wavefront at the start of a pair. */
+    auto start_wavefront = [&]() {
+        enter_top_edge();
+        best = h_zero;
+        h_left = mad(h_zero, not_first, edge.x);
+        e_left = mad(neg, not_first, edge.y);
+        next1 = edge;
+        next2 = edge;
+    };
 
     if constexpr (back_to_back(R, MULTIPASS)) {
         /* Single pass: a warp's groups run their pairs back to back in one
@@ -308,18 +327,8 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
          * spill in the steps). */
         const uint32_t no_pair = ~0u;
         uint32_t before = no_pair, best_before = h_zero;
-#pragma unroll
-        for (int k = 0; k < R; ++k) {
-            h[k] = h_zero;
-            f[k] = neg;
-        }
         /* (Set again here: ptxas then spills less in the steps.) */
-        best = h_zero;
-        h_left = mad(h_zero, not_first, edge.x);
-        e_left = mad(neg, not_first, edge.y);
-        h_diag = h_zero;
-        next1 = edge;
-        next2 = edge;
+        start_wavefront();
         code_a = code_b = SW_CODE_LIMIT;
         for (;;) {
             uint32_t base = 0;
@@ -341,12 +350,7 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                 if (s == t) {
                     best_before = best;
                     best = h_zero;
-#pragma unroll
-                    for (int k = 0; k < R; ++k) {
-                        h[k] = h_zero;
-                        f[k] = neg;
-                    }
-                    h_diag = h_zero;
+                    enter_top_edge();
                 }
                 const uint32_t e = cells(smem + thread_bytes);
                 const uint32_t left = __shfl_up_sync(FULL_MASK, code_a | code_b << 16, 1, G);
@@ -422,17 +426,7 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
             }
 
             /* Every pair starts at the matrix's top edge. */
-#pragma unroll
-            for (int k = 0; k < R; ++k) {
-                h[k] = h_zero;
-                f[k] = neg;
-            }
-            best = h_zero;
-            h_left = mad(h_zero, not_first, edge.x);
-            e_left = mad(neg, not_first, edge.y);
-            h_diag = h_zero;
-            next1 = edge;
-            next2 = edge;
+            start_wavefront();
             code_a = code_at(pair.res_a, pair.len_a, -t);
             code_b = code_at(pair.res_b, pair.len_b, -t);
 
@@ -475,7 +469,9 @@ __global__ void __launch_bounds__(QP_MAX_THREADS, SW_QP_MIN_BLOCKS) qp_kernel(co
                     const int r = in_next ? v - rows : v;
                     if (v == rows) {
                         /* This thread enters segment q + 1: its columns start
-                         * at the matrix's top edge. */
+                         * at the matrix's top edge (enter_top_edge, written
+                         * out: through the helper, the multipass kernels'
+                         * code changed). */
 #pragma unroll
                         for (int k = 0; k < R; ++k) {
                             h[k] = h_zero;
