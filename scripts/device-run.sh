@@ -8,6 +8,9 @@
 # `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairrepeat` (bench/pair_repeat.sh), `pathtune` (bench/pair_path_tune.sh), `pairmpi` (bench/pair_mpi.sh),
 # `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh),
 # `giants` (gpu_bench --qp-giants 1 against 0 on many short queries and on the 20),
+# `team` (the tests of several slices and GPUs, test_gpu_team and test_gpu_report, and memcheck on
+# slices of GPU 0), `multi` (bench/multi_gpu.sh: 1, 2 and 4 GPUs with CUDASW++4.0 from .peers;
+# ROUNDS, SEQS, PEERS ("-": none), GPU_COUNTS, BASELINE),
 # `ab` (every tree in .ab/, made by scripts/ab-prepare.sh, built and timed against this one by bench/gpu_ab.sh;
 # AB_ROUNDS, default 2; AB_ARGS: extra entries such as build-device@--columns,24).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
@@ -142,6 +145,16 @@ for step in "$@"; do
       done
       bash bench/gpu_ab.sh .deps/shared ${AB_ROUNDS:-2} "${entries[@]}" $build ${AB_ARGS:-} > "$out/ab.log" 2>&1
       echo "ab rc=$?"; tail -12 "$out/ab.log" ;;
+    team)
+      (cd $build && ctest -R "test_gpu_team|test_gpu_report" -V) > "$out/team-test.log" 2>&1
+      echo "team tests rc=$?"; grep -E "FAIL|Assertion|slices|GPUs|every GPU|Synthesis|Passed|Failed" "$out/team-test.log" | grep -v "bytes equal" | head -30
+      grep -c "bytes equal" "$out/team-test.log"
+      timeout ${SANITIZE_TIMEOUT:-280} compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9 \
+        $build/tests/gpu/test_gpu_team --jobs 1 --filter 'gpu_team/slices_equal_the_cpu' > "$out/sanitize-team.log" 2>&1
+      echo "compute-sanitizer memcheck team rc=$?"; tail -4 "$out/sanitize-team.log" ;;
+    multi)
+      bash bench/multi_gpu.sh $build .deps/shared ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} > "$out/multi.log" 2>&1
+      echo "multi rc=$?"; cat "$out/multi.log" ;;
     bench)
       bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;

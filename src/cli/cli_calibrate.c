@@ -1,5 +1,6 @@
-/* swsearch calibrate: measures the GPU kernels afresh, caches the result,
- * and shows the threshold it gives for a database. */
+/* swsearch calibrate: measures the GPU kernels afresh on each GPU model of
+ * the GPUs asked for, caches the result, and shows the threshold it gives
+ * for a database. */
 #include <getopt.h>
 #include <stdint.h>
 #include <string.h>
@@ -8,33 +9,76 @@
 #include "cli_common.h"
 #include "sw_calibrate.h"
 #include "sw_db.h"
+#include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 #include "sw_matrix.h"
 
 static const char help[] =
-    "usage: swsearch calibrate -d DB [--gpu ID]\n"
+    "usage: swsearch calibrate -d DB [--gpus G | --gpu ID]\n"
     "\n"
     "Measures the throughput of the GPU's inter-task kernels (a few threads per\n"
     "database sequence) and of its intra-task kernel (a thread block per\n"
     "sequence) over a range of sequence lengths, stores the figures in the\n"
     "calibration cache of this GPU model, and prints the predicted scan time of\n"
     "database DB for each length threshold; 'swsearch search' uses the best one\n"
-    "unless --threshold says otherwise. The cache lies in $SWSEARCH_CACHE_DIR,\n"
-    "else $XDG_CACHE_HOME/swsearch, else ~/.cache/swsearch.\n"
+    "unless --threshold says otherwise. Each model among the GPUs is measured\n"
+    "once, on the first GPU of that model. The cache lies in\n"
+    "$SWSEARCH_CACHE_DIR, else $XDG_CACHE_HOME/swsearch, else ~/.cache/swsearch.\n"
     "\n"
     "  -d, --db PREFIX   database prefix given to makedb\n"
-    "      --gpu ID      CUDA device number (default 0)\n"
+    "      --gpus G      all (default), a number N (the first N) or a list of\n"
+    "                    CUDA device numbers such as 0,2\n"
+    "      --gpu ID      one GPU, CUDA device number ID\n"
     "  -h, --help        this help\n";
+
+/* Measures GPU `gpu`, prints its table and what it predicts for `db`,
+ * and caches it. */
+static int calibrate_one(int gpu, const sw_db *db, const char *db_path, const sw_scoring *scoring, sw_error *err)
+{
+    sw_calibration cal;
+    char path[4096];
+    int rc = sw_calibration_measure(gpu, scoring, &cal, err);
+    if (rc) return rc;
+    printf("GPU %d: %s; swsearch %s; query of %u residues; measured in %.2f s\n\n", gpu, cal.gpu_name,
+           cal.version, cal.query_length, cal.seconds);
+    printf("%10s %14s %14s\n", "length", "inter GCUPS", "intra GCUPS");
+    for (size_t i = 0; i < cal.num_points; i++)
+        printf("%10u %14.1f %14.1f\n", cal.length[i], cal.inter_gcups[i], cal.intra_gcups[i]);
+
+    const uint32_t *lengths = sw_db_lengths(db);
+    const uint64_t n = sw_db_num_seqs(db);
+    double best_time = 0;
+    const uint32_t best = sw_calibration_pick(&cal, lengths, n, &best_time);
+    printf("\n%s: %llu sequences, %llu residues; predicted scan seconds per 1,000 query residues:\n", db_path,
+           (unsigned long long)n, (unsigned long long)sw_db_num_residues(db));
+    printf("%10s %10s %12s\n", "threshold", "seconds", "intra seqs");
+    for (size_t i = 0; i <= cal.num_points; i++) {
+        const uint32_t t = i < cal.num_points ? cal.length[i] : UINT32_MAX;
+        uint64_t above = 0;
+        for (uint64_t s = 0; s < n; s++) above += lengths[s] > t;
+        char name[16];
+        if (t == UINT32_MAX) snprintf(name, sizeof name, "none");
+        else snprintf(name, sizeof name, "%u", t);
+        printf("%10s %10.4f %12llu%s\n", name, 1000 * sw_calibration_predict(&cal, lengths, n, t),
+               (unsigned long long)above, t == best ? "  <- chosen" : "");
+    }
+    if ((rc = sw_calibration_cache_path(gpu, path, sizeof path, err)) || (rc = sw_calibration_save(path, &cal, err)))
+        return rc;
+    printf("\ncalibration saved to %s\n", path);
+    return SW_OK;
+}
 
 int cli_calibrate(int argc, char **argv)
 {
-    enum { OPT_GPU = 256 };
+    enum { OPT_GPU = 256, OPT_GPUS };
     static const struct option longopts[] = {{"db", required_argument, NULL, 'd'},
                                              {"gpu", required_argument, NULL, OPT_GPU},
+                                             {"gpus", required_argument, NULL, OPT_GPUS},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *db_path = NULL;
-    long gpu = 0;
+    cli_gpus gpus;
+    memset(&gpus, 0, sizeof gpus);
     opterr = 0;
     optind = 1;
     int c;
@@ -44,7 +88,10 @@ int cli_calibrate(int argc, char **argv)
         switch (c) {
         case 'd': db_path = optarg; break;
         case OPT_GPU:
-            if (cli_parse_long("--gpu", optarg, 0, 1023, &gpu)) return CLI_EXIT_USAGE;
+            if (cli_parse_gpu(optarg, &gpus)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GPUS:
+            if (cli_parse_gpus(optarg, &gpus)) return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
         case ':':
@@ -69,40 +116,40 @@ int cli_calibrate(int argc, char **argv)
     sw_db *db = NULL;
     sw_matrix *matrix = NULL;
     sw_scoring scoring;
-    sw_calibration cal;
-    char path[4096];
+    sw_gpu_info infos[CLI_MAX_GPUS];
+    int count = 0;
     int rc;
     if ((rc = sw_db_open(db_path, &db, &err)) || (rc = sw_matrix_load("BLOSUM62", &matrix, &err)) ||
-        (rc = sw_scoring_init(&scoring, matrix, 11, 1, &err)) ||
-        (rc = sw_calibration_measure((int)gpu, &scoring, &cal, &err)))
+        (rc = sw_scoring_init(&scoring, matrix, 11, 1, &err)) || (rc = sw_gpu_list(infos, CLI_MAX_GPUS, &count, &err)))
         goto done;
-    printf("GPU %ld: %s; swsearch %s; query of %u residues; measured in %.2f s\n\n", gpu, cal.gpu_name,
-           cal.version, cal.query_length, cal.seconds);
-    printf("%10s %14s %14s\n", "length", "inter GCUPS", "intra GCUPS");
-    for (size_t i = 0; i < cal.num_points; i++)
-        printf("%10u %14.1f %14.1f\n", cal.length[i], cal.inter_gcups[i], cal.intra_gcups[i]);
-
-    const uint32_t *lengths = sw_db_lengths(db);
-    const uint64_t n = sw_db_num_seqs(db);
-    double best_time = 0;
-    const uint32_t best = sw_calibration_pick(&cal, lengths, n, &best_time);
-    printf("\n%s: %llu sequences, %llu residues; predicted scan seconds per 1,000 query residues:\n", db_path,
-           (unsigned long long)n, (unsigned long long)sw_db_num_residues(db));
-    printf("%10s %10s %12s\n", "threshold", "seconds", "intra seqs");
-    for (size_t i = 0; i <= cal.num_points; i++) {
-        const uint32_t t = i < cal.num_points ? cal.length[i] : UINT32_MAX;
-        uint64_t above = 0;
-        for (uint64_t s = 0; s < n; s++) above += lengths[s] > t;
-        char name[16];
-        if (t == UINT32_MAX) snprintf(name, sizeof name, "none");
-        else snprintf(name, sizeof name, "%u", t);
-        printf("%10s %10.4f %12llu%s\n", name, 1000 * sw_calibration_predict(&cal, lengths, n, t),
-               (unsigned long long)above, t == best ? "  <- chosen" : "");
+    if (count > CLI_MAX_GPUS) count = CLI_MAX_GPUS;
+    /* The devices asked for, in order. */
+    int devices[CLI_MAX_GPUS], n = gpus.is_list ? gpus.count : gpus.count ? gpus.count : count;
+    if (!gpus.is_list && n > count) {
+        rc = sw_error_set(&err, SW_ENODEV, "%d GPUs asked for: this machine has %d", n, count);
+        goto done;
     }
-    if ((rc = sw_calibration_cache_path((int)gpu, path, sizeof path, &err)) ||
-        (rc = sw_calibration_save(path, &cal, &err)))
-        goto done;
-    printf("\ncalibration saved to %s\n", path);
+    for (int i = 0; i < n; i++) {
+        devices[i] = gpus.is_list ? gpus.list[i] : i;
+        if (devices[i] >= count) {
+            rc = sw_error_set(&err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)", devices[i], count,
+                              count - 1);
+            goto done;
+        }
+    }
+    for (int i = 0; i < n && rc == SW_OK; i++) {
+        int model_seen = -1;
+        for (int k = 0; k < i && model_seen < 0; k++)
+            if (!strcmp(infos[devices[k]].name, infos[devices[i]].name)) model_seen = devices[k];
+        if (model_seen == devices[i]) continue; /* listed twice */
+        if (model_seen >= 0) {
+            printf("\nGPU %d: %s, the model of GPU %d, which was measured\n", devices[i], infos[devices[i]].name,
+                   model_seen);
+            continue;
+        }
+        if (i) printf("\n");
+        rc = calibrate_one(devices[i], db, db_path, &scoring, &err);
+    }
 
 done:
     if (rc) cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));

@@ -53,6 +53,96 @@ int cli_parse_choice(const char *option, const char *text, const cli_choice *cho
     return -1;
 }
 
+static int gpus_conflict(const char *option, const cli_gpus *g)
+{
+    if (!g->option) return 0;
+    cli_error("%s and %s both choose GPUs: give one of them", g->option, option);
+    return -1;
+}
+
+int cli_parse_gpus(const char *text, cli_gpus *out)
+{
+    if (gpus_conflict("--gpus", out)) return -1;
+    memset(out, 0, sizeof *out);
+    if (strlen(text) >= sizeof out->value) {
+        cli_error("--gpus: a list of at most %d GPUs", CLI_MAX_GPUS);
+        return -1;
+    }
+    if (!strcmp(text, "all")) {
+        /* count 0: every GPU */
+    } else if (!strchr(text, ',')) {
+        long n;
+        if (sw_parse_long(text, 1, CLI_MAX_GPUS, &n) != SW_OK) {
+            cli_error("--gpus takes 'all', a number of GPUs from 1 to %d or a list of GPU numbers such as 0,1, "
+                      "not '%s'", CLI_MAX_GPUS, text);
+            return -1;
+        }
+        out->count = (int)n;
+    } else {
+        out->is_list = 1;
+        const char *at = text;
+        for (;;) {
+            const char *comma = strchr(at, ',');
+            size_t len = comma ? (size_t)(comma - at) : strlen(at);
+            char item[16];
+            long id;
+            if (len == 0 || len >= sizeof item) {
+                cli_error("--gpus: '%s' is not a list of GPU numbers such as 0,1", text);
+                return -1;
+            }
+            memcpy(item, at, len);
+            item[len] = '\0';
+            if (sw_parse_long(item, 0, 1023, &id) != SW_OK) {
+                cli_error("--gpus: '%s' in '%s' is not a GPU number from 0 to 1023", item, text);
+                return -1;
+            }
+            if (out->count == CLI_MAX_GPUS) {
+                cli_error("--gpus: a list of at most %d GPUs", CLI_MAX_GPUS);
+                return -1;
+            }
+            out->list[out->count++] = (int)id;
+            if (!comma) break;
+            at = comma + 1;
+        }
+    }
+    out->option = "--gpus";
+    snprintf(out->value, sizeof out->value, "%s", text);
+    return 0;
+}
+
+int cli_parse_gpu(const char *text, cli_gpus *out)
+{
+    if (gpus_conflict("--gpu", out)) return -1;
+    long id;
+    if (cli_parse_long("--gpu", text, 0, 1023, &id)) return -1;
+    memset(out, 0, sizeof *out);
+    out->is_list = 1;
+    out->count = 1;
+    out->list[0] = (int)id;
+    out->option = "--gpu";
+    snprintf(out->value, sizeof out->value, "%s", text);
+    return 0;
+}
+
+void cli_gpus_describe(const cli_gpus *g, char *buf, size_t cap)
+{
+    if (!g->is_list) {
+        if (g->count) snprintf(buf, cap, "the first %d GPU%s", g->count, g->count == 1 ? "" : "s");
+        else snprintf(buf, cap, "every GPU");
+        return;
+    }
+    size_t at = (size_t)snprintf(buf, cap, "GPU%s ", g->count == 1 ? "" : "s");
+    for (int i = 0; i < g->count && at < cap; i++) at += (size_t)snprintf(buf + at, cap - at, "%s%d", i ? "," : "", g->list[i]);
+}
+
+int cli_gpus_same(const cli_gpus *a, const cli_gpus *b)
+{
+    if (a->is_list != b->is_list || a->count != b->count) return 0;
+    for (int i = 0; a->is_list && i < a->count; i++)
+        if (a->list[i] != b->list[i]) return 0;
+    return 1;
+}
+
 int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts)
 {
     if (c == ':' || c == '?' || c < 0 || c >= 64 * (int)(sizeof seen->bits / sizeof *seen->bits)) return 0;

@@ -36,6 +36,31 @@ int cli_parse_choice(const char *option, const char *text, const cli_choice *cho
  * command that has the option. */
 extern const cli_choice cli_device_choices[];
 
+/* The GPUs a command uses, from --gpus all|N|LIST or --gpu ID, as
+ * sw_search_options.gpus and num_gpus take them. */
+#define CLI_MAX_GPUS 64
+typedef struct cli_gpus {
+    int list[CLI_MAX_GPUS];
+    /* With is_list, the entries of list; else the first `count` GPUs of
+     * the machine (0: every one). */
+    int count;
+    int is_list;
+    /* The option as given, for a server's request; option NULL when
+     * neither was given. */
+    const char *option;
+    char value[16 * CLI_MAX_GPUS];
+} cli_gpus;
+/* --gpus TEXT: "all", a count N (the first N GPUs) or a list of CUDA
+ * device numbers separated by commas (a number may repeat: several slices
+ * of the database on one GPU). --gpu ID: that GPU alone. Either refuses
+ * the other one given before it. 0, or -1 after an error message. */
+int cli_parse_gpus(const char *text, cli_gpus *out);
+int cli_parse_gpu(const char *text, cli_gpus *out);
+/* "GPU 2", "GPUs 0,1", "the first 2 GPUs" or "every GPU". */
+void cli_gpus_describe(const cli_gpus *g, char *buf, size_t cap);
+/* 1 when both select the same GPUs in the same order. */
+int cli_gpus_same(const cli_gpus *a, const cli_gpus *b);
+
 /* Every option of every command is given at most once: a repeated one is
  * more often a slip (a pasted command line, a second -d) than a wish for the
  * last value. A command's parse loop passes each value getopt_long returns

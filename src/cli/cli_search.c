@@ -57,7 +57,11 @@ static void search_usage(FILE *out)
           "                        residues costs G + k*E, as in BLAST and ssearch36\n"
           "      --device D        auto (default: the GPU when one is usable, else the\n"
           "                        CPU), gpu or cpu\n"
-          "      --gpu ID          CUDA device number (default 0)\n"
+          "      --gpus G          the GPUs to search on: all (default), a number N\n"
+          "                        (the first N) or a list of CUDA device numbers such\n"
+          "                        as 0,2; the database is cut into slices of equal\n"
+          "                        work, one a GPU, and the output is the same\n"
+          "      --gpu ID          one GPU, CUDA device number ID\n"
           "      --threshold N     GPU: database sequences longer than N residues go\n"
           "                        to the intra-task kernel ('none': never); default:\n"
           "                        calibrated for this GPU (see 'swsearch calibrate'),\n"
@@ -102,6 +106,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         OPT_CPU_ENGINE,
         OPT_DEVICE,
         OPT_GPU,
+        OPT_GPUS,
         OPT_THRESHOLD,
         OPT_OUTFMT,
         OPT_STATS,
@@ -116,6 +121,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         {"cpu-engine", required_argument, NULL, OPT_CPU_ENGINE},
         {"device", required_argument, NULL, OPT_DEVICE},
         {"gpu", required_argument, NULL, OPT_GPU},
+        {"gpus", required_argument, NULL, OPT_GPUS},
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
         {"outfmt", required_argument, NULL, OPT_OUTFMT},
         {"evalue", required_argument, NULL, 'e'},
@@ -180,7 +186,10 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             break;
         }
         case OPT_GPU:
-            if (cli_parse_long("--gpu", optarg, 0, 1023, &a->gpu_id)) return CLI_EXIT_USAGE;
+            if (cli_parse_gpu(optarg, &a->gpus)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GPUS:
+            if (cli_parse_gpus(optarg, &a->gpus)) return CLI_EXIT_USAGE;
             break;
         case OPT_THRESHOLD:
             if (!strcmp(optarg, "none")) {
@@ -236,11 +245,10 @@ int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
     char buf[64];
     const char *pairs[20][2];
     int n = 0;
-    char top[24], open[24], ext[24], threads[24], gpu[24], threshold[24];
+    char top[24], open[24], ext[24], threads[24], threshold[24];
     snprintf(top, sizeof top, "%ld", a->top);
     snprintf(open, sizeof open, "%ld", a->gap_open);
     snprintf(ext, sizeof ext, "%ld", a->gap_extend);
-    snprintf(gpu, sizeof gpu, "%ld", a->gpu_id);
     if (isinf(a->evalue)) snprintf(buf, sizeof buf, "inf");
     else snprintf(buf, sizeof buf, "%.17g", a->evalue);
     pairs[n][0] = "--top", pairs[n++][1] = top;
@@ -251,7 +259,8 @@ int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
     pairs[n][0] = "--evalue", pairs[n++][1] = buf;
     pairs[n][0] = "--stats", pairs[n++][1] = a->stats == SW_STATS_TABLE ? "table" : a->stats == SW_STATS_FIT ? "fit" : "auto";
     pairs[n][0] = "--device", pairs[n++][1] = a->device == SW_DEVICE_CPU ? "cpu" : a->device == SW_DEVICE_GPU ? "gpu" : "auto";
-    pairs[n][0] = "--gpu", pairs[n++][1] = gpu;
+    /* Without --gpu or --gpus the server's own GPUs. */
+    if (a->gpus.option) pairs[n][0] = a->gpus.option, pairs[n++][1] = a->gpus.value;
     pairs[n][0] = "--cpu-engine", pairs[n++][1] = a->cpu_engine == SW_CPU_ENGINE_REFERENCE ? "reference" : "simd";
     if (a->threads) {
         snprintf(threads, sizeof threads, "%ld", a->threads);
@@ -309,7 +318,8 @@ int cli_search_report(const search_args *a, const char *db_path, sw_db *db, sw_r
         .threads = (int)a->threads,
         .cpu_engine = (sw_cpu_engine)a->cpu_engine,
         .device = (sw_device)a->device,
-        .gpu_id = (int)a->gpu_id,
+        .gpus = a->gpus.is_list ? a->gpus.list : NULL,
+        .num_gpus = a->gpus.count,
         .gpu_threshold = a->threshold,
         .progress = progress ? draw_progress : NULL,
         .progress_user = progress,
@@ -391,7 +401,8 @@ int cli_search(int argc, char **argv)
 
     double t0 = sw_clock_seconds();
     /* The GPU's context starts while the input is read and decoded. */
-    sw_gpu_warm_up *warm_up = a.device != SW_DEVICE_CPU ? sw_gpu_warm_up_start((int)a.gpu_id) : NULL;
+    sw_gpu_warm_up *warm_up =
+        a.device != SW_DEVICE_CPU ? sw_gpu_warm_up_start(a.gpus.list, a.gpus.is_list ? a.gpus.count : 0) : NULL;
     sw_error err;
     sw_error_clear(&err);
     sw_query_reader *queries = NULL;

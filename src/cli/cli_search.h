@@ -14,7 +14,8 @@
 
 typedef struct search_args {
     const char *query_path, *db_path, *out_path, *matrix, *outfmt, *server_path;
-    long top, gap_open, gap_extend, threads, gpu_id;
+    long top, gap_open, gap_extend, threads;
+    cli_gpus gpus; /* --gpus or --gpu; none given: every GPU */
     double evalue;
     int stats;
     uint32_t threshold;

@@ -33,7 +33,7 @@ static void serve_usage(FILE *out)
 {
     fputs("usage: swsearch serve -d DB --socket PATH [options]\n"
           "\n"
-          "Loads the database DB once, into memory and onto the GPU, and answers\n"
+          "Loads the database DB once, into memory and onto the GPUs, and answers\n"
           "'swsearch search --server PATH' on the local socket PATH, one request after\n"
           "another, each exactly as a direct search would. Stops on SIGTERM or SIGINT\n"
           "once the request under way is answered, and removes PATH.\n"
@@ -43,7 +43,11 @@ static void serve_usage(FILE *out)
           "                        server answers is replaced, any other file is refused\n"
           "      --device D        auto (default), gpu or cpu: cpu answers every request\n"
           "                        on the CPU\n"
-          "      --gpu ID          CUDA device number (default 0)\n"
+          "      --gpus G          the GPUs that hold the database, a slice on each:\n"
+          "                        all (default), a number N (the first N) or a list\n"
+          "                        of CUDA device numbers such as 0,2; a request may\n"
+          "                        name only these\n"
+          "      --gpu ID          one GPU, CUDA device number ID\n"
           "  -t, --threads T       CPU threads (default: all cores), unless a request\n"
           "                        gives its own\n"
           "  -v, --verbose         a line on stderr for each request\n"
@@ -65,7 +69,8 @@ typedef struct server {
     sw_db *db;
     sw_resident *resident;
     int device;    /* SW_DEVICE_* the server allows */
-    long gpu_id, threads;
+    cli_gpus gpus; /* --gpus or --gpu: the GPUs that hold the database */
+    long threads;
     int verbose;
 } server;
 
@@ -112,12 +117,15 @@ static void serve_one(server *sv, int conn)
     }
     if (sv->device == SW_DEVICE_CPU) a.device = SW_DEVICE_CPU;
     if (!a.threads) a.threads = sv->threads;
-    if (a.gpu_id != sv->gpu_id && a.device != SW_DEVICE_CPU) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "this server uses GPU %ld, not %ld", sv->gpu_id, a.gpu_id);
+    if (a.gpus.option && !cli_gpus_same(&a.gpus, &sv->gpus) && a.device != SW_DEVICE_CPU) {
+        char msg[2400], ours[1100], theirs[1100];
+        cli_gpus_describe(&sv->gpus, ours, sizeof ours);
+        cli_gpus_describe(&a.gpus, theirs, sizeof theirs);
+        snprintf(msg, sizeof msg, "this server uses %s, not %s", ours, theirs);
         cli_wire_send_end(conn, CLI_EXIT_FAILURE, msg);
         goto done;
     }
+    a.gpus = sv->gpus;
     sw_error err;
     sw_error_clear(&err);
     sw_query_reader *queries = NULL;
@@ -230,7 +238,7 @@ static void warm_up(server *sv)
     if (w > 0 && sink && cli_search_parse(1, argv, 1, &a) == CLI_EXIT_OK &&
         sw_queries_open_fd(p[0], "warm-up", sw_alphabet_protein(), 0, NULL, NULL, &q, &err) == SW_OK) {
         a.device = sv->device;
-        a.gpu_id = sv->gpu_id;
+        a.gpus = sv->gpus;
         a.threads = sv->threads;
         sw_report_summary summary;
         if (cli_search_report(&a, sv->db_path, sv->db, sv->resident, q, sink, NULL, NULL, NULL, &summary, &err))
@@ -244,10 +252,11 @@ static void warm_up(server *sv)
 
 int cli_serve(int argc, char **argv)
 {
-    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU };
+    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU, OPT_GPUS };
     static const struct option longopts[] = {
         {"db", required_argument, NULL, 'd'},       {"socket", required_argument, NULL, OPT_SOCKET},
         {"device", required_argument, NULL, OPT_DEVICE}, {"gpu", required_argument, NULL, OPT_GPU},
+        {"gpus", required_argument, NULL, OPT_GPUS},
         {"threads", required_argument, NULL, 't'},  {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     server sv;
@@ -267,7 +276,10 @@ int cli_serve(int argc, char **argv)
             if (cli_parse_long("--threads", optarg, 1, 4096, &sv.threads)) return CLI_EXIT_USAGE;
             break;
         case OPT_GPU:
-            if (cli_parse_long("--gpu", optarg, 0, 1023, &sv.gpu_id)) return CLI_EXIT_USAGE;
+            if (cli_parse_gpu(optarg, &sv.gpus)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GPUS:
+            if (cli_parse_gpus(optarg, &sv.gpus)) return CLI_EXIT_USAGE;
             break;
         case OPT_DEVICE:
             if (cli_parse_choice("--device", optarg, cli_device_choices, &sv.device)) return CLI_EXIT_USAGE;

@@ -898,8 +898,9 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
             sw_results_stats(results, &st);
             add_stats(&sum.stats, &st, sum.batches == 0);
             if (sum.batches == 0) {
-                /* The threshold depends on the GPU and the database only. */
-                if (st.on_gpu && opt.gpu_threshold == 0) {
+                /* The threshold depends on the GPU and the database only;
+                 * GPUs whose calibrations differ keep theirs each. */
+                if (st.on_gpu && opt.gpu_threshold == 0 && !st.gpu_thresholds_differ) {
                     opt.gpu_threshold = st.gpu_threshold;
                     opt.gpu_threshold_kept = 1;
                 }

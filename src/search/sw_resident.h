@@ -2,8 +2,9 @@
  * after another: its residues decoded in host memory and, once a GPU search
  * has run, uploaded to the GPU with the engine that searched it. A search
  * given the resident database (sw_search_options.resident) skips the
- * decoding and the upload; an engine made for other scoring, another top-N
- * or another GPU is replaced (and the database uploaded again). */
+ * decoding and the upload; a team of GPU engines made for other scoring,
+ * another top-N or other GPUs is replaced (and the database uploaded
+ * again). */
 #ifndef SW_RESIDENT_H
 #define SW_RESIDENT_H
 
@@ -29,24 +30,18 @@ const uint64_t *sw_resident_offsets(const sw_resident *r);
 /* Each sequence's position in the database's FASTA (the order of ties). */
 const uint32_t *sw_resident_tiebreak(const sw_resident *r);
 
-/* The GPU engine for these settings, with the database on the GPU: the one
- * kept from an earlier search when it was made for the same settings, else
- * a new one (the old one freed). The engine stays the resident copy's. */
-struct sw_gpu_engine;
-struct sw_gpu_engine_options;
-int sw_resident_gpu_engine(sw_resident *r, int gpu_id, const sw_scoring *scoring, size_t top_n,
-                           const struct sw_gpu_engine_options *options, struct sw_gpu_engine **engine,
-                           sw_error *err);
+/* The GPU team for this configuration, with the database loaded on its
+ * GPUs: the one kept from an earlier search when it was started for the
+ * same configuration (sw_gpu_team_matches), else a new one (the old one
+ * freed first, so that its GPU memory is free for the new one). The team
+ * stays the resident copy's. */
+struct sw_gpu_team;
+struct sw_gpu_team_config;
+int sw_resident_gpu_team(sw_resident *r, const struct sw_gpu_team_config *config, struct sw_gpu_team **team,
+                         sw_error *err);
 
-/* The GPU `gpu_id` as a search found it, and the intra-task threshold its
- * calibration picked for this database (0: none picked yet); 0 when not
- * remembered. */
-struct sw_gpu_info;
-int sw_resident_gpu_known(const sw_resident *r, int gpu_id, struct sw_gpu_info *info, uint32_t *threshold);
-void sw_resident_gpu_remember(sw_resident *r, int gpu_id, const struct sw_gpu_info *info, uint32_t threshold);
-
-/* Forgets the kept GPU engine (after a GPU error, so that the next search
+/* Forgets the kept GPU team (after a GPU error, so that the next search
  * starts afresh). */
-void sw_resident_drop_engine(sw_resident *r);
+void sw_resident_drop_team(sw_resident *r);
 
 #endif

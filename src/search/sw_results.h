@@ -11,7 +11,7 @@
 typedef struct sw_search_results sw_search_results;
 
 typedef struct sw_search_stats {
-    char engine[96];        /* "CPU simd (avx2)", "GPU NVIDIA H100 ...", ... */
+    char engine[160];       /* "CPU simd (avx2)", "GPU 0 (NVIDIA H100 ...)", "GPUs 0,1 (...)", ... */
     double load_seconds;    /* reading the database into the engine (GPU only) */
     /* GPU, parts of the load: starting the GPU and its engine; decoding the
      * database (beside that start); waiting for the decoding after it; the
@@ -24,7 +24,8 @@ typedef struct sw_search_stats {
     int threads;            /* CPU threads */
     int on_gpu;             /* 1: the GPU engine ran */
     uint32_t gpu_qp_length; /* GPU: sequences up to this length went to the query-across-threads kernels */
-    uint32_t gpu_threshold; /* GPU: longer sequences went to the intra-task kernel */
+    uint32_t gpu_threshold; /* GPU: longer sequences went to the intra-task kernel (the first slice's) */
+    int gpu_thresholds_differ; /* GPU: the slices' calibrations picked different thresholds */
     const char *gpu_threshold_source; /* "--threshold", "calibrated now", "calibration cache" */
 } sw_search_stats;
 

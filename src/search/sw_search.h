@@ -27,7 +27,12 @@ typedef struct sw_search_options {
     int threads;           /* CPU threads; <= 0: all online CPUs */
     sw_cpu_engine cpu_engine;
     sw_device device;
-    int gpu_id;            /* CUDA device number */
+    /* The GPUs of a GPU search, each with a slice of the database
+     * (sw_gpu_team.h): `gpus`, num_gpus CUDA device numbers (a number may
+     * repeat: several slices on one GPU), or, with gpus NULL, the first
+     * num_gpus GPUs (0: every GPU of the machine). */
+    const int *gpus;
+    int num_gpus;
     /* Database sequences longer than this go to the GPU's intra-task
      * kernel; 0: the calibrated threshold (sw_calibrate.h); UINT32_MAX:
      * never. */
@@ -81,7 +86,8 @@ int sw_search_cpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
                   const sw_search_options *options, sw_search_results **out, sw_error *err);
 
 /* The GPU engine (sw_search_gpu.c): the whole database is decompressed and
- * handed to the GPU once; SW_ENODEV when no GPU is usable. */
+ * handed to the GPUs once, a slice to each; SW_ENODEV when no GPU is
+ * usable. */
 int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err);
 

@@ -86,3 +86,21 @@ void sw_topn_sorted(const sw_topn *t, sw_hit *out)
     memcpy(out, t->heap, t->count * sizeof *out);
     qsort(out, t->count, sizeof *out, cmp_best_first);
 }
+
+size_t sw_topn_merge_sorted(const sw_hit *const *lists, const size_t *counts, size_t num_lists, size_t top_n,
+                            sw_hit *out)
+{
+    /* Few lists (one a GPU): the best head is found by a scan. */
+    size_t n = 0;
+    size_t pos[SW_TOPN_MERGE_MAX_LISTS] = {0};
+    if (num_lists > SW_TOPN_MERGE_MAX_LISTS) num_lists = SW_TOPN_MERGE_MAX_LISTS;
+    while (n < top_n) {
+        size_t best = num_lists;
+        for (size_t l = 0; l < num_lists; l++)
+            if (pos[l] < counts[l] && (best == num_lists || better(&lists[l][pos[l]], &lists[best][pos[best]])))
+                best = l;
+        if (best == num_lists) break;
+        out[n++] = lists[best][pos[best]++];
+    }
+    return n;
+}

@@ -29,4 +29,14 @@ size_t sw_topn_count(const sw_topn *t);
 /* Copies the hits, best first, into `out` (sw_topn_count() entries). */
 void sw_topn_sorted(const sw_topn *t, sw_hit *out);
 
+/* Merges `num_lists` lists of hits, each best first and of distinct
+ * sequences across the lists, into the best `top_n` of them all, best
+ * first, in `out` (room for top_n); returns how many. The N best of a
+ * union are among the N best of each of its parts, so the lists of several
+ * slices of a database merge into exactly the list of the whole. At most
+ * SW_TOPN_MERGE_MAX_LISTS lists. */
+#define SW_TOPN_MERGE_MAX_LISTS 256
+size_t sw_topn_merge_sorted(const sw_hit *const *lists, const size_t *counts, size_t num_lists, size_t top_n,
+                            sw_hit *out);
+
 #endif

@@ -178,6 +178,36 @@ case $? in
   *) fail "calibrate crashed or misbehaved"; cat "$tmp/err" ;;
 esac
 
+# --gpus: all, a count or a list of GPU numbers; --gpu one GPU; not both.
+# On a GPU machine slices on GPU 0 give the output of one GPU; without one,
+# --device gpu fails with a clear error and auto falls back to the CPU.
+expect 2 "--gpus 0" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpus 0
+err_has "--gpus takes 'all', a number of GPUs from 1 to 64 or a list"
+expect 2 "--gpus 65" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpus 65
+expect 2 "--gpus 0,x" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpus 0,x
+err_has "'x' in '0,x' is not a GPU number"
+expect 2 "--gpus 0,,1" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpus 0,,1
+err_has "is not a list of GPU numbers"
+expect 2 "--gpus and --gpu" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpus all --gpu 0
+err_has "--gpus and --gpu both choose GPUs"
+expect 2 "--gpu and --gpus" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpu 0 --gpus 0,0
+err_has "--gpu and --gpus both choose GPUs"
+expect 0 "--gpus on the CPU" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device cpu --gpus 3 -o "$tmp/cpu_gpus.tsv"
+cmp -s "$tmp/cpu_gpus.tsv" "$tmp/simd2.tsv" && pass || fail "--device cpu --gpus 3 differs from the CPU"
+for g in "--gpus 0,0,0" "--gpus all" "--gpus 1" "--gpu 0"; do
+  "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device gpu $g -o "$tmp/gpu_g.tsv" 2> "$tmp/err"
+  case $? in
+    0) cmp -s "$tmp/gpu_g.tsv" "$tmp/simd2.tsv" && pass || fail "GPU with $g differs from the CPU" ;;
+    1) err_has "GPU\|CUDA"; absent "$tmp/gpu_g.tsv" ;;
+    *) fail "$g crashed or misbehaved"; cat "$tmp/err" ;;
+  esac
+done
+"$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device gpu --gpus 0,63 -o "$tmp/gpu_63.tsv" 2> "$tmp/err"
+[ $? -eq 1 ] && pass || fail "--gpus 0,63 did not fail"
+err_has "GPU"
+absent "$tmp/gpu_63.tsv"
+expect 2 "calibrate --gpus x" -- "$swsearch" calibrate -d "$tmp/sp" --gpus x
+
 # info and verify; a damaged database is refused, never searched.
 expect 0 "info" -- "$swsearch" info -d "$tmp/sp"
 out_has "format     version 2"

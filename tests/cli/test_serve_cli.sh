@@ -24,6 +24,10 @@ sock="$tmp/s.sock"
 # Usage errors.
 expect 2 "serve without options" -- "$swsearch" serve
 err_has "serve needs -d DB and --socket PATH"
+expect 2 "serve --gpus 0,x" -- "$swsearch" serve -d "$tmp/db" --socket "$sock" --gpus 0,x
+err_has "'x' in '0,x' is not a GPU number"
+expect 2 "serve --gpu and --gpus" -- "$swsearch" serve -d "$tmp/db" --socket "$sock" --gpu 1 --gpus 2
+err_has "both choose GPUs"
 expect 2 "--server with -d" -- "$swsearch" search --server "$sock" -q "$tmp/q.fa" -d "$tmp/db"
 err_has "no -d"
 expect 1 "no server" -- "$swsearch" search --server "$sock" -q "$tmp/q.fa" -o "$tmp/none.tsv"

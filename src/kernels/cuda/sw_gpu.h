@@ -25,13 +25,14 @@ int sw_gpu_compiled(void);
 int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *err);
 
 /* Starting the CUDA driver and a device's context takes about 0.1 s. A
- * program that is about to use GPU `device` can have that done on a thread
- * of its own while it reads its input. Never fails: without a thread, a
+ * program that is about to use GPUs `devices` (`count` of them; count 0:
+ * every GPU of the machine) can have that done on threads of their own,
+ * one a device, while it reads its input. Never fails: without a thread, a
  * driver or the device it does nothing, and any error shows where the GPU
- * is then used. sw_gpu_warm_up_finish waits for the thread and frees it
+ * is then used. sw_gpu_warm_up_finish waits for the threads and frees them
  * (NULL is fine). */
 typedef struct sw_gpu_warm_up sw_gpu_warm_up;
-sw_gpu_warm_up *sw_gpu_warm_up_start(int device);
+sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count);
 void sw_gpu_warm_up_finish(sw_gpu_warm_up *w);
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /* GPU discovery through the CUDA runtime. */
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,26 +37,56 @@ extern "C" int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *er
     return SW_OK;
 }
 
+/* One thread a device; a thread that cannot start leaves its device cold. */
 struct sw_gpu_warm_up {
     pthread_t thread;
-    int device;
+    int devices[64];
+    int count;     /* 0: every device */
+    pthread_t workers[64];
+    int started[64];
 };
 
-static void *warm_up(void *arg)
+static void *warm_device(void *arg)
 {
-    const sw_gpu_warm_up *w = (const sw_gpu_warm_up *)arg;
     /* The runtime creates the device's primary context on first use; every
      * thread of the process shares it afterwards. Errors are left for the
      * real use to report. */
-    if (cudaSetDevice(w->device) == cudaSuccess) cudaFree(0);
+    const int device = (int)(intptr_t)arg;
+    if (cudaSetDevice(device) == cudaSuccess) cudaFree(0);
     return NULL;
 }
 
-extern "C" sw_gpu_warm_up *sw_gpu_warm_up_start(int device)
+static void *warm_up(void *arg)
 {
-    sw_gpu_warm_up *w = (sw_gpu_warm_up *)malloc(sizeof *w);
+    sw_gpu_warm_up *w = (sw_gpu_warm_up *)arg;
+    int n = w->count;
+    if (n == 0) {
+        if (cudaGetDeviceCount(&n) != cudaSuccess) {
+            cudaGetLastError();
+            return NULL;
+        }
+        if (n > 64) n = 64;
+        for (int i = 0; i < n; i++) w->devices[i] = i;
+    }
+    /* Devices listed twice (several slices on one GPU) warm once. */
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int k = 0; k < i; k++) seen |= w->devices[k] == w->devices[i];
+        if (!seen)
+            w->started[i] = !pthread_create(&w->workers[i], NULL, warm_device, (void *)(intptr_t)w->devices[i]);
+    }
+    for (int i = 0; i < n; i++)
+        if (w->started[i]) pthread_join(w->workers[i], NULL);
+    return NULL;
+}
+
+extern "C" sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count)
+{
+    if (count < 0 || count > 64) return NULL;
+    sw_gpu_warm_up *w = (sw_gpu_warm_up *)calloc(1, sizeof *w);
     if (!w) return NULL;
-    w->device = device;
+    w->count = count;
+    for (int i = 0; i < count; i++) w->devices[i] = devices[i];
     if (pthread_create(&w->thread, NULL, warm_up, w)) {
         free(w);
         return NULL;

@@ -23,9 +23,10 @@ int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *err)
     return no_cuda(err);
 }
 
-sw_gpu_warm_up *sw_gpu_warm_up_start(int device)
+sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count)
 {
-    (void)device;
+    (void)devices;
+    (void)count;
     return NULL;
 }
 
@@ -47,6 +48,18 @@ int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32
 {
     (void)e;
     (void)residues;
+    (void)lengths;
+    (void)tiebreak;
+    (void)num_seqs;
+    return no_cuda(err);
+}
+
+int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_piece *pieces, size_t num_pieces,
+                                const uint32_t *lengths, const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err)
+{
+    (void)e;
+    (void)pieces;
+    (void)num_pieces;
     (void)lengths;
     (void)tiebreak;
     (void)num_seqs;

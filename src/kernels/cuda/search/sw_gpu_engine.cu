@@ -379,6 +379,7 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
         /* Leave room for other users of the GPU and the CUDA context. */
         size_t reserve = total_bytes / 20 > ((size_t)256 << 20) ? total_bytes / 20 : (size_t)256 << 20;
         e->budget = free_bytes > reserve ? free_bytes - reserve : free_bytes / 2;
+        if (e->opt.device_share > 1) e->budget /= (size_t)e->opt.device_share;
         if (e->opt.max_device_bytes && e->opt.max_device_bytes < e->budget) e->budget = e->opt.max_device_bytes;
 
         if (top_n) {
@@ -487,10 +488,12 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
     free(e);
 }
 
-/* Counting the residue codes of the database, part by part. */
+/* Counting the residue codes of the database, part by part; a part is a
+ * range of the bytes of all pieces, one after another. */
 #define TALLY_PARTS 16
 struct tally_ctx {
-    const uint8_t *residues;
+    const sw_gpu_db_piece *pieces;
+    size_t num_pieces;
     uint64_t total;
     int parts;
     uint64_t counts[TALLY_PARTS][256];
@@ -504,19 +507,37 @@ static void tally_worker(void *arg, int part)
     /* Four tallies break the store-to-load chain on runs of one code. */
     uint64_t t4[4][256];
     memset(t4, 0, sizeof t4);
-    uint64_t i = from;
-    for (; i + 4 <= to; i += 4) {
-        t4[0][t->residues[i]]++;
-        t4[1][t->residues[i + 1]]++;
-        t4[2][t->residues[i + 2]]++;
-        t4[3][t->residues[i + 3]]++;
+    uint64_t base = 0;
+    for (size_t p = 0; p < t->num_pieces; base += t->pieces[p++].bytes) {
+        const uint64_t lo = from > base ? from - base : 0;
+        const uint64_t end = base + t->pieces[p].bytes;
+        const uint64_t hi = (to < end ? to : end) - base;
+        if (to <= base || from >= end) continue;
+        const uint8_t *r = t->pieces[p].residues;
+        uint64_t i = lo;
+        for (; i + 4 <= hi; i += 4) {
+            t4[0][r[i]]++;
+            t4[1][r[i + 1]]++;
+            t4[2][r[i + 2]]++;
+            t4[3][r[i + 3]]++;
+        }
+        for (; i < hi; ++i) t4[0][r[i]]++;
     }
-    for (; i < to; ++i) t4[0][t->residues[i]]++;
     for (int c = 0; c < 256; ++c) t->counts[part][c] = t4[0][c] + t4[1][c] + t4[2][c] + t4[3][c];
 }
 
 extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32_t *lengths,
                                     const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err)
+{
+    uint64_t total = 0;
+    for (uint64_t i = 0; lengths && i < num_seqs; ++i) total += lengths[i];
+    const sw_gpu_db_piece whole = {residues, total};
+    return sw_gpu_engine_set_db_pieces(e, &whole, 1, lengths, tiebreak, num_seqs, err);
+}
+
+extern "C" int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_piece *pieces, size_t num_pieces,
+                                           const uint32_t *lengths, const uint32_t *tiebreak, uint64_t num_seqs,
+                                           sw_error *err)
 {
     if (!e || (num_seqs && (!lengths || !tiebreak))) return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
     if (num_seqs > MAX_SEQS)
@@ -533,7 +554,14 @@ extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, c
                                 (unsigned long long)i);
         total += lengths[i];
     }
-    if (total && !residues) return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
+    uint64_t given = 0;
+    for (size_t p = 0; p < num_pieces; ++p) {
+        if (pieces[p].bytes && !pieces[p].residues) return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
+        given += pieces[p].bytes;
+    }
+    if (given != total)
+        return sw_error_set(err, SW_EINVAL, "GPU engine: %llu residues given for sequences of %llu",
+                            (unsigned long long)given, (unsigned long long)total);
     uint64_t seen[SW_CODE_LIMIT] = {0};
     {
         /* The codes that occur, counted on all cores: on one, the 211 M
@@ -541,7 +569,8 @@ extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, c
          * of the whole command's time outside the scan. */
         tally_ctx t;
         memset(&t, 0, sizeof t);
-        t.residues = residues;
+        t.pieces = pieces;
+        t.num_pieces = num_pieces;
         t.total = total;
         t.parts = total < ((uint64_t)1 << 24) ? 1 : TALLY_PARTS;
         int started = 0;
@@ -604,10 +633,16 @@ extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, c
                  "upload residue classes");
         if (e->resident) {
             SETDB_CK(cudaMalloc(&e->d_res, total ? total : 1), "database residues");
-            SETDB_CK(sw_cuda_upload(e->d_res, residues, total, 0), "upload residues");
+            uint64_t at = 0;
+            for (size_t p = 0; p < num_pieces && ce == cudaSuccess; at += pieces[p++].bytes)
+                ce = cudaMemcpyAsync(e->d_res + at, pieces[p].residues, pieces[p].bytes, cudaMemcpyHostToDevice,
+                                     e->s_copy);
+            SETDB_CK(ce, "upload residues");
+            SETDB_CK(cudaStreamSynchronize(e->s_copy), "upload residues");
         } else {
             SETDB_CK(cudaMallocHost(&e->h_res, total), "pinned database");
-            memcpy(e->h_res, residues, total);
+            uint64_t at = 0;
+            for (size_t p = 0; p < num_pieces; at += pieces[p++].bytes) memcpy(e->h_res + at, pieces[p].residues, pieces[p].bytes);
             SETDB_CK(cudaMalloc(&e->d_batch[0], e->batch_capacity), "batch buffer");
             SETDB_CK(cudaMalloc(&e->d_batch[1], e->batch_capacity), "batch buffer");
         }

@@ -26,6 +26,10 @@ typedef struct sw_gpu_engine_options {
      * after the working buffers stays in pinned host memory and is streamed
      * in batches for every query. */
     size_t max_device_bytes;
+    /* Engines that share the device with this one, itself included (several
+     * slices of one database on one GPU): each takes this share of what
+     * the free memory gives. 0 or 1: the GPU is the engine's alone. */
+    int device_share;
     /* Streams over which the length buckets of one query run concurrently;
      * 0: 4. 1 runs them one after another. */
     int bucket_streams;
@@ -135,6 +139,19 @@ int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_t top_n,
  * Replaces an earlier database. */
 int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, const uint32_t *lengths,
                          const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err);
+
+/* The residues of a database given in pieces: the sequences' codes are the
+ * pieces' bytes one after another (a sequence may not straddle two). */
+typedef struct sw_gpu_db_piece {
+    const uint8_t *residues;
+    uint64_t bytes;
+} sw_gpu_db_piece;
+
+/* sw_gpu_engine_set_db() with the residues in `num_pieces` pieces, for a
+ * slice of a database made of runs of the whole (sw_slices.h), which then
+ * need not be copied into one buffer first. */
+int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_piece *pieces, size_t num_pieces,
+                                const uint32_t *lengths, const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err);
 
 /* Aligns every query against the database. For query q, hits[q * top_n ..]
  * receives counts[q] hits (at most top_n, only scores > 0), by score
