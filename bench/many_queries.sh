@@ -4,7 +4,8 @@
 # against the 20 benchmark queries' throughput. Prints TCUPS of both, the
 # command's peak memory, and when the first and the last hits were written
 # (hits go out batch by batch, not at the end). BLAST's tabular output, -e
-# 10 and the default --top 500: statistics and alignments included.
+# 10 and the default --top 500: statistics and alignments included. GPUS
+# (optional): swsearch's --gpus for every search (default: every GPU).
 # Usage: bench/many_queries.sh BUILD [SHARED_DIR] [STEP]
 set -euo pipefail
 build=$1
@@ -14,6 +15,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 queries="$shared/data/queries20.fasta"
 swsearch="$build/src/cli/swsearch"
+gpus=()
+[ -z "${GPUS:-}" ] || gpus=(--gpus "$GPUS")
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
 "$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
 awk -v step="$step" '/^>/ { keep = (n++ % step == 0) } keep' "$work/sp.fa" > "$work/many.fa"
@@ -21,11 +24,11 @@ awk -v step="$step" '/^>/ { keep = (n++ % step == 0) } keep' "$work/sp.fa" > "$w
 rm "$work/sp.fa"
 nq=$(grep -c '^>' "$work/many.fa")
 nres=$(awk '!/^>/ { n += length($0) } END { print n }' "$work/many.fa")
-"$swsearch" search -q "$queries" -d "$work/sp" --outfmt tsv --top 10 -o "$work/warm.out" 2> /dev/null
+"$swsearch" search -q "$queries" -d "$work/sp" "${gpus[@]}" --outfmt tsv --top 10 -o "$work/warm.out" 2> /dev/null
 
-"$swsearch" search -q "$queries" -d "$work/sp" -v -o "$work/q20.out" 2> "$work/q20.err"
+"$swsearch" search -q "$queries" -d "$work/sp" "${gpus[@]}" -v -o "$work/q20.out" 2> "$work/q20.err"
 # The big run; a watcher notes when the output file first grows.
-"$swsearch" search -q "$work/many.fa" -d "$work/sp" -v -o /dev/stdout > "$work/many.out" 2> "$work/many.err" &
+"$swsearch" search -q "$work/many.fa" -d "$work/sp" "${gpus[@]}" -v -o /dev/stdout > "$work/many.out" 2> "$work/many.err" &
 pid=$!
 start=$(date +%s.%N) first=
 peak=0
@@ -39,7 +42,7 @@ wait $pid
 end=$(date +%s.%N)
 scan20=$(sed -n 's/.*scan \([0-9.]*\) s (\([0-9.]*\) GCUPS).*/\2/p' "$work/q20.err")
 scanN=$(sed -n 's/.*scan \([0-9.]*\) s (\([0-9.]*\) GCUPS).*/\2/p' "$work/many.err")
-echo "== $nq queries ($nres residues, every ${step}th database sequence) against the Swiss-Prot-like database"
+echo "== $nq queries ($nres residues, every ${step}th database sequence) against the Swiss-Prot-like database${GPUS:+, --gpus $GPUS}"
 tail -2 "$work/many.err"
 awk -v a="$scan20" -v b="$scanN" -v s="$start" -v f="${first:-$end}" -v e="$end" -v peak="$peak" -v hits="$(wc -l < "$work/many.out")" \
   'BEGIN { printf "scan: %.2f TCUPS (20 queries: %.2f TCUPS, ratio %.3f); first hits written after %.1f s of %.1f s; %d hits; peak memory %.0f MB\n", b / 1000, a / 1000, b / a, f - s, e - s, hits, peak / 1024 }'
