@@ -24,6 +24,10 @@ void cli_warn(void *user, const char *message);
 /* Strict decimal parsing: the whole text must be a number in [min, max]. */
 int cli_parse_long(const char *option, const char *text, long min, long max, long *out);
 
+/* A size in bytes: a whole number with an optional K, M, G or T (powers
+ * of 1024, optionally followed by B or iB), at least `min` bytes. */
+int cli_parse_size(const char *option, const char *text, uint64_t min, uint64_t *out);
+
 /* One of the words an option takes, and what it stands for. */
 typedef struct cli_choice {
     const char *name;

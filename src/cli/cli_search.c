@@ -62,6 +62,11 @@ static void search_usage(FILE *out)
           "                        as 0,2; the database is cut into slices of equal\n"
           "                        work, one a GPU, and the output is the same\n"
           "      --gpu ID          one GPU, CUDA device number ID\n"
+          "      --gpu-memory SIZE GPU memory the search may take on each GPU (such as\n"
+          "                        20G; default: its free memory less a margin); a\n"
+          "                        database larger than that stays on the GPUs as far\n"
+          "                        as it fits and is streamed in parts beyond, read\n"
+          "                        from its files once for each batch of queries\n"
           "      --threshold N     GPU: database sequences longer than N residues go\n"
           "                        to the intra-task kernel ('none': never); default:\n"
           "                        calibrated for this GPU (see 'swsearch calibrate'),\n"
@@ -107,6 +112,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         OPT_DEVICE,
         OPT_GPU,
         OPT_GPUS,
+        OPT_GPU_MEMORY,
         OPT_THRESHOLD,
         OPT_OUTFMT,
         OPT_STATS,
@@ -122,6 +128,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         {"device", required_argument, NULL, OPT_DEVICE},
         {"gpu", required_argument, NULL, OPT_GPU},
         {"gpus", required_argument, NULL, OPT_GPUS},
+        {"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
         {"outfmt", required_argument, NULL, OPT_OUTFMT},
         {"evalue", required_argument, NULL, 'e'},
@@ -191,6 +198,9 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         case OPT_GPUS:
             if (cli_parse_gpus(optarg, &a->gpus)) return CLI_EXIT_USAGE;
             break;
+        case OPT_GPU_MEMORY:
+            if (cli_parse_size("--gpu-memory", optarg, (uint64_t)1 << 20, &a->gpu_memory)) return CLI_EXIT_USAGE;
+            break;
         case OPT_THRESHOLD:
             if (!strcmp(optarg, "none")) {
                 a->threshold = UINT32_MAX;
@@ -245,7 +255,7 @@ int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
     char buf[64];
     const char *pairs[20][2];
     int n = 0;
-    char top[24], open[24], ext[24], threads[24], threshold[24];
+    char top[24], open[24], ext[24], threads[24], threshold[24], memory[24];
     snprintf(top, sizeof top, "%ld", a->top);
     snprintf(open, sizeof open, "%ld", a->gap_open);
     snprintf(ext, sizeof ext, "%ld", a->gap_extend);
@@ -261,6 +271,10 @@ int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
     pairs[n][0] = "--device", pairs[n++][1] = a->device == SW_DEVICE_CPU ? "cpu" : a->device == SW_DEVICE_GPU ? "gpu" : "auto";
     /* Without --gpu or --gpus the server's own GPUs. */
     if (a->gpus.option) pairs[n][0] = a->gpus.option, pairs[n++][1] = a->gpus.value;
+    if (a->gpu_memory) {
+        snprintf(memory, sizeof memory, "%llu", (unsigned long long)a->gpu_memory);
+        pairs[n][0] = "--gpu-memory", pairs[n++][1] = memory;
+    }
     pairs[n][0] = "--cpu-engine", pairs[n++][1] = a->cpu_engine == SW_CPU_ENGINE_REFERENCE ? "reference" : "simd";
     if (a->threads) {
         snprintf(threads, sizeof threads, "%ld", a->threads);
@@ -320,6 +334,7 @@ int cli_search_report(const search_args *a, const char *db_path, sw_db *db, sw_r
         .device = (sw_device)a->device,
         .gpus = a->gpus.is_list ? a->gpus.list : NULL,
         .num_gpus = a->gpus.count,
+        .gpu_memory = a->gpu_memory,
         .gpu_threshold = a->threshold,
         .progress = progress ? draw_progress : NULL,
         .progress_user = progress,
@@ -373,6 +388,7 @@ void cli_search_summary(FILE *to, const sw_db *db, const sw_report_summary *summ
                     st.gpu_start_seconds, st.decode_seconds, st.decode_wait_seconds, st.upload_seconds);
         fprintf(to, ", transfers %.3f s, %llu scores recomputed", st.transfer_seconds,
                 (unsigned long long)st.recomputed);
+        if (st.gpu_streamed) fprintf(to, ", the database streamed to the GPUs in parts");
     }
     if (summary->alignments) {
         fprintf(to, ", %llu alignments", (unsigned long long)summary->alignments);

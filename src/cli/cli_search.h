@@ -16,6 +16,7 @@ typedef struct search_args {
     const char *query_path, *db_path, *out_path, *matrix, *outfmt, *server_path;
     long top, gap_open, gap_extend, threads;
     cli_gpus gpus; /* --gpus or --gpu; none given: every GPU */
+    uint64_t gpu_memory; /* --gpu-memory; 0: not given */
     double evalue;
     int stats;
     uint32_t threshold;

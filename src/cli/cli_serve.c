@@ -48,6 +48,9 @@ static void serve_usage(FILE *out)
           "                        of CUDA device numbers such as 0,2; a request may\n"
           "                        name only these\n"
           "      --gpu ID          one GPU, CUDA device number ID\n"
+          "      --gpu-memory SIZE GPU memory the server takes on each GPU (such as 20G;\n"
+          "                        default: its free memory less a margin); a larger\n"
+          "                        database is streamed in parts beyond it\n"
           "  -t, --threads T       CPU threads (default: all cores), unless a request\n"
           "                        gives its own\n"
           "  -v, --verbose         a line on stderr for each request\n"
@@ -70,6 +73,7 @@ typedef struct server {
     sw_resident *resident;
     int device;    /* SW_DEVICE_* the server allows */
     cli_gpus gpus; /* --gpus or --gpu: the GPUs that hold the database */
+    uint64_t gpu_memory; /* --gpu-memory; 0: not given */
     long threads;
     int verbose;
 } server;
@@ -126,6 +130,11 @@ static void serve_one(server *sv, int conn)
         goto done;
     }
     a.gpus = sv->gpus;
+    if (a.gpu_memory && a.gpu_memory != sv->gpu_memory && a.device != SW_DEVICE_CPU) {
+        cli_wire_send_end(conn, CLI_EXIT_FAILURE, "this server's GPU memory is its own (serve --gpu-memory)");
+        goto done;
+    }
+    a.gpu_memory = sv->gpu_memory;
     sw_error err;
     sw_error_clear(&err);
     sw_query_reader *queries = NULL;
@@ -239,6 +248,7 @@ static void warm_up(server *sv)
         sw_queries_open_fd(p[0], "warm-up", sw_alphabet_protein(), 0, NULL, NULL, &q, &err) == SW_OK) {
         a.device = sv->device;
         a.gpus = sv->gpus;
+        a.gpu_memory = sv->gpu_memory;
         a.threads = sv->threads;
         sw_report_summary summary;
         if (cli_search_report(&a, sv->db_path, sv->db, sv->resident, q, sink, NULL, NULL, NULL, &summary, &err))
@@ -252,11 +262,12 @@ static void warm_up(server *sv)
 
 int cli_serve(int argc, char **argv)
 {
-    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU, OPT_GPUS };
+    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU, OPT_GPUS, OPT_GPU_MEMORY };
     static const struct option longopts[] = {
         {"db", required_argument, NULL, 'd'},       {"socket", required_argument, NULL, OPT_SOCKET},
         {"device", required_argument, NULL, OPT_DEVICE}, {"gpu", required_argument, NULL, OPT_GPU},
         {"gpus", required_argument, NULL, OPT_GPUS},
+        {"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
         {"threads", required_argument, NULL, 't'},  {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     server sv;
@@ -280,6 +291,9 @@ int cli_serve(int argc, char **argv)
             break;
         case OPT_GPUS:
             if (cli_parse_gpus(optarg, &sv.gpus)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_GPU_MEMORY:
+            if (cli_parse_size("--gpu-memory", optarg, (uint64_t)1 << 20, &sv.gpu_memory)) return CLI_EXIT_USAGE;
             break;
         case OPT_DEVICE:
             if (cli_parse_choice("--device", optarg, cli_device_choices, &sv.device)) return CLI_EXIT_USAGE;
@@ -323,7 +337,7 @@ int cli_serve(int argc, char **argv)
             sv.device = SW_DEVICE_CPU;
         }
     }
-    if ((rc = sw_resident_create(sv.db, (int)sv.threads, &sv.resident, &err))) goto fail;
+    if ((rc = sw_resident_create(sv.db, (int)sv.threads, 1, &sv.resident, &err))) goto fail;
     if (sv.device != SW_DEVICE_CPU && sw_gpu_compiled()) warm_up(&sv);
     int status = listen_on(socket_path, &listen_fd);
     if (status) {

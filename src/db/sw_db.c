@@ -793,6 +793,97 @@ int sw_db_read_sequences(const sw_db *db, const uint64_t *seqs, size_t n, int th
     return SW_OK;
 }
 
+/* sw_db_read_range: each task is one residue chunk and the part of the
+ * range in it, which goes to dst + at. */
+typedef struct range_task {
+    size_t chunk;
+    uint64_t lo, hi; /* sequences of the range in the chunk */
+    uint64_t at;     /* where in dst */
+} range_task;
+
+typedef struct range_ctx {
+    const sw_db *db;
+    uint8_t *dst;
+    const range_task *tasks;
+    seq_reader *readers;
+} range_ctx;
+
+static int range_reader_begin(void *arg, int worker, sw_error *err)
+{
+    range_ctx *c = arg;
+    c->readers[worker].dctx = ZSTD_createDCtx();
+    return c->readers[worker].dctx ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+}
+
+static void range_reader_end(void *arg, int worker)
+{
+    range_ctx *c = arg;
+    seq_reader *r = &c->readers[worker];
+    free(r->buf);
+    ZSTD_freeDCtx(r->dctx);
+    *r = (seq_reader){0};
+}
+
+static int range_read_task(void *arg, int worker, size_t t, sw_error *err)
+{
+    range_ctx *c = arg;
+    seq_reader *r = &c->readers[worker];
+    const sw_db *db = c->db;
+    const range_task *task = &c->tasks[t];
+    const chunk *k = &db->chunks[DATA_RESIDUES][task->chunk];
+    char reason[160] = "out of memory";
+    int rc;
+    if (task->lo == k->first_seq && task->hi == k->first_seq + k->num_seqs) {
+        /* The whole chunk: straight into place. */
+        rc = decode_chunk(db, DATA_RESIDUES, task->chunk, c->dst + task->at, r->dctx, reason, sizeof reason);
+        return rc ? chunk_error(db, DATA_RESIDUES, task->chunk, rc, reason, err) : SW_OK;
+    }
+    if (k->size + 1 > r->capacity) {
+        uint8_t *b = realloc(r->buf, (size_t)k->size + 1);
+        if (!b) return chunk_error(db, DATA_RESIDUES, task->chunk, SW_ENOMEM, reason, err);
+        r->buf = b;
+        r->capacity = (size_t)k->size + 1;
+    }
+    rc = decode_chunk(db, DATA_RESIDUES, task->chunk, r->buf, r->dctx, reason, sizeof reason);
+    if (rc) return chunk_error(db, DATA_RESIDUES, task->chunk, rc, reason, err);
+    uint64_t from = 0, bytes = 0;
+    for (uint64_t s = k->first_seq; s < task->lo; s++) from += db->lengths[s];
+    for (uint64_t s = task->lo; s < task->hi; s++) bytes += db->lengths[s];
+    memcpy(c->dst + task->at, r->buf + from, bytes);
+    return SW_OK;
+}
+
+int sw_db_read_range(const sw_db *db, uint64_t first, uint64_t count, uint8_t *dst, int threads, sw_error *err)
+{
+    if (!db || first > db->num_seqs || count > db->num_seqs - first || (count && !dst))
+        return sw_error_set(err, SW_EINVAL, "no such range of sequences");
+    if (!count) return SW_OK;
+    const uint64_t end = first + count;
+    const size_t c0 = chunk_of(db, DATA_RESIDUES, first), c1 = chunk_of(db, DATA_RESIDUES, end - 1);
+    range_task *tasks = malloc((c1 - c0 + 1) * sizeof *tasks);
+    if (!tasks) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    uint64_t at = 0;
+    for (size_t c = c0; c <= c1; c++) {
+        const chunk *k = &db->chunks[DATA_RESIDUES][c];
+        range_task *t = &tasks[c - c0];
+        t->chunk = c;
+        t->lo = k->first_seq > first ? k->first_seq : first;
+        t->hi = k->first_seq + k->num_seqs < end ? k->first_seq + k->num_seqs : end;
+        t->at = at;
+        for (uint64_t s = t->lo; s < t->hi; s++) at += db->lengths[s];
+    }
+    if (threads <= 0) threads = sw_clock_online_cpus();
+    range_ctx c = {db, dst, tasks, calloc((size_t)threads, sizeof(seq_reader))};
+    int rc = c.readers ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+    if (!rc) {
+        const sw_pool_tasks work = {c1 - c0 + 1, range_read_task, range_reader_begin, range_reader_end};
+        rc = sw_pool_each(threads, &work, &c, NULL, err);
+    }
+    free(c.readers);
+    free(tasks);
+    return rc;
+}
+
 int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
                        sw_error *err)
 {

@@ -124,6 +124,12 @@ int sw_db_read_chunk(const sw_db *db, size_t chunk, uint8_t *residues, sw_error 
  * (<= 0: every online CPU). The error is the first failing chunk's. */
 int sw_db_read_all_residues(const sw_db *db, int threads, uint8_t **out, sw_error *err);
 
+/* The residues of the sorted sequences first .. first + count - 1, back to
+ * back, into `dst` (room for their lengths' sum), decoding only the chunks
+ * that hold them, chunks in parallel on `threads` threads (<= 0: every
+ * online CPU): a part of a database too large to hold whole. */
+int sw_db_read_range(const sw_db *db, uint64_t first, uint64_t count, uint8_t *dst, int threads, sw_error *err);
+
 /* The header lines (without '>') of `n` sorted sequences (in any order,
  * repeats allowed) into headers[0..n-1], as malloc'ed NUL-terminated
  * strings, decoding each header chunk once: the fast way to report many

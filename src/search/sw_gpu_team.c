@@ -10,20 +10,26 @@
 #include "sw_calibrate.h"
 #include "sw_clock.h"
 #include "sw_gpu.h"
+#include "sw_gpu_parts.h"
 #include "sw_pool.h"
 #include "sw_slices.h"
 
-/* One slice and its engine. */
+/* One slice and its engine, or its parts where the team streams. */
 typedef struct member {
     int device;
-    uint64_t num_seqs;
-    uint32_t *lengths; /* the slice's, until it is loaded */
+    uint64_t num_seqs, residues;
+    uint32_t *lengths; /* the slice's, until it is loaded (kept where it streams) */
     uint32_t threshold;
+    size_t budget;     /* its share of the GPU's memory; 0: the engine's own rule */
     sw_gpu_engine *engine;
-    /* A search's: the engine's hits, counts and (keep_all_scores) scores. */
+    sw_gpu_parts *parts;
+    /* A search's: the engine's hits, counts and (keep_all_scores) scores;
+     * the parts' hits (database numbering) and counts. */
     sw_gpu_hit *hits;
     size_t *counts;
     int32_t *sink;
+    sw_hit *best;
+    size_t *best_counts;
     sw_gpu_stats stats;
     int rc;
     sw_error err;
@@ -40,7 +46,12 @@ struct sw_gpu_team {
     size_t top_n;
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
     int gap_open, gap_extend;
+    sw_scoring scoring; /* its table is `table` */
     sw_gpu_engine_options options;
+    uint64_t gpu_memory;
+    int threads;
+    int read_files;
+    int streams; /* every slice is a sw_gpu_parts, reading the file or the decoded database */
     int calibrated_now;
     char name[160];
 };
@@ -62,7 +73,9 @@ int sw_gpu_team_matches(const sw_gpu_team *t, const sw_gpu_team_config *c)
     if (list != t->asked_list || c->num_gpus != t->num_asked) return 0;
     for (int i = 0; list && i < c->num_gpus; i++)
         if (c->gpus[i] != t->asked[i]) return 0;
-    return c->top_n == t->top_n && c->scoring->gap_open == t->gap_open && c->scoring->gap_extend == t->gap_extend &&
+    return c->top_n == t->top_n && c->gpu_memory == t->gpu_memory && !c->read_files == !t->read_files &&
+           c->scoring->gap_open == t->gap_open &&
+           c->scoring->gap_extend == t->gap_extend &&
            !memcmp(c->scoring->table, t->table, sizeof t->table) && same_options(&c->engine, &t->options);
 }
 
@@ -141,12 +154,41 @@ static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, sw_error
     return rc;
 }
 
+/* Each slice's share of its GPU's memory (the GPU's, or what
+ * config.gpu_memory grants, divided among the slices on it), and whether
+ * the team streams: once one slice is larger than its share, every slice
+ * reads the database file (or the decoded database) itself, a part at a
+ * time. Without gpu_memory the engines keep their own rule (free memory at
+ * their creation, shared) unless the team streams. */
+static int share_memory(sw_gpu_team *t, const sw_gpu_team_config *c, sw_error *err)
+{
+    for (int i = 0; i < t->size; i++) {
+        member *m = &t->m[i];
+        unsigned long long free_bytes = 0, total_bytes = 0;
+        int rc = sw_gpu_memory(m->device, &free_bytes, &total_bytes, err);
+        if (rc) return rc;
+        size_t budget = sw_gpu_engine_default_budget(free_bytes, total_bytes);
+        if (c->gpu_memory && c->gpu_memory < budget) budget = (size_t)c->gpu_memory;
+        int share = 0;
+        for (int k = 0; k < t->size; k++) share += t->m[k].device == m->device;
+        m->budget = budget / (size_t)share;
+        m->residues = 0;
+        for (uint64_t s = 0; s < m->num_seqs; s++) m->residues += m->lengths[s];
+        if (m->num_seqs && !sw_gpu_engine_fits(m->num_seqs, m->residues, m->budget)) t->streams = 1;
+    }
+    if (c->read_files) t->streams = 1;
+    for (int i = 0; i < t->size; i++)
+        if (!t->streams && !c->gpu_memory) t->m[i].budget = 0;
+    if (t->streams && t->threads <= 0) t->threads = sw_clock_online_cpus();
+    if (t->streams && t->size > 1) t->threads = t->threads / t->size > 0 ? t->threads / t->size : 1;
+    return SW_OK;
+}
+
 /* Engine creation: one worker a device, which makes the engines of its
  * slices one after another, so that each sees the memory the ones before
  * left and takes its share of it. */
 typedef struct create_ctx {
     sw_gpu_team *t;
-    const sw_gpu_team_config *c;
     int devices[SW_GPU_TEAM_MAX]; /* distinct */
     int num_devices;
 } create_ctx;
@@ -161,11 +203,19 @@ static void create_worker(void *arg, int index)
     for (int i = 0; i < t->size; i++) {
         member *m = &t->m[i];
         if (m->device != device || !m->num_seqs) continue;
-        sw_gpu_engine_options opt = x->c->engine;
+        sw_gpu_engine_options opt = t->options;
         opt.intra_threshold = m->threshold;
-        opt.device_share = share--;
+        opt.device_share = m->budget ? 0 : share;
+        share--;
+        if (m->budget) opt.max_device_bytes = m->budget;
         sw_error_clear(&m->err);
-        if ((m->rc = sw_gpu_engine_create(device, x->c->scoring, x->c->top_n, &opt, &m->engine, &m->err))) return;
+        if (t->streams) {
+            const sw_gpu_parts_config pc = {device,     &t->scoring, t->top_n,   opt,       t->db,
+                                            t->slicing, i,           m->lengths, t->threads};
+            if ((m->rc = sw_gpu_parts_create(&pc, &m->parts, &m->err))) return;
+        } else if ((m->rc = sw_gpu_engine_create(device, &t->scoring, t->top_n, &opt, &m->engine, &m->err))) {
+            return;
+        }
     }
 }
 
@@ -180,7 +230,7 @@ static int first_failure(const sw_gpu_team *t, sw_error *err)
     return SW_OK;
 }
 
-int sw_gpu_team_start(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team **out, sw_error *err)
+int sw_gpu_team_plan(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team **out, sw_error *err)
 {
     *out = NULL;
     sw_gpu_info infos[SW_GPU_TEAM_MAX];
@@ -200,6 +250,8 @@ int sw_gpu_team_start(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team 
     memcpy(t->table, c->scoring->table, sizeof t->table);
     t->gap_open = c->scoring->gap_open;
     t->gap_extend = c->scoring->gap_extend;
+    t->scoring = *c->scoring;
+    t->scoring.table = t->table;
     t->options = c->engine;
     t->m = calloc((size_t)n, sizeof *t->m);
     if (!t->m) {
@@ -224,12 +276,24 @@ int sw_gpu_team_start(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team 
     }
     make_name(t, infos);
     if ((rc = pick_thresholds(t, c, err))) goto fail;
+    t->gpu_memory = c->gpu_memory;
+    t->threads = c->threads;
+    t->read_files = c->read_files;
+    if ((rc = share_memory(t, c, err))) goto fail;
+    *out = t;
+    return SW_OK;
 
+fail:
+    sw_gpu_team_free(t);
+    return rc;
+}
+
+int sw_gpu_team_start(sw_gpu_team *t, sw_error *err)
+{
     create_ctx x;
     memset(&x, 0, sizeof x);
     x.t = t;
-    x.c = c;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < t->size; i++) {
         int seen = 0;
         for (int k = 0; k < x.num_devices; k++) seen |= x.devices[k] == t->m[i].device;
         if (!seen) x.devices[x.num_devices++] = t->m[i].device;
@@ -237,13 +301,7 @@ int sw_gpu_team_start(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team 
     int started = 0;
     sw_pool_run(x.num_devices, create_worker, &x, &started);
     for (int d = started; d < x.num_devices; d++) create_worker(&x, d); /* what no thread took */
-    if ((rc = first_failure(t, err))) goto fail;
-    *out = t;
-    return SW_OK;
-
-fail:
-    sw_gpu_team_free(t);
-    return rc;
+    return first_failure(t, err);
 }
 
 /* Loading: one worker a slice, the uploads to different GPUs side by side. */
@@ -257,7 +315,16 @@ static void load_worker(void *arg, int index)
 {
     load_ctx *x = arg;
     member *m = &x->t->m[index];
+    if (m->parts) {
+        sw_error_clear(&m->err);
+        m->rc = sw_gpu_parts_load(m->parts, x->residues, &m->err);
+        return;
+    }
     if (!m->engine) return;
+    if (!x->residues) {
+        m->rc = sw_error_set(&m->err, SW_EINVAL, "the team was given no database");
+        return;
+    }
     size_t nr;
     const sw_slice_run *runs = sw_slice_runs(x->t->slicing, index, &nr);
     sw_gpu_db_piece *pieces = malloc((nr ? nr : 1) * sizeof *pieces);
@@ -284,12 +351,14 @@ int sw_gpu_team_load(sw_gpu_team *t, const uint8_t *residues, const uint32_t *ti
     for (int i = started; i < t->size; i++) load_worker(&x, i);
     int rc = first_failure(t, err);
     if (rc) return rc;
-    for (int i = 0; i < t->size; i++) {
+    for (int i = 0; i < t->size && !t->streams; i++) {
         free(t->m[i].lengths);
         t->m[i].lengths = NULL;
     }
     return SW_OK;
 }
+
+int sw_gpu_team_streams(const sw_gpu_team *t) { return t->streams; }
 
 /* A search: every slice's engine on a worker of its own, whose finished
  * queries are counted here; the calling thread merges each query once
@@ -341,6 +410,17 @@ static void search_worker(void *arg, int index)
     sw_error_clear(&m->err);
     m->rc = SW_OK;
     memset(&m->stats, 0, sizeof m->stats);
+    if (m->parts) {
+        m->rc = sw_gpu_parts_search(m->parts, x->queries, x->lengths, x->num_queries, m->best, m->best_counts,
+                                    x->scores, &m->stats, &m->err);
+        pthread_mutex_lock(&x->lock);
+        if (m->rc) x->failed = 1;
+        else
+            for (size_t q = 0; q < x->num_queries; q++) x->finished[q]++;
+        pthread_cond_broadcast(&x->changed);
+        pthread_mutex_unlock(&x->lock);
+        return;
+    }
     if (m->engine) {
         relay r = {x, index};
         m->rc = sw_gpu_engine_set_query_done(m->engine, slice_query_done, &r, &m->err);
@@ -366,9 +446,13 @@ static void free_search_buffers(sw_gpu_team *t, const int32_t *scores)
         free(m->hits);
         free(m->counts);
         if (m->sink != scores) free(m->sink);
+        free(m->best);
+        free(m->best_counts);
         m->hits = NULL;
         m->counts = NULL;
         m->sink = NULL;
+        m->best = NULL;
+        m->best_counts = NULL;
     }
 }
 
@@ -413,6 +497,13 @@ int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size
     int rc = x.finished && lists ? SW_OK : SW_ENOMEM;
     for (int i = 0; i < t->size && rc == SW_OK; i++) {
         member *m = &t->m[i];
+        if (m->parts) {
+            const size_t room = num_queries * top_n;
+            m->best = malloc((room ? room : 1) * sizeof *m->best);
+            m->best_counts = calloc(num_queries ? num_queries : 1, sizeof *m->best_counts);
+            if (!m->best || !m->best_counts) rc = SW_ENOMEM;
+            continue;
+        }
         if (!m->engine) continue;
         const size_t room = num_queries * top_n;
         m->hits = malloc((room ? room : 1) * sizeof *m->hits);
@@ -453,6 +544,11 @@ int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size
         size_t sizes[SW_GPU_TEAM_MAX];
         for (int i = 0; i < t->size; i++) {
             const member *m = &t->m[i];
+            if (m->parts) {
+                heads[i] = m->best + q * top_n;
+                sizes[i] = m->best_counts[q];
+                continue;
+            }
             sw_hit *l = lists + (size_t)i * top_n;
             sizes[i] = m->engine ? m->counts[q] : 0;
             for (size_t k = 0; k < sizes[i]; k++) {
@@ -474,7 +570,7 @@ int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size
         memset(stats, 0, sizeof *stats);
         int first = 1;
         for (int i = 0; i < t->size; i++) {
-            if (!t->m[i].engine) continue;
+            if (!t->m[i].engine && !t->m[i].parts) continue;
             add_stats(stats, &t->m[i].stats, first);
             first = 0;
         }
@@ -496,6 +592,7 @@ void sw_gpu_team_free(sw_gpu_team *t)
     if (!t) return;
     for (int i = 0; i < t->size; i++) {
         sw_gpu_engine_free(t->m[i].engine);
+        sw_gpu_parts_free(t->m[i].parts);
         free(t->m[i].lengths);
     }
     free(t->m);

@@ -33,21 +33,43 @@ typedef struct sw_gpu_team_config {
      * (sw_calibrate.h, per GPU model) picks it for its slice's lengths.
      * device_share is set by the team. */
     sw_gpu_engine_options engine;
+    /* Device memory each GPU gives the search, in bytes (shared by the
+     * slices on it); 0: its free memory less a margin. A slice larger than
+     * its share stays on the GPU as far as it fits and is streamed beyond
+     * (sw_gpu_parts.h). */
+    uint64_t gpu_memory;
+    /* Threads that decode the parts of a streamed database (<= 0: every
+     * CPU, divided among the slices). */
+    int threads;
+    /* Nonzero: the team will be given no decoded database and reads the
+     * file itself, as a team that streams does, even where it fits. */
+    int read_files;
     /* Hears of a calibration before it runs; may be NULL. */
     void (*note)(void *user, const char *message);
     void *note_user;
 } sw_gpu_team_config;
 
-/* Resolves the GPUs, slices `db` (its lengths alone are read), picks each
- * slice's threshold and starts an engine for each slice, the GPUs in
- * parallel. `db` must outlive the team. SW_ENODEV without the GPUs asked
+/* Plans a team: resolves the GPUs, slices `db` (its lengths alone are
+ * read), picks each slice's threshold and shares each GPU's memory among
+ * its slices. `db` must outlive the team. SW_ENODEV without the GPUs asked
  * for. */
-int sw_gpu_team_start(const sw_db *db, const sw_gpu_team_config *config, sw_gpu_team **out, sw_error *err);
+int sw_gpu_team_plan(const sw_db *db, const sw_gpu_team_config *config, sw_gpu_team **out, sw_error *err);
+
+/* Starts an engine for each slice (or the engines of its parts where the
+ * team streams), the GPUs in parallel. */
+int sw_gpu_team_start(sw_gpu_team *t, sw_error *err);
+
+/* 1 when some slice is larger than its share of its GPU and streams: the
+ * team then reads the database file itself, a part at a time, and need not
+ * be given the decoded database. */
+int sw_gpu_team_streams(const sw_gpu_team *t);
 
 /* Hands every engine its slice of the decoded database, in parallel:
  * `residues`, every sequence's codes back to back in database order, and
- * `tiebreak`, each sequence's position in the database FASTA. Both may go
- * once it returns. */
+ * `tiebreak`, each sequence's position in the database FASTA; `tiebreak`
+ * may go once it returns, `residues` too unless the team streams (it then
+ * reads the parts from it, and it must outlive the team). A team that
+ * streams takes NULL for both: it reads the database file. */
 int sw_gpu_team_load(sw_gpu_team *t, const uint8_t *residues, const uint32_t *tiebreak, sw_error *err);
 
 /* Told of query `query` as soon as every slice has finished it, in query

@@ -858,8 +858,10 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         progress.last = first < 0 ? -1.0 : sw_queries_fraction_read(queries);
         if (sum.batches > 0 && sum.stats.on_gpu && opt.device != SW_DEVICE_CPU && !opt.resident) {
             sw_error ignored;
-            /* Without the memory for it, each batch loads the database. */
-            if (sw_resident_create(db, options->threads, &own_resident, &ignored) == SW_OK) {
+            /* Without the memory for it, each batch loads the database. A
+             * database streamed to the GPUs is not decoded whole: only the
+             * GPUs' team is kept, which reads its parts from the file. */
+            if (sw_resident_create(db, options->threads, !sum.stats.gpu_streamed, &own_resident, &ignored) == SW_OK) {
                 opt.resident = own_resident;
                 free(r.residues);
                 r.residues = r.with_alignment ? (uint8_t *)sw_resident_residues(own_resident) : NULL;

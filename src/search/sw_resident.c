@@ -16,7 +16,7 @@ struct sw_resident {
     sw_gpu_team *team;
 };
 
-int sw_resident_create(const sw_db *db, int threads, sw_resident **out, sw_error *err)
+int sw_resident_create(const sw_db *db, int threads, int keep_residues, sw_resident **out, sw_error *err)
 {
     *out = NULL;
     uint64_t n = sw_db_num_seqs(db);
@@ -41,7 +41,7 @@ int sw_resident_create(const sw_db *db, int threads, sw_resident **out, sw_error
         r->offsets[s] = at;
         at += sw_db_lengths(db)[s];
     }
-    int rc = sw_db_read_all_residues(db, threads, &r->residues, err);
+    int rc = keep_residues ? sw_db_read_all_residues(db, threads, &r->residues, err) : SW_OK;
     if (rc) {
         sw_resident_free(r);
         return rc;
@@ -65,15 +65,21 @@ const uint8_t *sw_resident_residues(const sw_resident *r) { return r->residues; 
 const uint32_t *sw_resident_tiebreak(const sw_resident *r) { return r->tiebreak; }
 const uint64_t *sw_resident_offsets(const sw_resident *r) { return r->offsets; }
 
-int sw_resident_gpu_team(sw_resident *r, const sw_gpu_team_config *config, sw_gpu_team **team, sw_error *err)
+int sw_resident_gpu_team(sw_resident *r, const sw_gpu_team_config *asked, sw_gpu_team **team, sw_error *err)
 {
+    /* Without a decoded copy the team reads the database file. */
+    sw_gpu_team_config c = *asked;
+    c.read_files = !r->residues;
+    const sw_gpu_team_config *config = &c;
     if (r->team && sw_gpu_team_matches(r->team, config)) {
         *team = r->team;
         return SW_OK;
     }
     sw_resident_drop_team(r);
     sw_gpu_team *t = NULL;
-    int rc = sw_gpu_team_start(r->db, config, &t, err);
+    int rc = sw_gpu_team_plan(r->db, config, &t, err);
+    if (rc == SW_OK) rc = sw_gpu_team_start(t, err);
+    /* A team that streams reads its parts from the decoded copy. */
     if (rc == SW_OK) rc = sw_gpu_team_load(t, r->residues, r->tiebreak, err);
     if (rc) {
         sw_gpu_team_free(t);

@@ -17,13 +17,16 @@
 
 typedef struct sw_resident sw_resident;
 
-/* Decodes every residue of `db` on `threads` threads (<= 0: all). `db`
- * must outlive the resident copy. */
-int sw_resident_create(const sw_db *db, int threads, sw_resident **out, sw_error *err);
+/* Decodes every residue of `db` on `threads` threads (<= 0: all), unless
+ * `keep_residues` is 0: then only the GPUs' team is kept between
+ * searches, for a database streamed to them (sw_resident_residues() is
+ * then NULL). `db` must outlive the resident copy. */
+int sw_resident_create(const sw_db *db, int threads, int keep_residues, sw_resident **out, sw_error *err);
 void sw_resident_free(sw_resident *r);
 
 const sw_db *sw_resident_db(const sw_resident *r);
-/* Every sequence's residues back to back, in database order. */
+/* Every sequence's residues back to back, in database order (NULL without
+ * keep_residues). */
 const uint8_t *sw_resident_residues(const sw_resident *r);
 /* Where each sequence starts in sw_resident_residues(). */
 const uint64_t *sw_resident_offsets(const sw_resident *r);

@@ -26,6 +26,7 @@ typedef struct sw_search_stats {
     uint32_t gpu_qp_length; /* GPU: sequences up to this length went to the query-across-threads kernels */
     uint32_t gpu_threshold; /* GPU: longer sequences went to the intra-task kernel (the first slice's) */
     int gpu_thresholds_differ; /* GPU: the slices' calibrations picked different thresholds */
+    int gpu_streamed;       /* GPU: the database did not fit and was streamed in parts */
     const char *gpu_threshold_source; /* "--threshold", "calibrated now", "calibration cache" */
 } sw_search_stats;
 

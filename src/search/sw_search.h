@@ -33,6 +33,11 @@ typedef struct sw_search_options {
      * num_gpus GPUs (0: every GPU of the machine). */
     const int *gpus;
     int num_gpus;
+    /* Device memory each GPU gives the search, in bytes; 0: its free
+     * memory less a margin. A database larger than that stays on the GPUs
+     * as far as it fits and is streamed in parts beyond, each part
+     * searched by every query of a batch (sw_gpu_parts.h). */
+    uint64_t gpu_memory;
     /* Database sequences longer than this go to the GPU's intra-task
      * kernel; 0: the calibrated threshold (sw_calibrate.h); UINT32_MAX:
      * never. */

@@ -98,6 +98,8 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     config.top_n = options->top_n;
     config.note = options->note;
     config.note_user = options->note_user;
+    config.gpu_memory = options->gpu_memory;
+    config.threads = options->threads;
     config.engine.keep_all_scores = options->keep_all_scores;
     /* 0: each GPU's calibration picks it for its slice. */
     config.engine.intra_threshold = options->gpu_threshold;
@@ -133,24 +135,27 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         }
         if ((rc = sw_resident_gpu_team(options->resident, &config, &team, err))) goto done;
     } else {
-        /* A GPU is there before the database is decoded for one. */
-        sw_gpu_info gpus[1];
-        int ngpus = 0;
-        if ((rc = sw_gpu_list(gpus, 1, &ngpus, err))) return rc;
-        decode_start(&decode, db, options->threads);
+        /* The GPUs are there before the database is decoded for them; a
+         * team that streams reads the database file itself, a part at a
+         * time, and nothing is decoded whole. */
+        if ((rc = sw_gpu_team_plan(db, &config, &team, err))) goto done;
+        const int streams = sw_gpu_team_streams(team);
+        if (!streams) decode_start(&decode, db, options->threads);
         gpu_started = sw_clock_seconds();
-        if ((rc = sw_gpu_team_start(db, &config, &team, err))) goto done;
+        if ((rc = sw_gpu_team_start(team, err))) goto done;
         engine_made = sw_clock_seconds();
-        if ((rc = decode_finish(&decode, &residues, err))) goto done;
-        decoded = sw_clock_seconds();
-        tiebreak = malloc((nseqs ? nseqs : 1) * sizeof *tiebreak);
-        if (!tiebreak) {
-            rc = sw_error_set(err, SW_ENOMEM, "out of memory preparing the GPU search");
-            goto done;
+        if (streams) {
+            rc = sw_gpu_team_load(team, NULL, NULL, err);
+            decoded = engine_made;
+        } else if ((rc = decode_finish(&decode, &residues, err)) == SW_OK) {
+            decoded = sw_clock_seconds();
+            tiebreak = malloc((nseqs ? nseqs : 1) * sizeof *tiebreak);
+            if (!tiebreak) rc = sw_error_set(err, SW_ENOMEM, "out of memory preparing the GPU search");
+            for (uint64_t s = 0; tiebreak && s < nseqs; s++) tiebreak[s] = (uint32_t)sw_db_original_index(db, s);
+            if (rc == SW_OK) rc = sw_gpu_team_load(team, residues, tiebreak, err);
         }
-        for (uint64_t s = 0; s < nseqs; s++) tiebreak[s] = (uint32_t)sw_db_original_index(db, s);
-        if ((rc = sw_gpu_team_load(team, residues, tiebreak, err))) goto done;
-        if (options->residues_out) {
+        if (rc) goto done;
+        if (options->residues_out && residues) {
             free(*options->residues_out);
             *options->residues_out = residues;
             residues = NULL;
@@ -227,6 +232,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
                               : sw_gpu_team_calibrated_now(team) ? "calibrated now"
                                                                  : "calibration cache";
     st.on_gpu = 1;
+    st.gpu_streamed = sw_gpu_team_streams(team);
     sw_results_set_stats(r, &st);
     if (all_scores) {
         sw_results_adopt_all_scores(r, all_scores, nseqs);

@@ -204,9 +204,24 @@ for g in "--gpus 0,0,0" "--gpus all" "--gpus 1" "--gpu 0"; do
 done
 "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device gpu --gpus 0,63 -o "$tmp/gpu_63.tsv" 2> "$tmp/err"
 [ $? -eq 1 ] && pass || fail "--gpus 0,63 did not fail"
-err_has "GPU"
+err_has "GPU\|CUDA"
 absent "$tmp/gpu_63.tsv"
 expect 2 "calibrate --gpus x" -- "$swsearch" calibrate -d "$tmp/sp" --gpus x
+expect 2 "--gpu-memory 0" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpu-memory 0
+err_has "--gpu-memory takes a size of at least 1 MiB"
+expect 2 "--gpu-memory 20X" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpu-memory 20X
+expect 2 "--gpu-memory 1K" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --gpu-memory 1K
+expect 0 "--gpu-memory on the CPU" -- "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device cpu --gpu-memory 20GiB -o "$tmp/cpu_mem.tsv"
+cmp -s "$tmp/cpu_mem.tsv" "$tmp/simd2.tsv" && pass || fail "--device cpu --gpu-memory differs from the CPU"
+# A database many times the GPU memory given: streamed in parts, the same hits.
+for m in 1M 3M; do
+  "$swsearch" search -q "$tmp/q3.fa" -d "$tmp/sp" --top 500 -e 1e9 --device gpu --gpu-memory $m --gpus 0,0 -o "$tmp/gpu_m.tsv" 2> "$tmp/err"
+  case $? in
+    0) cmp -s "$tmp/gpu_m.tsv" "$tmp/simd2.tsv" && pass || fail "GPU with --gpu-memory $m differs from the CPU" ;;
+    1) err_has "GPU\|CUDA"; absent "$tmp/gpu_m.tsv" ;;
+    *) fail "--gpu-memory $m crashed or misbehaved"; cat "$tmp/err" ;;
+  esac
+done
 
 # info and verify; a damaged database is refused, never searched.
 expect 0 "info" -- "$swsearch" info -d "$tmp/sp"

@@ -1,8 +1,10 @@
 /* A search on several GPUs, the database cut into slices (sw_gpu_team):
  * its report is byte for byte the report of one GPU, in every format, with
  * statistics from NCBI's table or fitted to every score, for slices on one
- * GPU and for the GPUs of the machine, and kept resident between searches.
- * Skips without a usable GPU; the test of several GPUs skips with one. */
+ * GPU and for the GPUs of the machine, kept resident between searches, and
+ * streamed in parts when it is larger than the GPU memory given
+ * (sw_gpu_parts). Skips without a usable GPU; the test of several GPUs
+ * skips with one. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +96,7 @@ typedef struct run {
     sw_stats_method stats;
     size_t max_queries; /* per batch; 0: the default */
     sw_resident *resident;
+    uint64_t gpu_memory; /* 0: the GPU's */
 } run;
 
 static char *report(const run *u, size_t *len, sw_report_summary *sum)
@@ -110,6 +113,7 @@ static char *report(const run *u, size_t *len, sw_report_summary *sum)
     options.gpus = u->gpus;
     options.num_gpus = u->num_gpus;
     options.resident = u->resident;
+    options.gpu_memory = u->gpu_memory;
     sw_report_batching batching = {0, u->max_queries, 0};
     sw_outfmt *f = NULL;
     cr_assert_eq(sw_outfmt_parse(u->format, &f, &err), SW_OK, "%s", err.message);
@@ -150,6 +154,7 @@ static void expect_same(const run *base, const run *other, const char *what)
     cr_assert(la == lb && at == la, "%s, format %s: the reports differ at byte %zu of %zu/%zu: ...%.80s... against ...%.80s...",
               what, base->format, at, la, lb, a + (at > 40 ? at - 40 : 0), b + (at > 40 ? at - 40 : 0));
     cr_assert_gt(sa.hits, 200, "%s: only %llu hits", what, (unsigned long long)sa.hits);
+    cr_assert_eq(sb.stats.gpu_streamed, other->gpu_memory != 0, "%s: streamed %d", what, sb.stats.gpu_streamed);
     printf("%s, format %s, stats %d: %zu bytes equal (%s against %s)\n", what, base->format, (int)base->stats, la,
            sa.stats.engine, sb.stats.engine);
     free(a);
@@ -173,7 +178,7 @@ Test(gpu_team, slices_on_one_gpu_equal_one_slice)
         for (int fit = 0; fit < 2; fit++) {
             const int aligned = f == 2 || f == 4;
             if (aligned && fit != (f == 2)) continue;
-            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL};
+            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0};
             for (size_t t = 0; t < (aligned ? 2 : 3); t++) {
                 run other = base;
                 other.gpus = teams[t].gpus;
@@ -190,8 +195,8 @@ Test(gpu_team, slices_on_one_gpu_equal_one_slice)
 Test(gpu_team, slices_equal_one_slice_in_batches_of_one_query)
 {
     static const int one[] = {0}, three[] = {0, 0, 0};
-    run base = {one, 1, "0", SW_STATS_FIT, 1, NULL};
-    run other = {three, 3, "0", SW_STATS_FIT, 1, NULL};
+    run base = {one, 1, "0", SW_STATS_FIT, 1, NULL, 0};
+    run other = {three, 3, "0", SW_STATS_FIT, 1, NULL, 0};
     expect_same(&base, &other, "3 slices, a query a batch");
 }
 
@@ -201,7 +206,7 @@ Test(gpu_team, slices_equal_the_cpu)
     static const int three[] = {0, 0, 0};
     size_t lc, lg;
     sw_report_summary sc, sg;
-    run gpu = {three, 3, "6", SW_STATS_TABLE, 0, NULL};
+    run gpu = {three, 3, "6", SW_STATS_TABLE, 0, NULL, 0};
     char *g = report(&gpu, &lg, &sg);
     sw_query_reader *r = NULL;
     sw_error err;
@@ -243,7 +248,7 @@ Test(gpu_team, every_gpu_of_the_machine_equals_one)
     for (size_t f = 0; f < sizeof formats / sizeof *formats; f++)
         for (int fit = 0; fit < 2; fit++) {
             if ((f == 2 || f == 4) && fit != (f == 2)) continue;
-            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL};
+            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0};
             run other = base;
             other.gpus = pair;
             other.num_gpus = 2;
@@ -273,13 +278,58 @@ Test(gpu_team, resident_team_answers_as_a_direct_search)
     static const int one[] = {0}, three[] = {0, 0, 0};
     sw_resident *res = NULL;
     sw_error err;
-    cr_assert_eq(sw_resident_create(db, 4, &res, &err), SW_OK, "%s", err.message);
-    run direct = {one, 1, "0", SW_STATS_TABLE, 0, NULL};
-    run kept = {three, 3, "0", SW_STATS_TABLE, 0, res};
+    cr_assert_eq(sw_resident_create(db, 4, 1, &res, &err), SW_OK, "%s", err.message);
+    run direct = {one, 1, "0", SW_STATS_TABLE, 0, NULL, 0};
+    run kept = {three, 3, "0", SW_STATS_TABLE, 0, res, 0};
     expect_same(&direct, &kept, "3 slices resident, first search");
     expect_same(&direct, &kept, "3 slices resident, kept");
     kept.gpus = one;
     kept.num_gpus = 1;
     expect_same(&direct, &kept, "1 slice resident after 3");
+    sw_resident_free(res);
+}
+
+/* A database several times the GPU memory given is streamed in parts (a
+ * part kept on the GPU, the rest through two engines taking turns, read
+ * from the database file): the report of the resident database, in
+ * batches of every query and of one, with both kinds of statistics, on one
+ * slice and on three. */
+Test(gpu_team, streamed_parts_equal_the_resident_database)
+{
+    static const int one[] = {0}, three[] = {0, 0, 0};
+    const struct {
+        const int *gpus;
+        int n;
+        uint64_t memory;
+    } teams[] = {{one, 1, 1 << 20}, {three, 3, 3 << 20}, {one, 1, 600 << 10}};
+    for (size_t t = 0; t < sizeof teams / sizeof *teams; t++)
+        for (int f = 0; f < 2; f++) {
+            run base = {one, 1, f ? "0" : "6", f ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0};
+            run other = base;
+            other.gpus = teams[t].gpus;
+            other.num_gpus = teams[t].n;
+            other.gpu_memory = teams[t].memory;
+            char what[96];
+            snprintf(what, sizeof what, "%d slices streamed in %llu KiB", teams[t].n,
+                     (unsigned long long)(teams[t].memory >> 10));
+            expect_same(&base, &other, what);
+            if (t == 0) {
+                base.max_queries = other.max_queries = 1;
+                expect_same(&base, &other, "streamed, a query a batch");
+            }
+        }
+}
+
+/* A resident database streams from its decoded copy. */
+Test(gpu_team, resident_streamed_parts_equal_a_direct_search)
+{
+    static const int one[] = {0}, two[] = {0, 0};
+    sw_resident *res = NULL;
+    sw_error err;
+    cr_assert_eq(sw_resident_create(db, 4, 1, &res, &err), SW_OK, "%s", err.message);
+    run direct = {one, 1, "6", SW_STATS_TABLE, 0, NULL, 0};
+    run kept = {two, 2, "6", SW_STATS_TABLE, 0, res, 2 << 20};
+    expect_same(&direct, &kept, "2 slices resident and streamed, first search");
+    expect_same(&direct, &kept, "2 slices resident and streamed, kept");
     sw_resident_free(res);
 }

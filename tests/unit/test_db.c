@@ -318,6 +318,49 @@ Test(db_roundtrip, reads_all_residues_at_once_as_chunk_by_chunk)
     free_input(&in);
 }
 
+/* Any range of sequences, within a chunk, across chunks, whole chunks,
+ * reads as that part of the whole database. */
+Test(db_roundtrip, reads_a_range_of_sequences_as_part_of_the_whole)
+{
+    input in = make_input(7000, 2000, 5);
+    write_db(prefix, &in);
+    sw_db *db = open_db(prefix);
+    cr_assert_gt(sw_db_num_chunks(db), 2, "the test needs several chunks");
+    uint8_t *whole = read_all_residues(db);
+    const uint32_t *len = sw_db_lengths(db);
+    const uint64_t n = sw_db_num_seqs(db);
+    uint64_t *start = malloc((n + 1) * sizeof *start);
+    start[0] = 0;
+    for (uint64_t i = 0; i < n; i++) start[i + 1] = start[i] + len[i];
+    sw_db_chunk c1;
+    sw_db_chunk_info(db, 1, &c1);
+    const uint64_t ranges[][2] = {{0, n},          {0, 1},           {n - 1, 1},         {7, 5},
+                                  {c1.first_seq, c1.num_seqs},       {c1.first_seq - 3, c1.num_seqs + 6},
+                                  {1, n - 2},      {c1.first_seq, 0}};
+    uint8_t *got = malloc(sw_db_num_residues(db) + 1);
+    for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
+        const uint64_t first = ranges[r][0], count = ranges[r][1];
+        sw_error err;
+        for (int threads = 1; threads <= 3; threads += 2) {
+            memset(got, 0xee, sw_db_num_residues(db) + 1);
+            cr_assert_eq(sw_db_read_range(db, first, count, got, threads, &err), SW_OK, "%s", err.message);
+            const uint64_t bytes = start[first + count] - start[first];
+            cr_assert_arr_eq(got, whole + start[first], bytes, "sequences %llu + %llu", (unsigned long long)first,
+                             (unsigned long long)count);
+            cr_assert_eq(got[bytes], 0xee, "sequences %llu + %llu: written past the range", (unsigned long long)first,
+                         (unsigned long long)count);
+        }
+    }
+    sw_error err;
+    cr_assert_eq(sw_db_read_range(db, n, 1, got, 1, &err), SW_EINVAL);
+    cr_assert_eq(sw_db_read_range(db, 2, n, got, 1, &err), SW_EINVAL);
+    free(got);
+    free(start);
+    free(whole);
+    sw_db_close(db);
+    free_input(&in);
+}
+
 Test(db_roundtrip, chunks_hold_whole_sequences_back_to_back)
 {
     input in = make_input(3000, 2000, 4);

@@ -37,6 +37,20 @@ extern "C" int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *er
     return SW_OK;
 }
 
+extern "C" int sw_gpu_memory(int device, unsigned long long *free_bytes, unsigned long long *total_bytes,
+                             sw_error *err)
+{
+    char who[32];
+    snprintf(who, sizeof who, "GPU %d", device);
+    cudaError_t e = cudaSetDevice(device);
+    size_t f = 0, t = 0;
+    if (e == cudaSuccess) e = cudaMemGetInfo(&f, &t);
+    if (e != cudaSuccess) return sw_cuda_fail(err, e, who, "cudaMemGetInfo");
+    *free_bytes = f;
+    *total_bytes = t;
+    return SW_OK;
+}
+
 /* One thread a device; a thread that cannot start leaves its device cold. */
 struct sw_gpu_warm_up {
     pthread_t thread;

@@ -23,6 +23,13 @@ int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *err)
     return no_cuda(err);
 }
 
+int sw_gpu_memory(int device, unsigned long long *free_bytes, unsigned long long *total_bytes, sw_error *err)
+{
+    (void)device;
+    *free_bytes = *total_bytes = 0;
+    return no_cuda(err);
+}
+
 sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count)
 {
     (void)devices;
@@ -64,6 +71,59 @@ int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_piece *pieces,
     (void)tiebreak;
     (void)num_seqs;
     return no_cuda(err);
+}
+
+int sw_gpu_engine_set_db_from(sw_gpu_engine *e, sw_gpu_piece_fn next, void *user, const uint32_t *lengths,
+                              const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err)
+{
+    (void)e;
+    (void)next;
+    (void)user;
+    (void)lengths;
+    (void)tiebreak;
+    (void)num_seqs;
+    return no_cuda(err);
+}
+
+int sw_gpu_engine_reserve_parts(sw_gpu_engine *e, uint64_t max_seqs, uint64_t max_residues, uint32_t max_length,
+                                sw_error *err)
+{
+    (void)e;
+    (void)max_seqs;
+    (void)max_residues;
+    (void)max_length;
+    return no_cuda(err);
+}
+
+int sw_gpu_engine_part_buffer(sw_gpu_engine *e, uint8_t **residues, uint32_t **lengths, uint32_t **tiebreak,
+                              sw_error *err)
+{
+    (void)e;
+    *residues = NULL;
+    *lengths = *tiebreak = NULL;
+    return no_cuda(err);
+}
+
+int sw_gpu_engine_load_part(sw_gpu_engine *e, uint64_t num_seqs, sw_error *err)
+{
+    (void)e;
+    (void)num_seqs;
+    return no_cuda(err);
+}
+
+int sw_gpu_engine_fits(uint64_t num_seqs, uint64_t residues, size_t budget)
+{
+    (void)num_seqs;
+    (void)residues;
+    (void)budget;
+    return 0;
+}
+
+size_t sw_gpu_engine_default_budget(unsigned long long free_bytes, unsigned long long total_bytes)
+{
+    (void)free_bytes;
+    (void)total_bytes;
+    return 0;
 }
 
 int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,

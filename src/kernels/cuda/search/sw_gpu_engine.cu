@@ -56,6 +56,15 @@ void free_db(sw_gpu_engine *e)
     cudaFree(e->d_batch[0]);
     cudaFree(e->d_batch[1]);
     cudaFreeHost(e->h_res);
+    cudaFreeHost(e->h_part_res);
+    cudaFreeHost(e->h_part_off);
+    cudaFreeHost(e->h_part_len);
+    cudaFreeHost(e->h_part_tb);
+    e->h_part_res = nullptr;
+    e->h_part_off = nullptr;
+    e->h_part_len = e->h_part_tb = nullptr;
+    e->parts = 0;
+    e->part_uploading = e->part_wait = 0;
     cudaFree(e->d_offsets);
     cudaFree(e->d_lengths);
     cudaFree(e->d_tiebreak);
@@ -376,9 +385,7 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
             rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "cudaMemGetInfo");
             break;
         }
-        /* Leave room for other users of the GPU and the CUDA context. */
-        size_t reserve = total_bytes / 20 > ((size_t)256 << 20) ? total_bytes / 20 : (size_t)256 << 20;
-        e->budget = free_bytes > reserve ? free_bytes - reserve : free_bytes / 2;
+        e->budget = sw_gpu_engine_default_budget(free_bytes, total_bytes);
         if (e->opt.device_share > 1) e->budget /= (size_t)e->opt.device_share;
         if (e->opt.max_device_bytes && e->opt.max_device_bytes < e->budget) e->budget = e->opt.max_device_bytes;
 
@@ -405,6 +412,7 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
             if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_join[i], cudaEventDisableTiming);
         }
         if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_fork, cudaEventDisableTiming);
+        if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_part_up, cudaEventDisableTiming);
         for (int i = 0; i < 2 && ce == cudaSuccess; ++i) {
             ce = cudaEventCreateWithFlags(&e->ev_copied[i], cudaEventDisableTiming);
             if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_buf_free[i], cudaEventDisableTiming);
@@ -474,6 +482,7 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
         if (e->ev_join[i]) cudaEventDestroy(e->ev_join[i]);
     }
     if (e->ev_fork) cudaEventDestroy(e->ev_fork);
+    if (e->ev_part_up) cudaEventDestroy(e->ev_part_up);
     for (int i = 0; i < 2; ++i) {
         if (e->ev_copied[i]) cudaEventDestroy(e->ev_copied[i]);
         if (e->ev_buf_free[i]) cudaEventDestroy(e->ev_buf_free[i]);
@@ -535,11 +544,74 @@ extern "C" int sw_gpu_engine_set_db(sw_gpu_engine *e, const uint8_t *residues, c
     return sw_gpu_engine_set_db_pieces(e, &whole, 1, lengths, tiebreak, num_seqs, err);
 }
 
+/* sw_gpu_engine_set_db_pieces' source: the pieces one after another. */
+struct piece_list {
+    const sw_gpu_db_piece *pieces;
+    size_t count, next;
+};
+
+static int next_listed_piece(void *user, const uint8_t **piece, uint64_t *bytes, sw_error *err)
+{
+    piece_list *l = (piece_list *)user;
+    while (l->next < l->count && !l->pieces[l->next].bytes) l->next++;
+    *piece = nullptr;
+    *bytes = 0;
+    if (l->next == l->count) return SW_OK;
+    const sw_gpu_db_piece *p = &l->pieces[l->next++];
+    if (!p->residues) return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
+    *piece = p->residues;
+    *bytes = p->bytes;
+    return SW_OK;
+}
+
 extern "C" int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_piece *pieces, size_t num_pieces,
                                            const uint32_t *lengths, const uint32_t *tiebreak, uint64_t num_seqs,
                                            sw_error *err)
 {
-    if (!e || (num_seqs && (!lengths || !tiebreak))) return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
+    piece_list l = {pieces, num_pieces, 0};
+    return sw_gpu_engine_set_db_from(e, next_listed_piece, &l, lengths, tiebreak, num_seqs, err);
+}
+
+/* The codes of `bytes` residues counted into seen[], on all cores for a
+ * large piece: on one, the 211 M residues of the Swiss-Prot-like benchmark
+ * took 0.09 s, a sixth of the whole command's time outside the scan. */
+static void tally_piece(const uint8_t *residues, uint64_t bytes, uint64_t *seen)
+{
+    tally_ctx t;
+    memset(&t, 0, sizeof t);
+    const sw_gpu_db_piece piece = {residues, bytes};
+    t.pieces = &piece;
+    t.num_pieces = 1;
+    t.total = bytes;
+    t.parts = bytes < ((uint64_t)1 << 24) ? 1 : TALLY_PARTS;
+    int started = 0;
+    if (t.parts > 1) sw_pool_run(t.parts, tally_worker, &t, &started);
+    for (int p = started; p < t.parts; ++p) tally_worker(&t, p); /* what no thread took */
+    for (int c = 0; c < 256; ++c)
+        for (int p = 0; p < t.parts; ++p) seen[c] += t.counts[p][c];
+}
+
+/* Table columns: the classes of the codes that occur (seen NULL: of every
+ * code), then the padding column; and each code's column into
+ * subject_class. */
+static void choose_columns(sw_gpu_engine *e, const uint64_t *seen, uint8_t *subject_class)
+{
+    int cols = 0;
+    for (int c = 0; c < SW_CODE_LIMIT; ++c) e->subject_col[c] = -1;
+    for (int c = 0; c < SW_CODE_LIMIT; ++c)
+        if ((!seen || seen[c]) && e->subject_col[e->class_of[c]] < 0) e->subject_col[e->class_of[c]] = cols++;
+    e->subject_classes = (uint32_t)cols + 1;
+    for (int c = 0; c < SW_CODE_LIMIT; ++c) {
+        const int col = e->subject_col[e->class_of[c]];
+        subject_class[c] = (uint8_t)(col >= 0 ? col : cols);
+    }
+}
+
+extern "C" int sw_gpu_engine_set_db_from(sw_gpu_engine *e, sw_gpu_piece_fn next, void *user, const uint32_t *lengths,
+                                         const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err)
+{
+    if (!e || !next || (num_seqs && (!lengths || !tiebreak)))
+        return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
     if (num_seqs > MAX_SEQS)
         return sw_error_set(err, SW_ELIMIT, "GPU engine: %llu sequences exceed the limit of %u",
                             (unsigned long long)num_seqs, MAX_SEQS);
@@ -554,48 +626,6 @@ extern "C" int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_pie
                                 (unsigned long long)i);
         total += lengths[i];
     }
-    uint64_t given = 0;
-    for (size_t p = 0; p < num_pieces; ++p) {
-        if (pieces[p].bytes && !pieces[p].residues) return sw_error_set(err, SW_EINVAL, "GPU engine: invalid database");
-        given += pieces[p].bytes;
-    }
-    if (given != total)
-        return sw_error_set(err, SW_EINVAL, "GPU engine: %llu residues given for sequences of %llu",
-                            (unsigned long long)given, (unsigned long long)total);
-    uint64_t seen[SW_CODE_LIMIT] = {0};
-    {
-        /* The codes that occur, counted on all cores: on one, the 211 M
-         * residues of the Swiss-Prot-like benchmark took 0.09 s, a sixth
-         * of the whole command's time outside the scan. */
-        tally_ctx t;
-        memset(&t, 0, sizeof t);
-        t.pieces = pieces;
-        t.num_pieces = num_pieces;
-        t.total = total;
-        t.parts = total < ((uint64_t)1 << 24) ? 1 : TALLY_PARTS;
-        int started = 0;
-        if (t.parts > 1) sw_pool_run(t.parts, tally_worker, &t, &started);
-        for (int p = started; p < t.parts; ++p) tally_worker(&t, p); /* what no thread took */
-        for (int c = 0; c < 256; ++c) {
-            uint64_t n = 0;
-            for (int p = 0; p < t.parts; ++p) n += t.counts[p][c];
-            if (n && c >= SW_CODE_LIMIT)
-                return sw_error_set(err, SW_EINVAL, "GPU engine: residue code %d in the database", c);
-            if (n) seen[c] = n;
-        }
-    }
-    /* Table columns: the classes that occur, then the padding column. */
-    int cols = 0;
-    for (int c = 0; c < SW_CODE_LIMIT; ++c) e->subject_col[c] = -1;
-    for (int c = 0; c < SW_CODE_LIMIT; ++c)
-        if (seen[c] && e->subject_col[e->class_of[c]] < 0) e->subject_col[e->class_of[c]] = cols++;
-    e->subject_classes = (uint32_t)cols + 1;
-    uint8_t subject_class[SW_CODE_LIMIT];
-    for (int c = 0; c < SW_CODE_LIMIT; ++c) {
-        const int col = e->subject_col[e->class_of[c]];
-        subject_class[c] = (uint8_t)(col >= 0 ? col : cols);
-    }
-
     e->num_seqs = num_seqs;
     e->num_residues = total;
     e->longest = num_seqs ? lengths[num_seqs - 1] : 0;
@@ -629,23 +659,52 @@ extern "C" int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_pie
             if (!e->h_tiebreak) { rc = sw_error_set(err, SW_ENOMEM, "out of memory"); break; }
             memcpy(e->h_tiebreak, tiebreak, num_seqs * 4);
         }
-        SETDB_CK(sw_cuda_upload(e->d_subject_class, subject_class, SW_CODE_LIMIT, 0),
-                 "upload residue classes");
         if (e->resident) {
             SETDB_CK(cudaMalloc(&e->d_res, total ? total : 1), "database residues");
-            uint64_t at = 0;
-            for (size_t p = 0; p < num_pieces && ce == cudaSuccess; at += pieces[p++].bytes)
-                ce = cudaMemcpyAsync(e->d_res + at, pieces[p].residues, pieces[p].bytes, cudaMemcpyHostToDevice,
-                                     e->s_copy);
-            SETDB_CK(ce, "upload residues");
-            SETDB_CK(cudaStreamSynchronize(e->s_copy), "upload residues");
         } else {
-            SETDB_CK(cudaMallocHost(&e->h_res, total), "pinned database");
-            uint64_t at = 0;
-            for (size_t p = 0; p < num_pieces; at += pieces[p++].bytes) memcpy(e->h_res + at, pieces[p].residues, pieces[p].bytes);
+            SETDB_CK(cudaMallocHost(&e->h_res, total ? total : 1), "pinned database");
             SETDB_CK(cudaMalloc(&e->d_batch[0], e->batch_capacity), "batch buffer");
             SETDB_CK(cudaMalloc(&e->d_batch[1], e->batch_capacity), "batch buffer");
         }
+        /* The residues, a piece at a time: each piece's codes counted and
+         * the piece copied before the next is asked for (a source may
+         * reuse its buffer). */
+        uint64_t seen[256] = {0};
+        at = 0;
+        for (;;) {
+            const uint8_t *piece = nullptr;
+            uint64_t bytes = 0;
+            if ((rc = next(user, &piece, &bytes, err)) != SW_OK || !bytes) break;
+            if (bytes > total - at) {
+                rc = sw_error_set(err, SW_EINVAL, "GPU engine: more residues given than the sequences' %llu",
+                                  (unsigned long long)total);
+                break;
+            }
+            tally_piece(piece, bytes, seen);
+            if (e->resident) {
+                SETDB_CK(cudaMemcpyAsync(e->d_res + at, piece, bytes, cudaMemcpyHostToDevice, e->s_copy),
+                         "upload residues");
+                SETDB_CK(cudaStreamSynchronize(e->s_copy), "upload residues");
+            } else {
+                memcpy(e->h_res + at, piece, bytes);
+            }
+            at += bytes;
+        }
+        if (rc != SW_OK || ce != cudaSuccess) break;
+        if (at != total) {
+            rc = sw_error_set(err, SW_EINVAL, "GPU engine: %llu residues given for sequences of %llu",
+                              (unsigned long long)at, (unsigned long long)total);
+            break;
+        }
+        for (int c = SW_CODE_LIMIT; c < 256; ++c)
+            if (seen[c]) {
+                rc = sw_error_set(err, SW_EINVAL, "GPU engine: residue code %d in the database", c);
+                break;
+            }
+        if (rc != SW_OK) break;
+        uint8_t subject_class[SW_CODE_LIMIT];
+        choose_columns(e, seen, subject_class);
+        SETDB_CK(sw_cuda_upload(e->d_subject_class, subject_class, SW_CODE_LIMIT, 0), "upload residue classes");
 #undef SETDB_CK
         if (ce != cudaSuccess) break;
         for (int i = 0; i < SLOTS && rc == SW_OK; ++i) rc = alloc_slot(e, &e->slots[i], err);
@@ -653,6 +712,125 @@ extern "C" int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_pie
     free(offsets);
     if (rc != SW_OK) free_db(e);
     return rc;
+}
+
+extern "C" int sw_gpu_engine_reserve_parts(sw_gpu_engine *e, uint64_t max_seqs, uint64_t max_residues,
+                                           uint32_t max_length, sw_error *err)
+{
+    if (!e) return sw_error_set(err, SW_EINVAL, "GPU engine: no engine");
+    if (max_seqs > MAX_SEQS)
+        return sw_error_set(err, SW_ELIMIT, "GPU engine: parts of %llu sequences exceed the limit of %u",
+                            (unsigned long long)max_seqs, MAX_SEQS);
+    CK(cudaSetDevice(e->device), "cudaSetDevice");
+    CK(cudaStreamSynchronize(e->s_copy), "cudaStreamSynchronize");
+    free_db(e);
+    e->parts = 1;
+    e->part_max_seqs = max_seqs;
+    e->part_max_residues = max_residues;
+    e->part_max_length = max_length;
+    /* Every class has its column: the codes of parts to come are unknown. */
+    uint8_t subject_class[SW_CODE_LIMIT];
+    choose_columns(e, nullptr, subject_class);
+    e->resident = 1;
+    e->num_batches = 1;
+    e->batches = (batch *)calloc(1, sizeof(batch));
+    /* Control words for the most buckets a part can have. */
+    e->num_buckets = e->plan_size;
+    e->ctl_words = ctl_hist(e) + SW_GK_HIST_BINS;
+    e->num_buckets = 0;
+    const size_t n = (size_t)(max_seqs ? max_seqs : 1);
+    int rc = SW_OK;
+    cudaError_t ce = cudaSuccess;
+    do {
+        if (!e->batches) { rc = sw_error_set(err, SW_ENOMEM, "out of memory"); break; }
+#define PART_CK(call, where) if ((ce = (call)) != cudaSuccess) { rc = sw_cuda_fail(err, ce, SW_GPU_WHO, where); break; }
+        PART_CK(cudaMalloc(&e->d_res, max_residues ? max_residues : 1), "part residues");
+        PART_CK(cudaMalloc(&e->d_offsets, n * 8), "part offsets");
+        PART_CK(cudaMalloc(&e->d_lengths, n * 4), "part lengths");
+        PART_CK(cudaMalloc(&e->d_tiebreak, n * 4), "part tie-breaks");
+        PART_CK(cudaMalloc(&e->d_subject_class, SW_CODE_LIMIT), "residue classes");
+        PART_CK(sw_cuda_upload(e->d_subject_class, subject_class, SW_CODE_LIMIT, 0), "upload residue classes");
+        PART_CK(cudaMallocHost(&e->h_part_res, max_residues ? max_residues : 1), "pinned part buffer");
+        PART_CK(cudaMallocHost(&e->h_part_off, n * 8), "pinned part buffer");
+        PART_CK(cudaMallocHost(&e->h_part_len, n * 4), "pinned part buffer");
+        PART_CK(cudaMallocHost(&e->h_part_tb, n * 4), "pinned part buffer");
+#undef PART_CK
+        if (e->host_select && !(e->h_tiebreak = (uint32_t *)malloc(n * 4))) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+            break;
+        }
+        /* The slots' arrays for the largest part. */
+        e->num_seqs = max_seqs;
+        for (int i = 0; i < SLOTS && rc == SW_OK; ++i) rc = alloc_slot(e, &e->slots[i], err);
+        e->num_seqs = 0;
+    } while (0);
+    if (rc != SW_OK) free_db(e);
+    return rc;
+}
+
+extern "C" int sw_gpu_engine_part_buffer(sw_gpu_engine *e, uint8_t **residues, uint32_t **lengths,
+                                         uint32_t **tiebreak, sw_error *err)
+{
+    if (!e || !e->parts) return sw_error_set(err, SW_EINVAL, "GPU engine: no room reserved for parts");
+    CK(cudaSetDevice(e->device), "cudaSetDevice");
+    if (e->part_uploading) CK(cudaEventSynchronize(e->ev_part_up), "cudaEventSynchronize");
+    *residues = e->h_part_res;
+    *lengths = e->h_part_len;
+    *tiebreak = e->h_part_tb;
+    return SW_OK;
+}
+
+extern "C" int sw_gpu_engine_load_part(sw_gpu_engine *e, uint64_t num_seqs, sw_error *err)
+{
+    if (!e || !e->parts) return sw_error_set(err, SW_EINVAL, "GPU engine: no room reserved for parts");
+    if (num_seqs > e->part_max_seqs)
+        return sw_error_set(err, SW_EINVAL, "GPU engine: a part of %llu sequences, room for %llu",
+                            (unsigned long long)num_seqs, (unsigned long long)e->part_max_seqs);
+    const uint32_t *lengths = e->h_part_len;
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < num_seqs; ++i) {
+        if ((i && lengths[i] < lengths[i - 1]) || lengths[i] > e->part_max_length)
+            return sw_error_set(err, SW_EINVAL, "GPU engine: part sequence %llu of %u residues is out of order or too long",
+                                (unsigned long long)i, lengths[i]);
+        e->h_part_off[i] = total;
+        total += lengths[i];
+    }
+    if (total > e->part_max_residues)
+        return sw_error_set(err, SW_EINVAL, "GPU engine: a part of %llu residues, room for %llu",
+                            (unsigned long long)total, (unsigned long long)e->part_max_residues);
+    CK(cudaSetDevice(e->device), "cudaSetDevice");
+    /* The part before must be done with before its buffers are overwritten
+     * (its search has returned, so this does not wait). */
+    CK(cudaStreamSynchronize(e->s_scan), "cudaStreamSynchronize");
+    CK(cudaStreamSynchronize(e->s_sel), "cudaStreamSynchronize");
+    e->num_seqs = num_seqs;
+    e->num_residues = total;
+    e->longest = num_seqs ? lengths[num_seqs - 1] : 0;
+    e->batches[0] = batch{0, (uint32_t)num_seqs, 0, total, 0, 0};
+    e->qp_longest = e->intra_longest = 0;
+    int rc = make_buckets(e, lengths, err);
+    if (rc) return rc;
+    if (e->host_select) memcpy(e->h_tiebreak, e->h_part_tb, num_seqs * 4);
+    CK(cudaMemcpyAsync(e->d_res, e->h_part_res, total, cudaMemcpyHostToDevice, e->s_copy), "part upload");
+    CK(cudaMemcpyAsync(e->d_offsets, e->h_part_off, num_seqs * 8, cudaMemcpyHostToDevice, e->s_copy), "part upload");
+    CK(cudaMemcpyAsync(e->d_lengths, e->h_part_len, num_seqs * 4, cudaMemcpyHostToDevice, e->s_copy), "part upload");
+    CK(cudaMemcpyAsync(e->d_tiebreak, e->h_part_tb, num_seqs * 4, cudaMemcpyHostToDevice, e->s_copy), "part upload");
+    CK(cudaEventRecord(e->ev_part_up, e->s_copy), "cudaEventRecord");
+    e->part_uploading = 1;
+    e->part_wait = 1;
+    return SW_OK;
+}
+
+extern "C" size_t sw_gpu_engine_default_budget(unsigned long long free_bytes, unsigned long long total_bytes)
+{
+    /* Leave room for other users of the GPU and the CUDA context. */
+    const unsigned long long reserve = total_bytes / 20 > (256ull << 20) ? total_bytes / 20 : 256ull << 20;
+    return (size_t)(free_bytes > reserve ? free_bytes - reserve : free_bytes / 2);
+}
+
+extern "C" int sw_gpu_engine_fits(uint64_t num_seqs, uint64_t residues, size_t budget)
+{
+    return fits_on_gpu(num_seqs, residues, budget);
 }
 
 extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
@@ -682,6 +860,11 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
 
     int rc = SW_OK;
     CK(cudaSetDevice(e->device), "cudaSetDevice");
+    if (e->part_wait) {
+        /* Everything of a query starts on the scan stream. */
+        CK(cudaStreamWaitEvent(e->s_scan, e->ev_part_up, 0), "cudaStreamWaitEvent");
+        e->part_wait = 0;
+    }
     if (num_queries && e->num_seqs && e->top_n) {
         c.query_offset = (size_t *)malloc(num_queries * sizeof *c.query_offset);
         if (!c.query_offset) return sw_error_set(err, SW_ENOMEM, "out of memory");

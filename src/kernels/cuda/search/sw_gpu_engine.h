@@ -153,6 +153,54 @@ typedef struct sw_gpu_db_piece {
 int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_piece *pieces, size_t num_pieces,
                                 const uint32_t *lengths, const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err);
 
+/* Where the residues of a database come from, a piece at a time: each
+ * call gives the next piece, whole sequences back to back (*bytes 0: no
+ * more); a piece need stay valid only until the next call. */
+typedef int (*sw_gpu_piece_fn)(void *user, const uint8_t **piece, uint64_t *bytes, sw_error *err);
+
+/* sw_gpu_engine_set_db() with the residues from `next`: a database read
+ * from its file a part at a time goes to the GPU without a whole copy in
+ * host memory (where it stays on the GPU; else the engine keeps a pinned
+ * copy, as sw_gpu_engine_set_db() does). */
+int sw_gpu_engine_set_db_from(sw_gpu_engine *e, sw_gpu_piece_fn next, void *user, const uint32_t *lengths,
+                              const uint32_t *tiebreak, uint64_t num_seqs, sw_error *err);
+
+/* A database too large for the GPU, searched a part at a time: the engine
+ * reserves device memory for parts of up to `max_seqs` sequences and
+ * `max_residues` residues, sequences of up to `max_length` residues, and a
+ * pinned host buffer that the next part is read into. Replaces an earlier
+ * database. A part is read into the buffer (sw_gpu_engine_part_buffer()),
+ * then becomes the database (sw_gpu_engine_load_part()), whose upload runs
+ * on the engine's copy stream while the GPU does other work; the next
+ * sw_gpu_engine_search() waits for it. Each search is of the part loaded
+ * last, its hits numbered within the part. */
+int sw_gpu_engine_reserve_parts(sw_gpu_engine *e, uint64_t max_seqs, uint64_t max_residues, uint32_t max_length,
+                                sw_error *err);
+
+/* The pinned buffer of the next part: its residues back to back (room for
+ * max_residues), and its sequences' lengths (ascending) and tie-breaks
+ * (room for max_seqs). Waits until the upload of the part loaded last,
+ * which reads the buffer, is done. May be called from another thread than
+ * the one that searches, also during a search, but not during
+ * sw_gpu_engine_load_part(). */
+int sw_gpu_engine_part_buffer(sw_gpu_engine *e, uint8_t **residues, uint32_t **lengths, uint32_t **tiebreak,
+                              sw_error *err);
+
+/* The `num_seqs` sequences in the part buffer become the database: the
+ * plan is made here, the upload queued, and the call returns. Not during a
+ * search. */
+int sw_gpu_engine_load_part(sw_gpu_engine *e, uint64_t num_seqs, sw_error *err);
+
+/* Whether a database of `num_seqs` sequences and `residues` residues stays
+ * on the GPU with an engine of max_device_bytes `budget` (else it is
+ * streamed); and the device bytes that parts of these bounds take
+ * (sw_gpu_engine_reserve_parts()), besides a search's working buffers. */
+int sw_gpu_engine_fits(uint64_t num_seqs, uint64_t residues, size_t budget);
+/* The device memory an engine takes when max_device_bytes leaves it to
+ * the engine: the free memory less room for other users and the context. */
+size_t sw_gpu_engine_default_budget(unsigned long long free_bytes, unsigned long long total_bytes);
+size_t sw_gpu_engine_part_bytes(uint64_t max_seqs, uint64_t max_residues);
+
 /* Aligns every query against the database. For query q, hits[q * top_n ..]
  * receives counts[q] hits (at most top_n, only scores > 0), by score
  * descending, then tiebreak ascending. `stats` may be NULL. */

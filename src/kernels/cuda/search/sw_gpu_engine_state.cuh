@@ -156,6 +156,19 @@ struct sw_gpu_engine {
     sw_gpu_detail::bucket *buckets;
     size_t num_buckets;
 
+    /* A database searched a part at a time (sw_gpu_engine_reserve_parts):
+     * the device buffers above hold one part, the pinned ones below the
+     * next part as it is read. */
+    int parts;
+    uint64_t part_max_seqs, part_max_residues;
+    uint32_t part_max_length;
+    uint8_t *h_part_res;
+    uint64_t *h_part_off;
+    uint32_t *h_part_len, *h_part_tb;
+    cudaEvent_t ev_part_up; /* the last part's upload is done */
+    int part_uploading;     /* ev_part_up was recorded */
+    int part_wait;          /* the next search waits for ev_part_up */
+
     sw_gpu_detail::slot slots[sw_gpu_detail::SLOTS];
     size_t ctl_words;
 

@@ -83,16 +83,24 @@ void make_plan(sw_gpu_engine *e)
     }
 }
 
+uint64_t per_seq_bytes() { return 16 + SLOTS * 20; }
+
+uint64_t working_reserve(uint64_t budget) { return budget / 4 < ((uint64_t)1 << 30) ? budget / 4 : (uint64_t)1 << 30; }
+
+int fits_on_gpu(uint64_t num_seqs, uint64_t residues, uint64_t budget)
+{
+    return num_seqs * per_seq_bytes() + residues + working_reserve(budget) <= budget;
+}
+
 /* Residency: the database stays on the GPU when it fits beside the
  * per-sequence arrays and a reserve for the working buffers of a search;
  * otherwise two batch buffers share what is left. */
 int make_batches(sw_gpu_engine *e, const uint32_t *lengths, const uint64_t *offsets, sw_error *err)
 {
     const uint64_t num_seqs = e->num_seqs, total = e->num_residues;
-    const uint64_t per_seq = 16 + SLOTS * 20;
-    const uint64_t fixed = num_seqs * per_seq;
-    const uint64_t reserve = e->budget / 4 < ((uint64_t)1 << 30) ? e->budget / 4 : (uint64_t)1 << 30;
-    e->resident = fixed + total + reserve <= e->budget;
+    const uint64_t fixed = num_seqs * per_seq_bytes();
+    const uint64_t reserve = working_reserve(e->budget);
+    e->resident = fits_on_gpu(num_seqs, total, e->budget);
     if (e->resident) {
         e->num_batches = 1;
         e->batches = (batch *)calloc(1, sizeof(batch));
@@ -129,6 +137,7 @@ int make_batches(sw_gpu_engine *e, const uint32_t *lengths, const uint64_t *offs
 int make_buckets(sw_gpu_engine *e, const uint32_t *lengths, sw_error *err)
 {
     size_t cap = e->num_batches * e->plan_size;
+    free(e->buckets); /* a part's, before the next part's */
     e->buckets = (bucket *)calloc(cap ? cap : 1, sizeof(bucket));
     if (!e->buckets) return sw_error_set(err, SW_ENOMEM, "out of memory");
     e->num_buckets = 0;

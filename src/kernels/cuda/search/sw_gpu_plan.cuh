@@ -12,6 +12,15 @@ namespace sw_gpu_detail {
  * the threshold, the intra-task kernel. */
 void make_plan(sw_gpu_engine *e);
 
+/* Device bytes a database sequence costs besides its residues (offsets,
+ * length, tie-break, and each slot's score, overflow and candidate
+ * entries); the reserve for a search's working buffers in `budget` bytes;
+ * and whether a database of `num_seqs` sequences and `residues` residues
+ * stays on the GPU within `budget`. */
+uint64_t per_seq_bytes();
+uint64_t working_reserve(uint64_t budget);
+int fits_on_gpu(uint64_t num_seqs, uint64_t residues, uint64_t budget);
+
 /* Whether the database of e->num_seqs sequences (`lengths`, starting at
  * `offsets`) stays on the GPU (e->resident), and its batches (e->batches:
  * one when it stays, else as many as the batch capacity needs). */
