@@ -301,7 +301,7 @@ Test(gpu_team, streamed_parts_equal_the_resident_database)
         const int *gpus;
         int n;
         uint64_t memory;
-    } teams[] = {{one, 1, 1 << 20}, {three, 3, 3 << 20}, {one, 1, 600 << 10}};
+    } teams[] = {{one, 1, 1 << 20}, {three, 3, 1 << 20}, {one, 1, 600 << 10}};
     for (size_t t = 0; t < sizeof teams / sizeof *teams; t++)
         for (int f = 0; f < 2; f++) {
             run base = {one, 1, f ? "0" : "6", f ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0};

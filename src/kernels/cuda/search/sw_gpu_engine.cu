@@ -395,7 +395,8 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
             while (cap >= 2 * 1024 && cap / 2 >= top_n && sw_gk_select_smem(cap) > e->smem_optin) cap >>= 1;
             e->host_select = cap < top_n || sw_gk_select_smem(cap) > e->smem_optin || e->opt.keep_all_scores;
             e->sort_capacity = cap;
-            if (!e->host_select && (ce = sw_gk_select_prepare(sw_gk_select_smem(cap))) != cudaSuccess) {
+            /* The device's largest, as in prepare_kernel: engines on one GPU share the bound. */
+            if (!e->host_select && (ce = sw_gk_select_prepare(e->smem_optin)) != cudaSuccess) {
                 rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "cudaFuncSetAttribute");
                 break;
             }

@@ -324,11 +324,11 @@ size_t sw_gk_intra_smem(int tile, int threads, uint32_t subject_classes)
     return intra_smem_bytes(tile, threads / 32, subject_classes);
 }
 
-cudaError_t sw_gk_intra_prepare(int tile, size_t smem)
+cudaError_t sw_gk_intra_prepare(int tile, size_t block_limit)
 {
     const intra_fn fn = intra_for(tile);
     if (!fn) return cudaErrorInvalidValue;
-    return cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    return sw_gk_allow_shared(fn, block_limit);
 }
 
 cudaError_t sw_gk_intra_occupancy(int tile, int threads, size_t smem, int *blocks_per_sm)

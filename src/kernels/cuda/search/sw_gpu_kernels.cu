@@ -479,9 +479,9 @@ const sw_gk_config *sw_gk_get_config(int id)
 
 size_t sw_gk_align_smem(uint32_t table_words) { return (size_t)table_words * 4 + SW_CODE_LIMIT; }
 
-cudaError_t sw_gk_align_prepare(int id, size_t smem)
+cudaError_t sw_gk_align_prepare(int id, size_t block_limit)
 {
-    return cudaFuncSetAttribute(align_kernels[id].fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    return sw_gk_allow_shared(align_kernels[id].fn, block_limit);
 }
 
 cudaError_t sw_gk_align_occupancy(int id, int threads, size_t smem, int *blocks_per_sm)
@@ -518,9 +518,9 @@ size_t sw_gk_select_smem(uint32_t sort_capacity)
     return (size_t)sort_capacity * 12 + 256 * 4 + 16;
 }
 
-cudaError_t sw_gk_select_prepare(size_t smem)
+cudaError_t sw_gk_select_prepare(size_t block_limit)
 {
-    return cudaFuncSetAttribute(select_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    return sw_gk_allow_shared(select_kernel, block_limit);
 }
 
 cudaError_t sw_gk_select_launch(int blocks, cudaStream_t stream, const sw_gk_select_params *p)

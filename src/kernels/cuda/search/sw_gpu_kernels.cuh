@@ -61,12 +61,28 @@ typedef struct sw_gk_align_params {
     uint32_t high_lane;           /* kernels multiply by them (see align_kernel) */
 } sw_gk_align_params;
 
+/* The *_prepare functions below let a kernel's launches take as much
+ * dynamic shared memory as a block may have (`block_limit`, the device's
+ * opt-in) beside the kernel's static shared memory. The bound belongs to
+ * the kernel in the whole context, which every engine on a GPU shares, so
+ * each engine sets the largest rather than what it needs: what one engine
+ * sets can then never be too small for another's launch. */
+template <class F>
+inline cudaError_t sw_gk_allow_shared(F fn, size_t block_limit)
+{
+    cudaFuncAttributes a;
+    const cudaError_t e = cudaFuncGetAttributes(&a, (const void *)fn);
+    if (e != cudaSuccess) return e;
+    const size_t dynamic = block_limit > a.sharedSizeBytes ? block_limit - a.sharedSizeBytes : 0;
+    return cudaFuncSetAttribute((const void *)fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dynamic);
+}
+
 /* Compiled alignment kernels; the list never changes while a program runs. */
 int sw_gk_num_configs(void);
 const sw_gk_config *sw_gk_get_config(int id);
 /* Shared memory that a launch of kernel `id` needs for a table of `table_words`. */
 size_t sw_gk_align_smem(uint32_t table_words);
-cudaError_t sw_gk_align_prepare(int id, size_t smem);
+cudaError_t sw_gk_align_prepare(int id, size_t block_limit);
 cudaError_t sw_gk_align_occupancy(int id, int threads, size_t smem, int *blocks_per_sm);
 cudaError_t sw_gk_align_launch(int id, int blocks, int threads, size_t smem, cudaStream_t stream,
                                const sw_gk_align_params *p);
@@ -102,7 +118,7 @@ typedef struct sw_gk_select_params {
 
 /* Shared memory of the final sort, and the attribute that allows it. */
 size_t sw_gk_select_smem(uint32_t sort_capacity);
-cudaError_t sw_gk_select_prepare(size_t smem);
+cudaError_t sw_gk_select_prepare(size_t block_limit);
 /* Histogram, threshold, compaction and the final sort, in `stream`;
  * `blocks` is the grid of the two passes over all scores. */
 cudaError_t sw_gk_select_launch(int blocks, cudaStream_t stream, const sw_gk_select_params *p);
@@ -151,7 +167,7 @@ typedef struct sw_gk_intra_params {
 /* Tile heights (query rows per thread) that are compiled. */
 int sw_gk_intra_tile_supported(int tile);
 size_t sw_gk_intra_smem(int tile, int threads, uint32_t subject_classes);
-cudaError_t sw_gk_intra_prepare(int tile, size_t smem);
+cudaError_t sw_gk_intra_prepare(int tile, size_t block_limit);
 cudaError_t sw_gk_intra_occupancy(int tile, int threads, size_t smem, int *blocks_per_sm);
 cudaError_t sw_gk_intra_launch(int tile, int blocks, int threads, size_t smem, cudaStream_t stream,
                                const sw_gk_intra_params *p);
@@ -224,7 +240,7 @@ int sw_gk_qp_max_threads(void);
 const sw_gk_qp_shape *sw_gk_qp_get_shape(int id);
 size_t sw_gk_qp_profile_words(int id, uint32_t passes, uint32_t subject_classes);
 size_t sw_gk_qp_smem(int id, uint32_t subject_classes);
-cudaError_t sw_gk_qp_prepare(int id, size_t smem);
+cudaError_t sw_gk_qp_prepare(int id, size_t block_limit);
 cudaError_t sw_gk_qp_occupancy(int id, int threads, size_t smem, int *blocks_per_sm);
 cudaError_t sw_gk_qp_launch(int id, int blocks, int threads, size_t smem, cudaStream_t stream,
                             const sw_gk_qp_params *p);

@@ -360,7 +360,8 @@ int prepare_kernel(sw_gpu_engine *e, int id, size_t smem, sw_error *err)
         return sw_error_set(err, SW_ELIMIT,
                             "GPU: substitution table of %zu bytes exceeds the %zu bytes of shared memory of a block",
                             smem, e->smem_optin);
-    CK(sw_gk_align_prepare(id, smem), "cudaFuncSetAttribute");
+    /* The largest (sw_gk_allow_shared): engines on one GPU share the bound. */
+    CK(sw_gk_align_prepare(id, e->smem_optin), "cudaFuncSetAttribute");
     auto occupancy = [&](int threads, int *blocks) { return sw_gk_align_occupancy(id, threads, smem, blocks); };
     int rc = choose_block(e, occupancy, 512, smem, ls, err);
     if (rc) return rc;
@@ -395,7 +396,7 @@ int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
             if (smem > e->smem_optin)
                 return sw_error_set(err, SW_ELIMIT, "GPU: query profile of %zu bytes exceeds the %zu bytes of shared memory of a block",
                                     smem, e->smem_optin);
-            CK(sw_gk_qp_prepare(id, smem), "cudaFuncSetAttribute");
+            CK(sw_gk_qp_prepare(id, e->smem_optin), "cudaFuncSetAttribute"); /* as in prepare_kernel */
             auto occupancy = [&](int threads, int *blocks) { return sw_gk_qp_occupancy(id, threads, smem, blocks); };
             int rc = choose_block(e, occupancy, sw_gk_qp_max_threads(), smem, ls, err);
             if (rc) return rc;

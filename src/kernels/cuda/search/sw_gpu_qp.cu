@@ -593,9 +593,9 @@ size_t sw_gk_qp_smem(int id, uint32_t classes)
     return smem_segment_bytes(s->group_size, s->columns, classes) * (s->multipass ? 2 : 1) + (SW_CODE_LIMIT + 1) * 4;
 }
 
-cudaError_t sw_gk_qp_prepare(int id, size_t smem)
+cudaError_t sw_gk_qp_prepare(int id, size_t block_limit)
 {
-    return cudaFuncSetAttribute(qp_kernels[id].fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    return sw_gk_allow_shared(qp_kernels[id].fn, block_limit);
 }
 
 cudaError_t sw_gk_qp_occupancy(int id, int threads, size_t smem, int *blocks_per_sm)
