@@ -384,8 +384,11 @@ void cli_search_summary(FILE *to, const sw_db *db, const sw_report_summary *summ
     if (st.load_seconds > 0) {
         fprintf(to, ", database load %.3f s", st.load_seconds);
         if (st.gpu_start_seconds > 0)
-            fprintf(to, " (GPU start %.3f s, decoding %.3f s beside it and %.3f s after it, upload %.3f s)",
-                    st.gpu_start_seconds, st.decode_seconds, st.decode_wait_seconds, st.upload_seconds);
+            fprintf(to,
+                    " (GPUs and slices %.3f s, GPU start %.3f s, decoding %.3f s beside it and %.3f s after it, "
+                    "upload %.3f s)",
+                    st.gpu_plan_seconds, st.gpu_start_seconds, st.decode_seconds, st.decode_wait_seconds,
+                    st.upload_seconds);
         fprintf(to, ", transfers %.3f s, %llu scores recomputed", st.transfer_seconds,
                 (unsigned long long)st.recomputed);
         if (st.gpu_streamed) fprintf(to, ", the database streamed to the GPUs in parts");

@@ -739,6 +739,7 @@ static void add_stats(sw_search_stats *sum, const sw_search_stats *batch, int fi
         return;
     }
     sum->load_seconds += batch->load_seconds;
+    sum->gpu_plan_seconds += batch->gpu_plan_seconds;
     sum->gpu_start_seconds += batch->gpu_start_seconds;
     sum->decode_seconds += batch->decode_seconds;
     sum->decode_wait_seconds += batch->decode_wait_seconds;

@@ -13,10 +13,12 @@ typedef struct sw_search_results sw_search_results;
 typedef struct sw_search_stats {
     char engine[160];       /* "CPU simd (avx2)", "GPU 0 (NVIDIA H100 ...)", "GPUs 0,1 (...)", ... */
     double load_seconds;    /* reading the database into the engine (GPU only) */
-    /* GPU, parts of the load: starting the GPU and its engine; decoding the
-     * database (beside that start); waiting for the decoding after it; the
-     * upload (and the engine's preparation of the database). */
-    double gpu_start_seconds, decode_seconds, decode_wait_seconds, upload_seconds;
+    /* GPU, parts of the load: finding the GPUs, slicing the database and
+     * reading each GPU's calibration and free memory; starting the GPUs'
+     * engines; decoding the database (beside that start); waiting for the
+     * decoding after it; the upload (and the engines' preparation of the
+     * database). */
+    double gpu_plan_seconds, gpu_start_seconds, decode_seconds, decode_wait_seconds, upload_seconds;
     double scan_seconds;    /* aligning: CPU: reading and aligning; GPU: kernels */
     double transfer_seconds;/* GPU: host-device copies */
     uint64_t cells;         /* sum over queries of query length x database residues */

@@ -124,7 +124,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     sw_search_results *r = NULL;
     decode_job decode;
     memset(&decode, 0, sizeof decode);
-    double engine_made = start, decoded = start, gpu_started = start;
+    double engine_made = start, decoded = start, gpu_started = start, planned = start;
     int rc;
 
     if (options->resident) {
@@ -139,6 +139,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
          * team that streams reads the database file itself, a part at a
          * time, and nothing is decoded whole. */
         if ((rc = sw_gpu_team_plan(db, &config, &team, err))) goto done;
+        planned = sw_clock_seconds();
         const int streams = sw_gpu_team_streams(team);
         if (!streams) decode_start(&decode, db, options->threads);
         gpu_started = sw_clock_seconds();
@@ -208,6 +209,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     snprintf(st.engine, sizeof st.engine, "%s", sw_gpu_team_name(team));
     st.load_seconds = loaded - start;
     if (!options->resident) {
+        st.gpu_plan_seconds = planned - start;
         st.gpu_start_seconds = engine_made - gpu_started;
         st.decode_seconds = decode.seconds;
         st.decode_wait_seconds = decoded - engine_made;

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# A database larger than the GPU memory given, in one run: the 20 benchmark
+# queries against a Swiss-Prot-like database of SEQS sequences (default
+# 2,288,000: about 845 M residues), resident and with --gpu-memory LIMIT
+# (default: a quarter of what the database takes on the GPU, residues and
+# per-sequence arrays), on GPUS GPUs (default 1). For each: the scan (from
+# -v), the whole command, the peak host memory, median of ROUNDS; the
+# streamed scan's rate over the resident one; CUDASW++4.0 resident and with
+# --maxGpuMem LIMIT on the same GPUs and data, and our streamed scan's
+# ratio to its (above 1: we are faster). The outputs must be equal.
+# CUDASW++4.0 comes from PEERS as in bench/multi_gpu.sh; PEERS "-" leaves it
+# out. Gap costs: its --gop -11 --gex -1 is our --gap-open 10 --gap-extend 1.
+# Usage: bench/streamed.sh BUILD [SHARED_DIR] [ROUNDS] [SEQS] [PEERS] [LIMIT]
+set -euo pipefail
+build=$1
+shared=${2:-../shared}
+rounds=${3:-3}
+seqs=${4:-2288000}
+peers=${5:--}
+limit=${6:-}
+gpus=${GPUS:-1}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+queries="$shared/data/queries20.fasta"
+swsearch="$build/src/cli/swsearch"
+if [ "$peers" != - ]; then
+  peers=$(cd "$peers" && pwd)
+  if [ ! -x "$peers/bin/align" ]; then
+    CPATH="$peers/zlib/usr/include" LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu" \
+      make -C "$peers/cudasw4" -j"$(nproc)" align makedb > "$work/cudasw4-build.log" 2>&1 ||
+      { tail -30 "$work/cudasw4-build.log"; exit 1; }
+    mkdir -p "$peers/bin"
+    cp "$peers/cudasw4/align" "$peers/cudasw4/makedb" "$peers/bin/"
+  fi
+  export LD_LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+fi
+
+cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
+"$work/synthdb" protein --seqs "$seqs" --plant "$queries" > "$work/db.fa"
+"$build/tools/makedb/makedb" -q "$work/db.fa" "$work/db"
+if [ "$peers" != - ]; then
+  mkdir -p "$work/cs"
+  "$peers/bin/makedb" "$work/db.fa" "$work/cs/db" > /dev/null
+fi
+rm "$work/db.fa"
+residues=$("$swsearch" info -d "$work/db" | awk '$1 == "residues" { print $2; exit }')
+qres=$(awk '!/^>/ { n += length($0) } END { print n }' "$queries")
+# What the database takes on a GPU: its residues and 76 bytes a sequence.
+if [ -z "$limit" ]; then
+  kib=$(( (residues + seqs * 76) / 4 / 1024 ))
+  limit=$(( kib > 1024 ? kib : 1024 ))K
+fi
+args=(-q "$queries" -d "$work/db" --gap-open 10 --gap-extend 1 --top 10 --outfmt tsv --gpus "$gpus")
+cuda_devices=$(seq -s, 0 $((gpus - 1)))
+
+ours() { # NAME [OPTION...]: the scan seconds, the wall seconds and the peak kB appended to scan-, wall-, peak-NAME
+  local name=$1 wall peak
+  shift
+  /usr/bin/time -f "%e %M" -o "$work/time" "$swsearch" search "${args[@]}" "$@" -v -o "$work/out-$name.tsv" 2> "$work/err"
+  sed -n 's/.*scan \([0-9.]*\) s.*/\1/p' "$work/err" | head -1 >> "$work/scan-$name"
+  read -r wall peak < "$work/time"
+  echo "$wall" >> "$work/wall-$name"
+  echo "$peak" >> "$work/peak-$name"
+}
+theirs() { # [OPTION...]: CUDASW++4.0's "Total time"
+  CUDA_VISIBLE_DEVICES=$cuda_devices "$peers/bin/align" --query "$queries" --db "$work/cs/db" --dpx --gop -11 \
+    --gex -1 --top 10 --verbose --tsv --of "$work/theirs.tsv" "$@" > "$work/theirs.log" 2>&1
+  grep -i "total time" "$work/theirs.log" | tail -1 | grep -o '[0-9.]\+ *s' | head -1 | tr -d ' s'
+}
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+ours warm # calibration, caches
+for r in $(seq "$rounds"); do
+  ours resident
+  ours streamed --gpu-memory "$limit"
+  grep -q "streamed to the GPUs" "$work/err" || echo "FAIL: --gpu-memory $limit did not stream"
+  if [ "$peers" != - ]; then
+    theirs >> "$work/theirs-resident"
+    theirs --maxGpuMem "$limit" >> "$work/theirs-streamed"
+  fi
+done
+cmp -s "$work/out-resident.tsv" "$work/out-streamed.tsv" || echo "FAIL: the streamed output differs from the resident one"
+
+echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues) on $gpus x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), --gpu-memory $limit, median of $rounds rounds"
+printf '%-10s %9s %7s %9s %10s %11s %9s\n' run "scan s" TCUPS "whole s" "peak MB" "CUDASW4 s" "ratio"
+sr=$(median "$work/scan-resident")
+for run in resident streamed; do
+  s=$(median "$work/scan-$run") w=$(median "$work/wall-$run") p=$(median "$work/peak-$run") t=-
+  [ "$peers" = - ] || t=$(median "$work/theirs-$run")
+  awk -v run="$run" -v s="$s" -v w="$w" -v p="$p" -v t="$t" -v c="$(awk -v q="$qres" -v d="$residues" 'BEGIN { print q * d }')" \
+    'BEGIN { printf "%-10s %9.3f %7.2f %9.3f %10.0f %11s %9s\n", run, s, c / s / 1e12, w, p / 1024, t,
+             t == "-" ? "-" : sprintf("%.2fx", t / s) }'
+done
+awk -v a="$sr" -v b="$(median "$work/scan-streamed")" 'BEGIN { printf "streamed scan rate: %.3f of the resident one\n", a / b }'
