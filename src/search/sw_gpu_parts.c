@@ -24,10 +24,48 @@ struct sw_gpu_parts {
     const uint8_t *residues; /* the decoded database, or NULL: read the file */
 };
 
-/* The shares of the slice's memory: a quarter for each streaming engine
- * (its part, its per-sequence arrays and its working reserve), the rest
- * for the kept part. */
-static size_t turn_budget(size_t budget) { return budget / 4; }
+/* A plan: the kept part, then the streamed parts, for streaming engines of
+ * `turn` bytes each and the kept part in what they leave. */
+typedef struct plan {
+    size_t turn;
+    uint64_t kept, kept_residues;
+    part *parts;
+    size_t num_parts;
+    uint64_t max_seqs, max_residues;
+    uint32_t longest;
+} plan;
+
+static int make_plan(const uint32_t *len, uint64_t n, size_t budget, size_t turn, plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->turn = turn;
+    /* The kept part: the longest run of first sequences that fits beside
+     * the streaming engines. */
+    while (out->kept < n && sw_gpu_engine_fits(out->kept + 1, out->kept_residues + len[out->kept], budget - 2 * turn))
+        out->kept_residues += len[out->kept++];
+    /* The streamed parts: as many sequences as fit a streaming engine, at
+     * least one. */
+    size_t cap = 16;
+    if (!(out->parts = malloc(cap * sizeof *out->parts))) return SW_ENOMEM;
+    for (uint64_t s = out->kept; s < n;) {
+        part q = {s, 0, 0};
+        while (s < n && (q.count == 0 || sw_gpu_engine_fits(q.count + 1, q.residues + len[s], turn))) {
+            q.residues += len[s++];
+            q.count++;
+        }
+        if (out->num_parts == cap) {
+            part *more = realloc(out->parts, 2 * cap * sizeof *more);
+            if (!more) return SW_ENOMEM;
+            out->parts = more;
+            cap *= 2;
+        }
+        out->parts[out->num_parts++] = q;
+        if (q.count > out->max_seqs) out->max_seqs = q.count;
+        if (q.residues > out->max_residues) out->max_residues = q.residues;
+        if (len[s - 1] > out->longest) out->longest = len[s - 1];
+    }
+    return SW_OK;
+}
 
 int sw_gpu_parts_create(const sw_gpu_parts_config *c, sw_gpu_parts **out, sw_error *err)
 {
@@ -39,55 +77,53 @@ int sw_gpu_parts_create(const sw_gpu_parts_config *c, sw_gpu_parts **out, sw_err
     p->c = *c;
     const uint64_t n = sw_slice_num_seqs(c->slicing, c->slice);
     const uint32_t *len = c->lengths;
-    const size_t tb = turn_budget(budget), rb = budget - 2 * tb;
-    /* The kept part: the whole slice where it fits, else the longest run of
-     * first sequences that fits beside the streaming engines. */
-    uint64_t kept = 0, kept_res = 0;
-    for (uint64_t s = 0; s < n; s++) kept_res += len[s];
-    const int whole = sw_gpu_engine_fits(n, kept_res, budget);
-    if (whole) kept = n;
-    else kept_res = 0;
-    while (!whole && kept < n && sw_gpu_engine_fits(kept + 1, kept_res + len[kept], rb)) kept_res += len[kept++];
-    p->kept = kept;
-    p->kept_residues = kept_res;
-    /* The streamed parts: as many sequences as fit a streaming engine, at
-     * least one. */
-    size_t cap = 16;
-    p->parts = malloc(cap * sizeof *p->parts);
-    uint64_t max_seqs = 0, max_res = 0;
-    uint32_t longest = 0;
-    int rc = p->parts ? SW_OK : SW_ENOMEM;
-    for (uint64_t s = kept; s < n && rc == SW_OK;) {
-        part q = {s, 0, 0};
-        while (s < n && (q.count == 0 || sw_gpu_engine_fits(q.count + 1, q.residues + len[s], tb))) {
-            q.residues += len[s++];
-            q.count++;
-        }
-        if (p->num_parts == cap) {
-            part *more = realloc(p->parts, 2 * cap * sizeof *more);
-            if (!more) {
-                rc = SW_ENOMEM;
+    uint64_t total = 0;
+    for (uint64_t s = 0; s < n; s++) total += len[s];
+    int rc = SW_OK;
+    plan best;
+    memset(&best, 0, sizeof best);
+    if (sw_gpu_engine_fits(n, total, budget)) {
+        /* The whole slice fits: it is all kept (a team that streams
+         * elsewhere reads it from the file all the same). */
+        best.kept = n;
+        best.kept_residues = total;
+    } else {
+        /* Every search of a part costs the same besides its cells
+         * (launches, top-N selection, the pipeline's fill and drain), so
+         * the plan with the fewest searches wins; on a tie the larger kept
+         * part (less to read and upload for every batch). */
+        const size_t turns[3] = {budget / 4, budget * 3 / 8, budget / 2};
+        for (int t = 0; t < 3 && rc == SW_OK; t++) {
+            plan candidate;
+            if ((rc = make_plan(len, n, budget, turns[t], &candidate))) {
+                free(candidate.parts);
                 break;
             }
-            p->parts = more;
-            cap *= 2;
+            const size_t searches = candidate.num_parts + (candidate.kept > 0);
+            if (t == 0 || searches < best.num_parts + (best.kept > 0)) {
+                free(best.parts);
+                best = candidate;
+            } else {
+                free(candidate.parts);
+            }
         }
-        p->parts[p->num_parts++] = q;
-        if (q.count > max_seqs) max_seqs = q.count;
-        if (q.residues > max_res) max_res = q.residues;
-        if (len[s - 1] > longest) longest = len[s - 1];
     }
+    p->kept = best.kept;
+    p->kept_residues = best.kept_residues;
+    p->parts = best.parts;
+    p->num_parts = best.num_parts;
     if (rc == SW_ENOMEM) sw_error_set(err, SW_ENOMEM, "out of memory planning the streamed parts");
     sw_gpu_engine_options opt = c->engine;
     opt.device_share = 0;
-    if (rc == SW_OK && kept) {
-        opt.max_device_bytes = whole ? budget : rb;
+    if (rc == SW_OK && p->kept) {
+        opt.max_device_bytes = p->num_parts ? budget - 2 * best.turn : budget;
         rc = sw_gpu_engine_create(c->device, c->scoring, c->top_n, &opt, &p->resident, err);
     }
     for (int k = 0; k < 2 && rc == SW_OK && p->num_parts; k++) {
-        opt.max_device_bytes = tb;
+        opt.max_device_bytes = best.turn;
         rc = sw_gpu_engine_create(c->device, c->scoring, c->top_n, &opt, &p->turn[k], err);
-        if (rc == SW_OK) rc = sw_gpu_engine_reserve_parts(p->turn[k], max_seqs, max_res, longest, err);
+        if (rc == SW_OK)
+            rc = sw_gpu_engine_reserve_parts(p->turn[k], best.max_seqs, best.max_residues, best.longest, err);
     }
     if (rc) {
         sw_gpu_parts_free(p);
@@ -196,28 +232,62 @@ int sw_gpu_parts_load(sw_gpu_parts *p, const uint8_t *residues, sw_error *err)
     return rc;
 }
 
-/* The reader of a search: fills the streamed parts into the engines'
- * buffers in turn, part i once part i - 2, which the same buffer held, has
- * been loaded (its upload then done, sw_gpu_engine_part_buffer waits). */
-typedef struct reader {
+/* A search: the kept engine's search and each streaming engine's parts
+ * (engine k takes parts k, k + 2, ...) run on workers of their own at the
+ * same time, so that one search's pipeline fill and drain overlap another's
+ * scan; a reader worker fills the parts into the engines' buffers in order,
+ * part i once part i - 2, which the same buffer held, has been loaded (its
+ * upload is then under way, and sw_gpu_engine_part_buffer waits for it).
+ * Each searching worker merges its hits into lists of its own, which merge
+ * at the end; the scores of every part go straight to their places. */
+typedef struct lists {
+    sw_hit *hits; /* num_queries x top_n, counts[q] each */
+    size_t *counts;
+    sw_gpu_hit *ghits;
+    size_t *gcounts;
+    int32_t *sink; /* num_queries x the most sequences of a search, or NULL */
+    sw_hit *merged, *part_hits;
+    sw_gpu_stats stats;
+    int searches;
+} lists;
+
+enum { READER, KEPT, TURN0, TURN1, WORKERS };
+
+typedef struct search_state {
     sw_gpu_parts *p;
+    const uint8_t *const *queries;
+    const size_t *lengths;
+    size_t num_queries;
+    int32_t *scores;
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    size_t filled, loaded; /* parts filled, parts loaded */
-    int stop;              /* the search gave up */
+    size_t filled;   /* parts filled, in order */
+    uint8_t *loaded; /* of each part */
+    int failed;      /* the first failure stops every worker */
     int rc;
     sw_error err;
-} reader;
+    lists l[WORKERS]; /* of KEPT, TURN0 and TURN1 */
+} search_state;
 
-static void read_parts(void *arg, int index)
+static void fail(search_state *x, int rc, const sw_error *err)
 {
-    (void)index;
-    reader *x = arg;
+    pthread_mutex_lock(&x->lock);
+    if (!x->failed) {
+        x->failed = 1;
+        x->rc = rc;
+        x->err = *err;
+    }
+    pthread_cond_broadcast(&x->changed);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void read_parts(search_state *x)
+{
     sw_gpu_parts *p = x->p;
     for (size_t i = 0; i < p->num_parts; i++) {
         pthread_mutex_lock(&x->lock);
-        while (!x->stop && i >= 2 && x->loaded < i - 1) pthread_cond_wait(&x->changed, &x->lock);
-        const int stop = x->stop;
+        while (!x->failed && i >= 2 && !x->loaded[i - 2]) pthread_cond_wait(&x->changed, &x->lock);
+        const int stop = x->failed;
         pthread_mutex_unlock(&x->lock);
         if (stop) return;
         const part *q = &p->parts[i];
@@ -232,63 +302,27 @@ static void read_parts(void *arg, int index)
                 tb[s] = (uint32_t)sw_db_original_index(p->c.db, global_seq(p, q->first + s));
             rc = read_range(p, q->first, q->count, res, &err);
         }
-        pthread_mutex_lock(&x->lock);
         if (rc) {
-            x->rc = rc;
-            x->err = err;
-        } else {
-            x->filled = i + 1;
+            fail(x, rc, &err);
+            return;
         }
+        pthread_mutex_lock(&x->lock);
+        x->filled = i + 1;
         pthread_cond_broadcast(&x->changed);
         pthread_mutex_unlock(&x->lock);
-        if (rc) return;
     }
 }
 
-/* Waits until part i is filled; SW_OK, or the reader's failure. */
-static int wait_filled(reader *x, size_t i, sw_error *err)
-{
-    pthread_mutex_lock(&x->lock);
-    while (!x->rc && x->filled <= i) pthread_cond_wait(&x->changed, &x->lock);
-    const int rc = x->rc;
-    if (rc) *err = x->err;
-    pthread_mutex_unlock(&x->lock);
-    return rc;
-}
-
-static void set_loaded(reader *x, size_t loaded)
-{
-    pthread_mutex_lock(&x->lock);
-    x->loaded = loaded;
-    pthread_cond_broadcast(&x->changed);
-    pthread_mutex_unlock(&x->lock);
-}
-
 /* One engine's search of slice sequences first .. first + count - 1,
- * merged into the running lists. */
-typedef struct running {
-    const uint8_t *const *queries;
-    const size_t *lengths;
-    size_t num_queries;
-    sw_hit *hits;
-    size_t *counts;
-    int32_t *scores;
-    sw_gpu_hit *ghits;
-    size_t *gcounts;
-    int32_t *sink; /* num_queries x the most sequences of a search, or NULL */
-    sw_hit *merged, *part_hits;
-    sw_gpu_stats stats;
-    int searches;
-} running;
-
-static int search_one(sw_gpu_parts *p, sw_gpu_engine *e, uint64_t first, uint64_t count, running *r,
-                      sw_error *err)
+ * merged into the worker's lists. */
+static int search_one(search_state *x, sw_gpu_engine *e, uint64_t first, uint64_t count, lists *r, sw_error *err)
 {
+    const sw_gpu_parts *p = x->p;
     const size_t top_n = p->c.top_n;
     int rc = SW_OK;
     if (r->sink && (rc = sw_gpu_engine_set_score_sink(e, r->sink, err))) return rc;
     sw_gpu_stats st;
-    rc = sw_gpu_engine_search(e, r->queries, r->lengths, r->num_queries, r->ghits, r->gcounts, &st, err);
+    rc = sw_gpu_engine_search(e, x->queries, x->lengths, x->num_queries, r->ghits, r->gcounts, &st, err);
     if (r->sink) sw_gpu_engine_set_score_sink(e, NULL, NULL);
     if (rc) return rc;
     if (!r->searches++) {
@@ -301,20 +335,91 @@ static int search_one(sw_gpu_parts *p, sw_gpu_engine *e, uint64_t first, uint64_
         r->stats.batches += st.batches;
     }
     const uint64_t total = sw_db_num_seqs(p->c.db);
-    for (size_t q = 0; q < r->num_queries; q++) {
+    for (size_t q = 0; q < x->num_queries; q++) {
         const sw_gpu_hit *g = r->ghits + q * top_n;
         for (size_t i = 0; i < r->gcounts[q]; i++) {
             const uint64_t seq = global_seq(p, first + g[i].seq);
             r->part_hits[i] = (sw_hit){g[i].score, seq, sw_db_original_index(p->c.db, seq)};
         }
-        const sw_hit *lists[2] = {r->hits + q * top_n, r->part_hits};
+        const sw_hit *heads[2] = {r->hits + q * top_n, r->part_hits};
         const size_t sizes[2] = {r->counts[q], r->gcounts[q]};
-        r->counts[q] = sw_topn_merge_sorted(lists, sizes, 2, top_n, r->merged);
+        r->counts[q] = sw_topn_merge_sorted(heads, sizes, 2, top_n, r->merged);
         memcpy(r->hits + q * top_n, r->merged, r->counts[q] * sizeof *r->merged);
         if (r->sink)
-            for (uint64_t s = 0; s < count; s++) r->scores[q * total + global_seq(p, first + s)] = r->sink[q * count + s];
+            for (uint64_t s = 0; s < count; s++)
+                x->scores[q * total + global_seq(p, first + s)] = r->sink[q * count + s];
     }
     return SW_OK;
+}
+
+/* Streaming engine k: its parts, each loaded once filled and searched. */
+static void search_turns(search_state *x, int k)
+{
+    sw_gpu_parts *p = x->p;
+    for (size_t i = (size_t)k; i < p->num_parts; i += 2) {
+        pthread_mutex_lock(&x->lock);
+        while (!x->failed && x->filled <= i) pthread_cond_wait(&x->changed, &x->lock);
+        const int stop = x->failed;
+        pthread_mutex_unlock(&x->lock);
+        if (stop) return;
+        sw_error err;
+        sw_error_clear(&err);
+        int rc = sw_gpu_engine_load_part(p->turn[k], p->parts[i].count, &err);
+        if (rc == SW_OK) {
+            pthread_mutex_lock(&x->lock);
+            x->loaded[i] = 1;
+            pthread_cond_broadcast(&x->changed);
+            pthread_mutex_unlock(&x->lock);
+            rc = search_one(x, p->turn[k], p->parts[i].first, p->parts[i].count, &x->l[TURN0 + k], &err);
+        }
+        if (rc) {
+            fail(x, rc, &err);
+            return;
+        }
+    }
+}
+
+static void search_worker(void *arg, int index)
+{
+    search_state *x = arg;
+    if (index == READER) {
+        read_parts(x);
+    } else if (index == KEPT) {
+        if (!x->p->resident) return;
+        sw_error err;
+        sw_error_clear(&err);
+        const int rc = search_one(x, x->p->resident, 0, x->p->kept, &x->l[KEPT], &err);
+        if (rc) fail(x, rc, &err);
+    } else {
+        search_turns(x, index - TURN0);
+    }
+}
+
+static int lists_alloc(lists *l, size_t num_queries, size_t top_n, uint64_t most, int scores)
+{
+    memset(l, 0, sizeof *l);
+    const size_t room = num_queries * top_n, every = num_queries * most;
+    l->hits = malloc((room ? room : 1) * sizeof *l->hits);
+    l->counts = calloc(num_queries ? num_queries : 1, sizeof *l->counts);
+    l->ghits = malloc((room ? room : 1) * sizeof *l->ghits);
+    l->gcounts = malloc((num_queries ? num_queries : 1) * sizeof *l->gcounts);
+    l->merged = malloc((top_n ? top_n : 1) * sizeof *l->merged);
+    l->part_hits = malloc((top_n ? top_n : 1) * sizeof *l->part_hits);
+    if (scores) l->sink = malloc((every ? every : 1) * sizeof *l->sink);
+    return l->hits && l->counts && l->ghits && l->gcounts && l->merged && l->part_hits && (!scores || l->sink)
+               ? SW_OK
+               : SW_ENOMEM;
+}
+
+static void lists_free(lists *l)
+{
+    free(l->hits);
+    free(l->counts);
+    free(l->ghits);
+    free(l->gcounts);
+    free(l->merged);
+    free(l->part_hits);
+    free(l->sink);
 }
 
 int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const size_t *lengths, size_t num_queries,
@@ -322,64 +427,72 @@ int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const si
 {
     const double t0 = sw_clock_seconds();
     const size_t top_n = p->c.top_n;
-    running r;
-    memset(&r, 0, sizeof r);
-    r.queries = queries;
-    r.lengths = lengths;
-    r.num_queries = num_queries;
-    r.hits = hits;
-    r.counts = counts;
-    r.scores = scores;
-    for (size_t q = 0; q < num_queries; q++) counts[q] = 0;
-    uint64_t most = p->kept;
-    for (size_t i = 0; i < p->num_parts; i++) most = p->parts[i].count > most ? p->parts[i].count : most;
-    const size_t room = num_queries * top_n;
-    r.ghits = malloc((room ? room : 1) * sizeof *r.ghits);
-    r.gcounts = malloc((num_queries ? num_queries : 1) * sizeof *r.gcounts);
-    r.merged = malloc((top_n ? top_n : 1) * sizeof *r.merged);
-    r.part_hits = malloc((top_n ? top_n : 1) * sizeof *r.part_hits);
-    const size_t every = num_queries * most;
-    if (scores) r.sink = malloc((every ? every : 1) * sizeof *r.sink);
-    int rc = r.ghits && r.gcounts && r.merged && r.part_hits && (!scores || r.sink)
-                 ? SW_OK
-                 : sw_error_set(err, SW_ENOMEM, "out of memory searching a streamed database");
-    reader x;
+    search_state x;
     memset(&x, 0, sizeof x);
     x.p = p;
+    x.queries = queries;
+    x.lengths = lengths;
+    x.num_queries = num_queries;
+    x.scores = scores;
+    x.loaded = calloc(p->num_parts ? p->num_parts : 1, 1);
+    int rc = x.loaded ? SW_OK : SW_ENOMEM;
+    uint64_t most = p->kept;
+    for (size_t i = 0; i < p->num_parts; i++) most = p->parts[i].count > most ? p->parts[i].count : most;
+    for (int w = KEPT; w < WORKERS && rc == SW_OK; w++) rc = lists_alloc(&x.l[w], num_queries, top_n, most, scores != NULL);
+    if (rc) sw_error_set(err, SW_ENOMEM, "out of memory searching a streamed database");
     pthread_mutex_init(&x.lock, NULL);
     pthread_cond_init(&x.changed, NULL);
-    sw_pool *pool = NULL;
-    int started = 0;
-    if (rc == SW_OK && p->num_parts) {
-        sw_pool_start(1, read_parts, &x, &pool, &started);
-        if (!started) rc = sw_error_set(err, SW_ENOMEM, "no thread to read the parts of the database");
-    }
-    /* The kept part while the first parts are read. */
-    if (rc == SW_OK && p->resident) rc = search_one(p, p->resident, 0, p->kept, &r, err);
-    for (size_t i = 0; rc == SW_OK && i < p->num_parts; i++) {
-        /* Part i + 1 is uploaded while part i is searched. */
-        for (size_t k = i ? i + 1 : 0; rc == SW_OK && k <= i + 1 && k < p->num_parts; k++) {
-            if ((rc = wait_filled(&x, k, err))) break;
-            if ((rc = sw_gpu_engine_load_part(p->turn[k & 1], p->parts[k].count, err))) break;
-            set_loaded(&x, k + 1);
+    if (rc == SW_OK) {
+        sw_pool *pool = NULL;
+        int started = 0;
+        sw_pool_start(WORKERS, search_worker, &x, &pool, &started);
+        if (started < WORKERS && p->num_parts) {
+            /* The workers wait for one another: all or none. */
+            sw_error e;
+            sw_error_set(&e, SW_ENOMEM, "no threads to search the parts of the database");
+            fail(&x, SW_ENOMEM, &e);
+        } else {
+            for (int w = started; w < WORKERS; w++) search_worker(&x, w);
         }
-        if (rc == SW_OK) rc = search_one(p, p->turn[i & 1], p->parts[i].first, p->parts[i].count, &r, err);
+        sw_pool_join(pool);
+        if (x.failed) {
+            rc = x.rc;
+            *err = x.err;
+        }
     }
-    pthread_mutex_lock(&x.lock);
-    x.stop = 1;
-    pthread_cond_broadcast(&x.changed);
-    pthread_mutex_unlock(&x.lock);
-    sw_pool_join(pool);
+    if (rc == SW_OK) {
+        for (size_t q = 0; q < num_queries; q++) {
+            const sw_hit *heads[3];
+            size_t sizes[3];
+            for (int w = KEPT; w < WORKERS; w++) {
+                heads[w - KEPT] = x.l[w].hits + q * top_n;
+                sizes[w - KEPT] = x.l[w].counts[q];
+            }
+            counts[q] = sw_topn_merge_sorted(heads, sizes, 3, top_n, hits + q * top_n);
+        }
+        if (stats) {
+            memset(stats, 0, sizeof *stats);
+            int first = 1;
+            for (int w = KEPT; w < WORKERS; w++) {
+                const lists *l = &x.l[w];
+                if (!l->searches) continue;
+                if (first) {
+                    *stats = l->stats;
+                    first = 0;
+                    continue;
+                }
+                stats->kernel_seconds += l->stats.kernel_seconds;
+                stats->transfer_seconds += l->stats.transfer_seconds;
+                stats->cells += l->stats.cells;
+                stats->recomputed += l->stats.recomputed;
+                stats->batches += l->stats.batches;
+            }
+            stats->total_seconds = sw_clock_seconds() - t0;
+        }
+    }
     pthread_mutex_destroy(&x.lock);
     pthread_cond_destroy(&x.changed);
-    free(r.ghits);
-    free(r.gcounts);
-    free(r.merged);
-    free(r.part_hits);
-    free(r.sink);
-    if (rc == SW_OK && stats) {
-        *stats = r.stats;
-        stats->total_seconds = sw_clock_seconds() - t0;
-    }
+    for (int w = KEPT; w < WORKERS; w++) lists_free(&x.l[w]);
+    free(x.loaded);
     return rc;
 }
