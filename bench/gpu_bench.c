@@ -302,7 +302,7 @@ int main(int argc, char **argv)
     {
         sw_calibration cal;
         int measured = 0;
-        if (sw_calibration_get(0, &sc, NULL, NULL, &cal, &measured, &err) != SW_OK) return fail(&err);
+        if (sw_calibration_get(0, NULL, &sc, NULL, NULL, &cal, &measured, &err) != SW_OK) return fail(&err);
         calibrated = sw_calibration_pick(&cal, sw_db_lengths(db), nseqs, NULL);
         if (calibrated == SW_GPU_NO_INTRA)
             printf("calibrated threshold: none%s\n", measured ? " (measured now)" : " (from the cache)");

@@ -62,7 +62,8 @@ static int calibrate_one(int gpu, const sw_db *db, const char *db_path, const sw
         printf("%10s %10.4f %12llu%s\n", name, 1000 * sw_calibration_predict(&cal, lengths, n, t),
                (unsigned long long)above, t == best ? "  <- chosen" : "");
     }
-    if ((rc = sw_calibration_cache_path(gpu, path, sizeof path, err)) || (rc = sw_calibration_save(path, &cal, err)))
+    if ((rc = sw_calibration_cache_path(cal.gpu_name, path, sizeof path, err)) ||
+        (rc = sw_calibration_save(path, &cal, err)))
         return rc;
     printf("\ncalibration saved to %s\n", path);
     return SW_OK;

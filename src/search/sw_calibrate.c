@@ -40,7 +40,7 @@ static void fill_random(uint8_t *res, size_t n, uint64_t *state)
     for (size_t i = 0; i < n; i++) res[i] = (uint8_t)(next_random(state) % 20);
 }
 
-static int gpu_name(int gpu, char *name, size_t cap, sw_error *err)
+static int gpu_name_of(int gpu, char *name, size_t cap, sw_error *err)
 {
     sw_gpu_info infos[64];
     int count = 0;
@@ -71,7 +71,7 @@ static int time_search(sw_gpu_engine *e, const uint8_t *query, size_t qlen, doub
 int sw_calibration_measure(int gpu, const sw_scoring *scoring, sw_calibration *out, sw_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = gpu_name(gpu, out->gpu_name, sizeof out->gpu_name, err);
+    int rc = gpu_name_of(gpu, out->gpu_name, sizeof out->gpu_name, err);
     if (rc) return rc;
     snprintf(out->version, sizeof out->version, "%s", SW_VERSION);
     out->query_length = CALIBRATION_QUERY_LENGTH;
@@ -136,11 +136,10 @@ done:
     return rc;
 }
 
-int sw_calibration_cache_path(int gpu, char *path, size_t cap, sw_error *err)
+int sw_calibration_cache_path(const char *gpu_name, char *path, size_t cap, sw_error *err)
 {
     char name[256];
-    int rc = gpu_name(gpu, name, sizeof name, err);
-    if (rc) return rc;
+    snprintf(name, sizeof name, "%s", gpu_name);
     for (char *c = name; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
               *c == '-'))
@@ -244,15 +243,17 @@ int sw_calibration_save(const char *path, const sw_calibration *c, sw_error *err
     return SW_OK;
 }
 
-int sw_calibration_get(int gpu, const sw_scoring *scoring, void (*note)(void *user, const char *message),
-                       void *note_user, sw_calibration *out, int *measured, sw_error *err)
+int sw_calibration_get(int gpu, const char *gpu_name, const sw_scoring *scoring,
+                       void (*note)(void *user, const char *message), void *note_user, sw_calibration *out,
+                       int *measured, sw_error *err)
 {
     char path[4096], name[256];
     sw_error ignored;
     *measured = 0;
-    int rc = gpu_name(gpu, name, sizeof name, err);
-    if (rc) return rc;
-    int have_path = sw_calibration_cache_path(gpu, path, sizeof path, &ignored) == SW_OK;
+    int rc = SW_OK;
+    if (gpu_name) snprintf(name, sizeof name, "%s", gpu_name);
+    else if ((rc = gpu_name_of(gpu, name, sizeof name, err))) return rc;
+    int have_path = sw_calibration_cache_path(name, path, sizeof path, &ignored) == SW_OK;
     if (have_path && sw_calibration_load(path, name, out, &ignored) == SW_OK) return SW_OK;
     if (note) note(note_user, "calibrating the GPU kernels (once per GPU model)");
     rc = sw_calibration_measure(gpu, scoring, out, err);

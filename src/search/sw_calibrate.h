@@ -31,10 +31,10 @@ typedef struct sw_calibration {
 /* Measures GPU `gpu` (a second or two). */
 int sw_calibration_measure(int gpu, const sw_scoring *scoring, sw_calibration *out, sw_error *err);
 
-/* The cache file for GPU `gpu`: $SWSEARCH_CACHE_DIR, else
- * $XDG_CACHE_HOME/swsearch, else $HOME/.cache/swsearch; the name holds the
- * GPU model and the version. */
-int sw_calibration_cache_path(int gpu, char *path, size_t cap, sw_error *err);
+/* The cache file for GPUs of model `gpu_name` (sw_gpu_info.name):
+ * $SWSEARCH_CACHE_DIR, else $XDG_CACHE_HOME/swsearch, else
+ * $HOME/.cache/swsearch; the name holds the GPU model and the version. */
+int sw_calibration_cache_path(const char *gpu_name, char *path, size_t cap, sw_error *err);
 
 /* SW_ENOTFOUND when the file is missing or was written for another GPU
  * model (`gpu_name`; NULL: any) or another version; SW_EFORMAT (file and
@@ -44,11 +44,14 @@ int sw_calibration_load(const char *path, const char *gpu_name, sw_calibration *
 /* Writes under a temporary name and renames, creating the directory. */
 int sw_calibration_save(const char *path, const sw_calibration *c, sw_error *err);
 
-/* The cached calibration of GPU `gpu`, or a fresh one (then cached; a cache
- * that cannot be written is not an error). *measured says which; `note`
- * (may be NULL) hears of a measurement before it starts. */
-int sw_calibration_get(int gpu, const sw_scoring *scoring, void (*note)(void *user, const char *message),
-                       void *note_user, sw_calibration *out, int *measured, sw_error *err);
+/* The cached calibration of GPU `gpu`, whose model is `gpu_name` (NULL:
+ * asked of the driver, which takes a while for every GPU of the machine),
+ * or a fresh one (then cached; a cache that cannot be written is not an
+ * error). *measured says which; `note` (may be NULL) hears of a
+ * measurement before it starts. */
+int sw_calibration_get(int gpu, const char *gpu_name, const sw_scoring *scoring,
+                       void (*note)(void *user, const char *message), void *note_user, sw_calibration *out,
+                       int *measured, sw_error *err);
 
 /* Predicted scan seconds per query residue with threshold `threshold` for
  * a database of `n` sequences of these lengths (any order). */

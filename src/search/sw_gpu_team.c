@@ -126,7 +126,7 @@ static void make_name(sw_gpu_team *t, const sw_gpu_info *infos)
 
 /* Each slice's threshold: asked for, or picked from its GPU's calibration
  * for the slice's lengths (a calibration per device, cached per model). */
-static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, sw_error *err)
+static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, const sw_gpu_info *infos, sw_error *err)
 {
     sw_calibration *cal = NULL; /* of each slice's device, measured or read once a device */
     int rc = SW_OK;
@@ -144,7 +144,8 @@ static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, sw_error
             cal[i] = cal[same];
         } else {
             int measured = 0;
-            if ((rc = sw_calibration_get(m->device, c->scoring, c->note, c->note_user, &cal[i], &measured, err)))
+            if ((rc = sw_calibration_get(m->device, infos[m->device].name, c->scoring, c->note, c->note_user, &cal[i],
+                                         &measured, err)))
                 break;
             t->calibrated_now |= measured;
         }
@@ -275,7 +276,7 @@ int sw_gpu_team_plan(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team *
             memcpy(m->lengths + runs[r].local, lengths + runs[r].first, runs[r].count * sizeof *lengths);
     }
     make_name(t, infos);
-    if ((rc = pick_thresholds(t, c, err))) goto fail;
+    if ((rc = pick_thresholds(t, c, infos, err))) goto fail;
     t->gpu_memory = c->gpu_memory;
     t->threads = c->threads;
     t->read_files = c->read_files;
