@@ -6,6 +6,8 @@
 # (hits go out batch by batch, not at the end). BLAST's tabular output, -e
 # 10 and the default --top 500: statistics and alignments included. GPUS
 # (optional): swsearch's --gpus for every search (default: every GPU).
+# MAX_LENGTH (optional): database sequences longer than this are left out
+# (to see what the longest ones cost).
 # Usage: bench/many_queries.sh BUILD [SHARED_DIR] [STEP]
 set -euo pipefail
 build=$1
@@ -19,6 +21,11 @@ gpus=()
 [ -z "${GPUS:-}" ] || gpus=(--gpus "$GPUS")
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
 "$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
+if [ -n "${MAX_LENGTH:-}" ]; then
+  awk -v max="$MAX_LENGTH" '/^>/ { if (h != "" && length(s) <= max) print h "\n" s; h = $0; s = ""; next }
+    { s = s $0 } END { if (h != "" && length(s) <= max) print h "\n" s }' "$work/sp.fa" > "$work/cut.fa"
+  mv "$work/cut.fa" "$work/sp.fa"
+fi
 awk -v step="$step" '/^>/ { keep = (n++ % step == 0) } keep' "$work/sp.fa" > "$work/many.fa"
 "$build/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
 rm "$work/sp.fa"
@@ -42,7 +49,7 @@ wait $pid
 end=$(date +%s.%N)
 scan20=$(sed -n 's/.*scan \([0-9.]*\) s (\([0-9.]*\) GCUPS).*/\2/p' "$work/q20.err")
 scanN=$(sed -n 's/.*scan \([0-9.]*\) s (\([0-9.]*\) GCUPS).*/\2/p' "$work/many.err")
-echo "== $nq queries ($nres residues, every ${step}th database sequence) against the Swiss-Prot-like database${GPUS:+, --gpus $GPUS}"
+echo "== $nq queries ($nres residues, every ${step}th database sequence) against the Swiss-Prot-like database${MAX_LENGTH:+ up to $MAX_LENGTH residues}${GPUS:+, --gpus $GPUS}"
 tail -2 "$work/many.err"
 awk -v a="$scan20" -v b="$scanN" -v s="$start" -v f="${first:-$end}" -v e="$end" -v peak="$peak" -v hits="$(wc -l < "$work/many.out")" \
   'BEGIN { printf "scan: %.2f TCUPS (20 queries: %.2f TCUPS, ratio %.3f); first hits written after %.1f s of %.1f s; %d hits; peak memory %.0f MB\n", b / 1000, a / 1000, b / a, f - s, e - s, hits, peak / 1024 }'
