@@ -369,17 +369,20 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
 
     cudaError_t ce;
     do {
-        cudaDeviceProp prop;
         if ((ce = cudaSetDevice(device)) != cudaSuccess) {
             rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "cudaSetDevice");
             break;
         }
-        if ((ce = cudaGetDeviceProperties(&prop, device)) != cudaSuccess) {
-            rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "cudaGetDeviceProperties");
+        /* Two attributes, not the whole property record: cudaGetDeviceProperties
+         * queries every field, some of them slowly. */
+        int sms = 0, optin = 0;
+        if ((ce = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+            (ce = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess) {
+            rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "cudaDeviceGetAttribute");
             break;
         }
-        e->sms = prop.multiProcessorCount;
-        e->smem_optin = prop.sharedMemPerBlockOptin;
+        e->sms = sms;
+        e->smem_optin = (size_t)optin;
         size_t free_bytes = 0, total_bytes = 0;
         if ((ce = cudaMemGetInfo(&free_bytes, &total_bytes)) != cudaSuccess) {
             rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "cudaMemGetInfo");
