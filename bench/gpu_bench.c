@@ -187,7 +187,8 @@ static int report_timeline(const sw_gpu_span *sp, size_t n, const char *path)
         if (!used) continue;
         const char *name = st == 0 ? "scan" : st == 1 ? "select" : st == 2 ? "copy" : "bucket";
         char label[32];
-        if (st >= SW_GPU_STREAM_BUCKET0) snprintf(label, sizeof label, "%s %d", name, st - SW_GPU_STREAM_BUCKET0);
+        if (st >= SW_GPU_STREAM_GIANTS0) snprintf(label, sizeof label, "giants %d", st - SW_GPU_STREAM_GIANTS0);
+        else if (st >= SW_GPU_STREAM_BUCKET0) snprintf(label, sizeof label, "%s %d", name, st - SW_GPU_STREAM_BUCKET0);
         else snprintf(label, sizeof label, "%s", name);
         printf("%-9s |%s|\n%-9s |%s|\n", label, line, "", qline);
     }

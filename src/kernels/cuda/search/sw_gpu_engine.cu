@@ -416,6 +416,10 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
             if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_join[i], cudaEventDisableTiming);
         }
         if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_fork, cudaEventDisableTiming);
+        for (int i = 0; i < SLOTS && ce == cudaSuccess; ++i) {
+            ce = cudaStreamCreateWithFlags(&e->s_giants[i], flags);
+            if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_giants[i], cudaEventDisableTiming);
+        }
         if (ce == cudaSuccess) ce = cudaEventCreateWithFlags(&e->ev_part_up, cudaEventDisableTiming);
         for (int i = 0; i < 2 && ce == cudaSuccess; ++i) {
             ce = cudaEventCreateWithFlags(&e->ev_copied[i], cudaEventDisableTiming);
@@ -473,6 +477,8 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
     if (e->s_copy) cudaStreamSynchronize(e->s_copy);
     for (int i = 0; i < e->num_streams; ++i)
         if (e->s_bucket[i]) cudaStreamSynchronize(e->s_bucket[i]);
+    for (int i = 0; i < SLOTS; ++i)
+        if (e->s_giants[i]) cudaStreamSynchronize(e->s_giants[i]);
     free_db(e);
     cudaFree(e->d_table16);
     cudaFree(e->d_table32);
@@ -486,6 +492,10 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
         if (e->ev_join[i]) cudaEventDestroy(e->ev_join[i]);
     }
     if (e->ev_fork) cudaEventDestroy(e->ev_fork);
+    for (int i = 0; i < SLOTS; ++i) {
+        if (e->s_giants[i]) cudaStreamDestroy(e->s_giants[i]);
+        if (e->ev_giants[i]) cudaEventDestroy(e->ev_giants[i]);
+    }
     if (e->ev_part_up) cudaEventDestroy(e->ev_part_up);
     for (int i = 0; i < 2; ++i) {
         if (e->ev_copied[i]) cudaEventDestroy(e->ev_copied[i]);

@@ -237,8 +237,10 @@ enum {
     SW_GPU_SPAN_LAUNCHER  /* the parent kernel of device-side launches */
 };
 
-/* Streams of a timeline: 0 scan, 1 selection, 2 copies, 3 + i bucket stream i. */
+/* Streams of a timeline: 0 scan, 1 selection, 2 copies, 3 + i bucket stream
+ * i, 16 + k the stream of the longest sequences' launches of query slot k. */
 #define SW_GPU_STREAM_BUCKET0 3
+#define SW_GPU_STREAM_GIANTS0 16
 
 typedef struct sw_gpu_span {
     int kind;

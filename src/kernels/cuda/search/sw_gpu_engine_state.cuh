@@ -135,6 +135,14 @@ struct sw_gpu_engine {
     cudaStream_t s_scan, s_sel, s_copy, s_bucket[sw_gpu_detail::MAX_STREAMS];
     int num_streams;
     cudaEvent_t ev_fork, ev_join[sw_gpu_detail::MAX_STREAMS];
+    /* The longest sequences' launches (opt.qp_giants) of each query slot:
+     * a warp a pair, they last as long as the longest pair's wavefront
+     * whatever the query, so each slot's go on a stream of its own and the
+     * queries in flight overlap them; on bucket streams they became the
+     * chain that many short queries waited on, the more so on a slice of
+     * the database. */
+    cudaStream_t s_giants[sw_gpu_detail::SLOTS];
+    cudaEvent_t ev_giants[sw_gpu_detail::SLOTS];
     cudaEvent_t ev_copied[2], ev_buf_free[2];
     int buf_used[2];
 

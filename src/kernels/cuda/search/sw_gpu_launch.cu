@@ -569,6 +569,8 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
     /* Which of two streams this query's query-across-threads launches take
      * (below), where there are four. */
     const int alternate = ns > 3 ? (int)(s->query & 1) : 0;
+    const int slot = (int)(s - e->slots);
+    int giants = 0; /* the slot's stream of the longest sequences joined in */
     for (size_t k = bt->num_buckets; k-- > 0;) {
         const size_t kb = bt->first_bucket + k;
         sw_gk_child_launch ch;
@@ -581,16 +583,18 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
              * queries alternate between two streams where there are four,
              * so that the next query's blocks fill the multiprocessors that
              * this one's last blocks leave idle. Their launch for the
-             * longest sequences (single-pass, no column buffers) takes the
-             * place of the intra-task kernel, on its stream, and where there
-             * are four streams the one of the multipass buckets too for
-             * every other query: it lasts as long as the longest sequence's
-             * wavefront, a warp, whatever the query's length, so one stream
-             * of them became the chain that short queries waited on (the
-             * intra-task kernel's buffers are shared: one stream). */
+             * longest sequences (single-pass, no column buffers) lasts as
+             * long as the longest sequence's wavefront, a warp, whatever
+             * the query's length: each query slot's goes on a stream of
+             * its own (s_giants), so that the queries in flight overlap
+             * them (the intra-task kernel's buffers are shared: one
+             * stream). */
             if (ch.qp == 1) st = e->s_bucket[ns > 2 ? 2 + alternate : ns - 1];
-            else if (ch.qp == 2) st = e->s_bucket[alternate];
-            else if (ch.intra) st = e->s_bucket[0];
+            else if (ch.qp == 2) {
+                st = e->s_giants[slot];
+                if (!giants) CK(cudaStreamWaitEvent(st, e->ev_fork, 0), "cudaStreamWaitEvent");
+                giants = 1;
+            } else if (ch.intra) st = e->s_bucket[0];
             else if (sw_gk_get_config(ch.id)->multipass) st = e->s_bucket[1];
             else {
                 st = e->s_bucket[next];
@@ -611,6 +615,10 @@ int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, con
             CK(cudaEventRecord(e->ev_join[i], e->s_bucket[i]), "cudaEventRecord");
             CK(cudaStreamWaitEvent(join, e->ev_join[i], 0), "cudaStreamWaitEvent");
         }
+    }
+    if (giants) {
+        CK(cudaEventRecord(e->ev_giants[slot], e->s_giants[slot]), "cudaEventRecord");
+        CK(cudaStreamWaitEvent(join, e->ev_giants[slot], 0), "cudaStreamWaitEvent");
     }
     return SW_OK;
 }

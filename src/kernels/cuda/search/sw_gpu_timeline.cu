@@ -16,6 +16,8 @@ int stream_index(const sw_gpu_engine *e, cudaStream_t st)
     if (st == e->s_copy) return 2;
     for (int i = 0; i < e->num_streams; ++i)
         if (st == e->s_bucket[i]) return SW_GPU_STREAM_BUCKET0 + i;
+    for (int i = 0; i < SLOTS; ++i)
+        if (st == e->s_giants[i]) return SW_GPU_STREAM_GIANTS0 + i;
     return -1;
 }
 
