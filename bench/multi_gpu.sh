@@ -9,10 +9,9 @@
 # ours (above 1: we are faster). The outputs of every count must be equal
 # byte for byte. BASELINE (optional): another build of swsearch, timed on
 # one GPU in the same rounds (a change's cost on one GPU).
-# CUDASW++4.0 is built from PEERS/cudasw4 as bench/peers_side_by_side.sh
-# does (../shared/device/PEERS.md), unless PEERS/bin holds it; PEERS "-"
-# leaves it out. Gap costs: its --gop -11 --gex -1 is our --gap-open 10
-# --gap-extend 1 (it charges the open for the first residue); both run that.
+# CUDASW++4.0 comes from PEERS (bench/cudasw4.sh); PEERS "-" leaves it out.
+# Gap costs: its --gop -11 --gex -1 is our --gap-open 10 --gap-extend 1 (it
+# charges the open for the first residue); both run that.
 # Usage: bench/multi_gpu.sh BUILD [SHARED_DIR] [ROUNDS] [SEQS] [PEERS]
 set -euo pipefail
 build=$1
@@ -30,14 +29,8 @@ for g in ${GPU_COUNTS:-1 2 4}; do [ "$g" -le "$have" ] && counts+=("$g"); done
 
 if [ "$peers" != - ]; then
   peers=$(cd "$peers" && pwd)
-  if [ ! -x "$peers/bin/align" ]; then
-    CPATH="$peers/zlib/usr/include" LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu" \
-      make -C "$peers/cudasw4" -j"$(nproc)" align makedb > "$work/cudasw4-build.log" 2>&1 ||
-      { tail -30 "$work/cudasw4-build.log"; exit 1; }
-    mkdir -p "$peers/bin"
-    cp "$peers/cudasw4/align" "$peers/cudasw4/makedb" "$peers/bin/"
-  fi
-  export LD_LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  . "$(dirname "$0")/cudasw4.sh"
+  cudasw4_ready "$peers" "$work"
 fi
 
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm

@@ -22,15 +22,8 @@ queries="$shared/data/queries20.fasta"
 swsearch="$build/src/cli/swsearch"
 
 # CUDASW++4.0, built once.
-if [ ! -x "$peers/bin/align" ] || [ ! -x "$peers/bin/makedb" ]; then
-  echo "building CUDASW++4.0 ($peers/cudasw4)"
-  CPATH="$peers/zlib/usr/include" LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu" \
-    make -C "$peers/cudasw4" -j"$(nproc)" align makedb > "$work/cudasw4-build.log" 2>&1 ||
-    { tail -30 "$work/cudasw4-build.log"; exit 1; }
-  mkdir -p "$peers/bin"
-  cp "$peers/cudasw4/align" "$peers/cudasw4/makedb" "$peers/bin/"
-fi
-export LD_LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+. "$(dirname "$0")/cudasw4.sh"
+cudasw4_ready "$peers" "$work"
 
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
 "$work/synthdb" protein --plant "$queries" > "$work/sp.fa"

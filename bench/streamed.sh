@@ -8,8 +8,8 @@
 # streamed scan's rate over the resident one; CUDASW++4.0 resident and with
 # --maxGpuMem LIMIT on the same GPUs and data, and our streamed scan's
 # ratio to its (above 1: we are faster). The outputs must be equal.
-# CUDASW++4.0 comes from PEERS as in bench/multi_gpu.sh; PEERS "-" leaves it
-# out. Gap costs: its --gop -11 --gex -1 is our --gap-open 10 --gap-extend 1.
+# CUDASW++4.0 comes from PEERS (bench/cudasw4.sh); PEERS "-" leaves it out.
+# Gap costs: its --gop -11 --gex -1 is our --gap-open 10 --gap-extend 1.
 # Usage: bench/streamed.sh BUILD [SHARED_DIR] [ROUNDS] [SEQS] [PEERS] [LIMIT]
 set -euo pipefail
 build=$1
@@ -25,14 +25,8 @@ queries="$shared/data/queries20.fasta"
 swsearch="$build/src/cli/swsearch"
 if [ "$peers" != - ]; then
   peers=$(cd "$peers" && pwd)
-  if [ ! -x "$peers/bin/align" ]; then
-    CPATH="$peers/zlib/usr/include" LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu" \
-      make -C "$peers/cudasw4" -j"$(nproc)" align makedb > "$work/cudasw4-build.log" 2>&1 ||
-      { tail -30 "$work/cudasw4-build.log"; exit 1; }
-    mkdir -p "$peers/bin"
-    cp "$peers/cudasw4/align" "$peers/cudasw4/makedb" "$peers/bin/"
-  fi
-  export LD_LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  . "$(dirname "$0")/cudasw4.sh"
+  cudasw4_ready "$peers" "$work"
 fi
 
 cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm

@@ -692,26 +692,26 @@ typedef struct seq_reader {
     size_t capacity;
 } seq_reader;
 
+/* The contexts of the readers' tasks start with the readers, one a
+ * worker, so that one pair of functions starts and ends them all. */
 typedef struct seq_read_ctx {
+    seq_reader *readers;
     const sw_db *db;
     const seq_slot *order;
     uint8_t **out;
     const seq_task *tasks;
-    seq_reader *readers; /* one a worker */
 } seq_read_ctx;
 
 static int seq_reader_begin(void *arg, int worker, sw_error *err)
 {
-    seq_read_ctx *c = arg;
-    seq_reader *r = &c->readers[worker];
+    seq_reader *r = &(*(seq_reader **)arg)[worker];
     r->dctx = ZSTD_createDCtx();
     return r->dctx ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
 }
 
 static void seq_reader_end(void *arg, int worker)
 {
-    seq_read_ctx *c = arg;
-    seq_reader *r = &c->readers[worker];
+    seq_reader *r = &(*(seq_reader **)arg)[worker];
     free(r->buf);
     ZSTD_freeDCtx(r->dctx);
     *r = (seq_reader){0};
@@ -774,7 +774,7 @@ int sw_db_read_sequences(const sw_db *db, const uint64_t *seqs, size_t n, int th
         }
     }
     if (threads <= 0) threads = sw_clock_online_cpus();
-    seq_read_ctx c = {db, order, residues, tasks, calloc((size_t)threads, sizeof(seq_reader))};
+    seq_read_ctx c = {calloc((size_t)threads, sizeof(seq_reader)), db, order, residues, tasks};
     int rc = c.readers ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
     if (!rc) {
         const sw_pool_tasks work = {num_tasks, seq_read_task, seq_reader_begin, seq_reader_end};
@@ -802,27 +802,11 @@ typedef struct range_task {
 } range_task;
 
 typedef struct range_ctx {
+    seq_reader *readers; /* first: seq_reader_begin and _end */
     const sw_db *db;
     uint8_t *dst;
     const range_task *tasks;
-    seq_reader *readers;
 } range_ctx;
-
-static int range_reader_begin(void *arg, int worker, sw_error *err)
-{
-    range_ctx *c = arg;
-    c->readers[worker].dctx = ZSTD_createDCtx();
-    return c->readers[worker].dctx ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
-}
-
-static void range_reader_end(void *arg, int worker)
-{
-    range_ctx *c = arg;
-    seq_reader *r = &c->readers[worker];
-    free(r->buf);
-    ZSTD_freeDCtx(r->dctx);
-    *r = (seq_reader){0};
-}
 
 static int range_read_task(void *arg, int worker, size_t t, sw_error *err)
 {
@@ -873,10 +857,10 @@ int sw_db_read_range(const sw_db *db, uint64_t first, uint64_t count, uint8_t *d
         for (uint64_t s = t->lo; s < t->hi; s++) at += db->lengths[s];
     }
     if (threads <= 0) threads = sw_clock_online_cpus();
-    range_ctx c = {db, dst, tasks, calloc((size_t)threads, sizeof(seq_reader))};
+    range_ctx c = {calloc((size_t)threads, sizeof(seq_reader)), db, dst, tasks};
     int rc = c.readers ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
     if (!rc) {
-        const sw_pool_tasks work = {c1 - c0 + 1, range_read_task, range_reader_begin, range_reader_end};
+        const sw_pool_tasks work = {c1 - c0 + 1, range_read_task, seq_reader_begin, seq_reader_end};
         rc = sw_pool_each(threads, &work, &c, NULL, err);
     }
     free(c.readers);
