@@ -11,7 +11,8 @@
 # `team` (the tests of several slices and GPUs, test_gpu_team and test_gpu_report, and memcheck on
 # slices of GPU 0), `multi` (bench/multi_gpu.sh: 1, 2 and 4 GPUs with CUDASW++4.0 from .peers;
 # ROUNDS, SEQS, PEERS ("-": none), GPU_COUNTS, BASELINE), `streamed` (bench/streamed.sh: resident against
-# --gpu-memory LIMIT, CUDASW++4.0 with --maxGpuMem beside; ROUNDS, SEQS, PEERS, LIMIT, GPUS),
+# --gpu-memory LIMIT, CUDASW++4.0 with --maxGpuMem beside; ROUNDS, SEQS, PEERS, LIMIT, GPUS), `start` (bench/gpu_start:
+# the CUDA driver's start and teardown on this machine, twice, timed whole),
 # `ab` (every tree in .ab/, made by scripts/ab-prepare.sh, built and timed against this one by bench/gpu_ab.sh;
 # AB_ROUNDS, default 2; AB_ARGS: extra entries such as build-device@--columns,24).
 # Logs go to $OUT when it is set. Usage: scripts/device-run.sh test bench ...
@@ -156,6 +157,8 @@ for step in "$@"; do
     multi)
       bash bench/multi_gpu.sh $build .deps/shared ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} > "$out/multi.log" 2>&1
       echo "multi rc=$?"; cat "$out/multi.log" ;;
+    start)
+      for i in 1 2; do /usr/bin/time -f "whole program %e s" $build/bench/gpu_start; done 2>&1 ;;
     streamed)
       bash bench/streamed.sh $build .deps/shared ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} ${LIMIT:-} > "$out/streamed.log" 2>&1
       echo "streamed rc=$?"; cat "$out/streamed.log" ;;
