@@ -1,4 +1,4 @@
-# Sourced by the benchmarks that run CUDASW++4.0 beside swsearch:
+# Sourced by the benchmarks that run CUDASW++4.0 beside swsearch.
 # cudasw4_ready PEERS WORK builds it from PEERS/cudasw4 (a copy outside our
 # tree, never committed; ../shared/device/PEERS.md has the recipe and the
 # Makefile edits) into PEERS/bin unless it is there, logging to WORK, and
@@ -14,4 +14,20 @@ cudasw4_ready() {
     cp "$peers/cudasw4/align" "$peers/cudasw4/makedb" "$peers/bin/"
   fi
   export LD_LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+}
+
+# cudasw4_databases SHARED BUILD SEQS PEERS WORK: the Swiss-Prot-like
+# database of SEQS sequences, the 20 benchmark queries planted, made by
+# BUILD's makedb as WORK/db and, unless PEERS is "-", by CUDASW++4.0's as
+# WORK/cs/db.
+cudasw4_databases() {
+  local shared=$1 build=$2 seqs=$3 peers=$4 work=$5
+  cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
+  "$work/synthdb" protein --seqs "$seqs" --plant "$shared/data/queries20.fasta" > "$work/db.fa"
+  "$build/tools/makedb/makedb" -q "$work/db.fa" "$work/db"
+  if [ "$peers" != - ]; then
+    mkdir -p "$work/cs"
+    "$peers/bin/makedb" "$work/db.fa" "$work/cs/db" > /dev/null
+  fi
+  rm "$work/db.fa"
 }

@@ -27,20 +27,12 @@ have=$(nvidia-smi --list-gpus | wc -l)
 counts=()
 for g in ${GPU_COUNTS:-1 2 4}; do [ "$g" -le "$have" ] && counts+=("$g"); done
 
+. "$(dirname "$0")/cudasw4.sh"
 if [ "$peers" != - ]; then
   peers=$(cd "$peers" && pwd)
-  . "$(dirname "$0")/cudasw4.sh"
   cudasw4_ready "$peers" "$work"
 fi
-
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --seqs "$seqs" --plant "$queries" > "$work/db.fa"
-"$build/tools/makedb/makedb" -q "$work/db.fa" "$work/db"
-if [ "$peers" != - ]; then
-  mkdir -p "$work/cs"
-  "$peers/bin/makedb" "$work/db.fa" "$work/cs/db" > /dev/null
-fi
-rm "$work/db.fa"
+cudasw4_databases "$shared" "$build" "$seqs" "$peers" "$work"
 residues=$("$swsearch" info -d "$work/db" | awk '$1 == "residues" { print $2; exit }')
 qres=$(awk '!/^>/ { n += length($0) } END { print n }' "$queries")
 gpus_of() { seq -s, 0 $(($1 - 1)); }

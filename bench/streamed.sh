@@ -23,20 +23,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 queries="$shared/data/queries20.fasta"
 swsearch="$build/src/cli/swsearch"
+. "$(dirname "$0")/cudasw4.sh"
 if [ "$peers" != - ]; then
   peers=$(cd "$peers" && pwd)
-  . "$(dirname "$0")/cudasw4.sh"
   cudasw4_ready "$peers" "$work"
 fi
-
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --seqs "$seqs" --plant "$queries" > "$work/db.fa"
-"$build/tools/makedb/makedb" -q "$work/db.fa" "$work/db"
-if [ "$peers" != - ]; then
-  mkdir -p "$work/cs"
-  "$peers/bin/makedb" "$work/db.fa" "$work/cs/db" > /dev/null
-fi
-rm "$work/db.fa"
+cudasw4_databases "$shared" "$build" "$seqs" "$peers" "$work"
 residues=$("$swsearch" info -d "$work/db" | awk '$1 == "residues" { print $2; exit }')
 qres=$(awk '!/^>/ { n += length($0) } END { print n }' "$queries")
 # What the database takes on a GPU: its residues and 76 bytes a sequence.

@@ -11,6 +11,7 @@
 #include "sw_db.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
+#include "sw_gpu_team.h"
 #include "sw_matrix.h"
 
 static const char help[] =
@@ -117,27 +118,14 @@ int cli_calibrate(int argc, char **argv)
     sw_db *db = NULL;
     sw_matrix *matrix = NULL;
     sw_scoring scoring;
-    sw_gpu_info infos[CLI_MAX_GPUS];
-    int count = 0;
+    sw_gpu_info infos[SW_GPU_TEAM_MAX];
+    int devices[SW_GPU_TEAM_MAX], n = 0;
     int rc;
+    /* The devices asked for, in order, as a search takes them. */
     if ((rc = sw_db_open(db_path, &db, &err)) || (rc = sw_matrix_load("BLOSUM62", &matrix, &err)) ||
-        (rc = sw_scoring_init(&scoring, matrix, 11, 1, &err)) || (rc = sw_gpu_list(infos, CLI_MAX_GPUS, &count, &err)))
+        (rc = sw_scoring_init(&scoring, matrix, 11, 1, &err)) ||
+        (rc = sw_gpu_team_devices(gpus.is_list ? gpus.list : NULL, gpus.count, infos, devices, &n, &err)))
         goto done;
-    if (count > CLI_MAX_GPUS) count = CLI_MAX_GPUS;
-    /* The devices asked for, in order. */
-    int devices[CLI_MAX_GPUS], n = gpus.is_list ? gpus.count : gpus.count ? gpus.count : count;
-    if (!gpus.is_list && n > count) {
-        rc = sw_error_set(&err, SW_ENODEV, "%d GPUs asked for: this machine has %d", n, count);
-        goto done;
-    }
-    for (int i = 0; i < n; i++) {
-        devices[i] = gpus.is_list ? gpus.list[i] : i;
-        if (devices[i] >= count) {
-            rc = sw_error_set(&err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)", devices[i], count,
-                              count - 1);
-            goto done;
-        }
-    }
     for (int i = 0; i < n && rc == SW_OK; i++) {
         int model_seen = -1;
         for (int k = 0; k < i && model_seen < 0; k++)

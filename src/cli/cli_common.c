@@ -40,28 +40,11 @@ int cli_parse_long(const char *option, const char *text, long min, long max, lon
 
 int cli_parse_size(const char *option, const char *text, uint64_t min, uint64_t *out)
 {
-    const char *p = text;
-    uint64_t v = 0;
-    int digits = 0;
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        if (v > (UINT64_MAX - 9) / 10) digits = -1000;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    int shift = 0;
-    switch (*p) {
-    case 'k': case 'K': shift = 10; p++; break;
-    case 'm': case 'M': shift = 20; p++; break;
-    case 'g': case 'G': shift = 30; p++; break;
-    case 't': case 'T': shift = 40; p++; break;
-    default: break;
-    }
-    if (shift && (!strcmp(p, "B") || !strcmp(p, "iB"))) p += strlen(p);
-    if (digits <= 0 || *p || (shift && v > (UINT64_MAX >> shift)) || (v << shift) < min) {
+    if (sw_parse_size(text, min, out) != SW_OK) {
         cli_error("%s takes a size of at least %llu MiB such as 512M or 20G, not '%s'", option,
                   (unsigned long long)(min >> 20), text);
         return -1;
     }
-    *out = v << shift;
     return 0;
 }
 

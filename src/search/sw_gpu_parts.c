@@ -16,7 +16,7 @@ typedef struct part {
 
 struct sw_gpu_parts {
     sw_gpu_parts_config c;
-    uint64_t kept, kept_residues; /* the slice's first sequences, on the GPU */
+    uint64_t kept;                /* the slice's first sequences, on the GPU */
     sw_gpu_engine *resident;      /* holds them; NULL when none fit */
     sw_gpu_engine *turn[2];       /* the streamed parts, taking turns */
     part *parts;
@@ -109,7 +109,6 @@ int sw_gpu_parts_create(const sw_gpu_parts_config *c, sw_gpu_parts **out, sw_err
         }
     }
     p->kept = best.kept;
-    p->kept_residues = best.kept_residues;
     p->parts = best.parts;
     p->num_parts = best.num_parts;
     if (rc == SW_ENOMEM) sw_error_set(err, SW_ENOMEM, "out of memory planning the streamed parts");
@@ -143,37 +142,87 @@ void sw_gpu_parts_free(sw_gpu_parts *p)
     free(p);
 }
 
-uint64_t sw_gpu_parts_kept(const sw_gpu_parts *p) { return p->kept; }
-size_t sw_gpu_parts_count(const sw_gpu_parts *p) { return p->num_parts; }
+void sw_gpu_parts_add_stats(sw_gpu_stats *sum, const sw_gpu_stats *s, int first)
+{
+    if (first) {
+        *sum = *s;
+        return;
+    }
+    sum->kernel_seconds += s->kernel_seconds;
+    sum->transfer_seconds += s->transfer_seconds;
+    sum->cells += s->cells;
+    sum->recomputed += s->recomputed;
+    if (s->batches > sum->batches) sum->batches = s->batches;
+    for (size_t b = 0; b < sum->num_buckets && b < s->num_buckets; b++) {
+        if (s->buckets[b].max_length != sum->buckets[b].max_length) continue;
+        sum->buckets[b].seqs += s->buckets[b].seqs;
+        sum->buckets[b].residues += s->buckets[b].residues;
+        sum->buckets[b].padded_residues += s->buckets[b].padded_residues;
+        sum->buckets[b].seconds += s->buckets[b].seconds;
+    }
+}
+
+/* The runs of database sequences that hold slice sequences first ..
+ * first + count - 1 come one after another from the run that holds
+ * `first`: these walk them. */
+typedef struct segment {
+    uint64_t local, global, count; /* slice sequences local .. are database sequences global .. */
+    const sw_slice_run *run;
+} segment;
+
+static const sw_slice_run *first_run(const sw_gpu_parts *p, uint64_t first)
+{
+    size_t nr;
+    const sw_slice_run *runs = sw_slice_runs(p->c.slicing, p->c.slice, &nr);
+    return runs + sw_slice_run_of(p->c.slicing, p->c.slice, first);
+}
+
+/* The next segment of [*at, end) from run *r on: 0 at the end. */
+static int next_segment(const sw_slice_run **r, uint64_t *at, uint64_t end, segment *seg)
+{
+    if (*at >= end) return 0;
+    while ((*r)->local + (*r)->count <= *at) ++*r;
+    const uint64_t stop = (*r)->local + (*r)->count < end ? (*r)->local + (*r)->count : end;
+    *seg = (segment){*at, (*r)->first + (*at - (*r)->local), stop - *at, *r};
+    *at = stop;
+    return 1;
+}
 
 /* The residues of slice sequences first .. first + count - 1 into dst, a
  * run of the database at a time: from the decoded database, or decoded
  * from the file's chunks. */
 static int read_range(const sw_gpu_parts *p, uint64_t first, uint64_t count, uint8_t *dst, sw_error *err)
 {
-    size_t nr;
-    const sw_slice_run *runs = sw_slice_runs(p->c.slicing, p->c.slice, &nr);
     const uint32_t *all = sw_db_lengths(p->c.db);
-    const uint64_t end = first + count;
-    uint64_t at = 0;
-    for (size_t r = 0; r < nr; r++) {
-        const uint64_t lo = runs[r].local > first ? runs[r].local : first;
-        const uint64_t hi = runs[r].local + runs[r].count < end ? runs[r].local + runs[r].count : end;
-        if (lo >= hi) continue;
-        const uint64_t g = runs[r].first + (lo - runs[r].local);
+    const sw_slice_run *r = first_run(p, first);
+    uint64_t at = first, out = 0;
+    segment g;
+    while (next_segment(&r, &at, first + count, &g)) {
         uint64_t bytes = 0;
-        for (uint64_t s = g; s < g + (hi - lo); s++) bytes += all[s];
+        for (uint64_t s = g.global; s < g.global + g.count; s++) bytes += all[s];
         if (p->residues) {
-            uint64_t from = runs[r].residue;
-            for (uint64_t s = runs[r].first; s < g; s++) from += all[s];
-            memcpy(dst + at, p->residues + from, bytes);
+            uint64_t from = g.run->residue;
+            for (uint64_t s = g.run->first; s < g.global; s++) from += all[s];
+            memcpy(dst + out, p->residues + from, bytes);
         } else {
-            int rc = sw_db_read_range(p->c.db, g, hi - lo, dst + at, p->c.threads, err);
+            int rc = sw_db_read_range(p->c.db, g.global, g.count, dst + out, p->c.threads, err);
             if (rc) return rc;
         }
-        at += bytes;
+        out += bytes;
     }
     return SW_OK;
+}
+
+/* The FASTA positions (the order of ties) of slice sequences first ..
+ * first + count - 1 into tiebreak. */
+static void read_tiebreak(const sw_gpu_parts *p, uint64_t first, uint64_t count, uint32_t *tiebreak)
+{
+    const sw_slice_run *r = first_run(p, first);
+    uint64_t at = first;
+    segment g;
+    while (next_segment(&r, &at, first + count, &g))
+        for (uint64_t s = 0; s < g.count; s++)
+            tiebreak[g.local - first + s] = (uint32_t)sw_db_original_index(p->c.db, g.global + s);
 }
 
 /* Slice sequence `local`'s number in the database. */
@@ -223,8 +272,7 @@ int sw_gpu_parts_load(sw_gpu_parts *p, const uint8_t *residues, sw_error *err)
     k.buf = malloc(k.cap);
     uint32_t *tiebreak = malloc((p->kept ? p->kept : 1) * sizeof *tiebreak);
     int rc = k.buf && tiebreak ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory reading the database");
-    for (uint64_t s = 0; rc == SW_OK && s < p->kept; s++)
-        tiebreak[s] = (uint32_t)sw_db_original_index(p->c.db, global_seq(p, s));
+    if (rc == SW_OK) read_tiebreak(p, 0, p->kept, tiebreak);
     if (rc == SW_OK)
         rc = sw_gpu_engine_set_db_from(p->resident, next_kept_piece, &k, p->c.lengths, tiebreak, p->kept, err);
     free(k.buf);
@@ -298,8 +346,7 @@ static void read_parts(search_state *x)
         int rc = sw_gpu_engine_part_buffer(p->turn[i & 1], &res, &len, &tb, &err);
         if (rc == SW_OK) {
             memcpy(len, p->c.lengths + q->first, q->count * sizeof *len);
-            for (uint64_t s = 0; s < q->count; s++)
-                tb[s] = (uint32_t)sw_db_original_index(p->c.db, global_seq(p, q->first + s));
+            read_tiebreak(p, q->first, q->count, tb);
             rc = read_range(p, q->first, q->count, res, &err);
         }
         if (rc) {
@@ -325,15 +372,7 @@ static int search_one(search_state *x, sw_gpu_engine *e, uint64_t first, uint64_
     rc = sw_gpu_engine_search(e, x->queries, x->lengths, x->num_queries, r->ghits, r->gcounts, &st, err);
     if (r->sink) sw_gpu_engine_set_score_sink(e, NULL, NULL);
     if (rc) return rc;
-    if (!r->searches++) {
-        r->stats = st;
-    } else {
-        r->stats.kernel_seconds += st.kernel_seconds;
-        r->stats.transfer_seconds += st.transfer_seconds;
-        r->stats.cells += st.cells;
-        r->stats.recomputed += st.recomputed;
-        r->stats.batches += st.batches;
-    }
+    sw_gpu_parts_add_stats(&r->stats, &st, !r->searches++);
     const uint64_t total = sw_db_num_seqs(p->c.db);
     for (size_t q = 0; q < x->num_queries; q++) {
         const sw_gpu_hit *g = r->ghits + q * top_n;
@@ -345,9 +384,14 @@ static int search_one(search_state *x, sw_gpu_engine *e, uint64_t first, uint64_
         const size_t sizes[2] = {r->counts[q], r->gcounts[q]};
         r->counts[q] = sw_topn_merge_sorted(heads, sizes, 2, top_n, r->merged);
         memcpy(r->hits + q * top_n, r->merged, r->counts[q] * sizeof *r->merged);
-        if (r->sink)
-            for (uint64_t s = 0; s < count; s++)
-                x->scores[q * total + global_seq(p, first + s)] = r->sink[q * count + s];
+        if (r->sink) {
+            const sw_slice_run *run = first_run(p, first);
+            uint64_t at = first;
+            segment g;
+            while (next_segment(&run, &at, first + count, &g))
+                memcpy(x->scores + q * total + g.global, r->sink + q * count + (g.local - first),
+                       g.count * sizeof *r->sink);
+        }
     }
     return SW_OK;
 }
@@ -473,20 +517,11 @@ int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const si
         if (stats) {
             memset(stats, 0, sizeof *stats);
             int first = 1;
-            for (int w = KEPT; w < WORKERS; w++) {
-                const lists *l = &x.l[w];
-                if (!l->searches) continue;
-                if (first) {
-                    *stats = l->stats;
+            for (int w = KEPT; w < WORKERS; w++)
+                if (x.l[w].searches) {
+                    sw_gpu_parts_add_stats(stats, &x.l[w].stats, first);
                     first = 0;
-                    continue;
                 }
-                stats->kernel_seconds += l->stats.kernel_seconds;
-                stats->transfer_seconds += l->stats.transfer_seconds;
-                stats->cells += l->stats.cells;
-                stats->recomputed += l->stats.recomputed;
-                stats->batches += l->stats.batches;
-            }
             stats->total_seconds = sw_clock_seconds() - t0;
         }
     }

@@ -53,9 +53,10 @@ int sw_gpu_parts_load(sw_gpu_parts *p, const uint8_t *residues, sw_error *err);
 int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const size_t *lengths, size_t num_queries,
                         sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_stats *stats, sw_error *err);
 
-/* The slice's sequences kept on the GPU, and the streamed parts. */
-uint64_t sw_gpu_parts_kept(const sw_gpu_parts *p);
-size_t sw_gpu_parts_count(const sw_gpu_parts *p);
+/* Adds the figures of search `s` to `sum` (first: `sum` becomes `s`):
+ * times, cells and recomputed scores summed, the buckets of equal plan
+ * entries summed, the most batches. For the searches of several engines. */
+void sw_gpu_parts_add_stats(sw_gpu_stats *sum, const sw_gpu_stats *s, int first);
 
 void sw_gpu_parts_free(sw_gpu_parts *p);
 

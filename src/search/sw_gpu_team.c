@@ -17,7 +17,7 @@
 /* One slice and its engine, or its parts where the team streams. */
 typedef struct member {
     int device;
-    uint64_t num_seqs, residues;
+    uint64_t num_seqs;
     uint32_t *lengths; /* the slice's, until it is loaded (kept where it streams) */
     uint32_t threshold;
     size_t budget;     /* its share of the GPU's memory; 0: the engine's own rule */
@@ -45,7 +45,6 @@ struct sw_gpu_team {
     int num_asked, asked_list;
     size_t top_n;
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
-    int gap_open, gap_extend;
     sw_scoring scoring; /* its table is `table` */
     sw_gpu_engine_options options;
     uint64_t gpu_memory;
@@ -74,33 +73,34 @@ int sw_gpu_team_matches(const sw_gpu_team *t, const sw_gpu_team_config *c)
     for (int i = 0; list && i < c->num_gpus; i++)
         if (c->gpus[i] != t->asked[i]) return 0;
     return c->top_n == t->top_n && c->gpu_memory == t->gpu_memory && !c->read_files == !t->read_files &&
-           c->scoring->gap_open == t->gap_open &&
-           c->scoring->gap_extend == t->gap_extend &&
+           c->scoring->gap_open == t->scoring.gap_open && c->scoring->gap_extend == t->scoring.gap_extend &&
            !memcmp(c->scoring->table, t->table, sizeof t->table) && same_options(&c->engine, &t->options);
 }
 
-/* The devices of the slices, from what was asked and what the machine has. */
-static int resolve(const sw_gpu_team_config *c, const sw_gpu_info *infos, int count, int *devices, int *n,
-                   sw_error *err)
+int sw_gpu_team_devices(const int *gpus, int num_gpus, sw_gpu_info *infos, int *devices, int *n, sw_error *err)
 {
-    if (c->num_gpus < 0 || c->num_gpus > SW_GPU_TEAM_MAX)
-        return sw_error_set(err, SW_EINVAL, "a search uses 1 to %d GPUs, not %d", SW_GPU_TEAM_MAX, c->num_gpus);
-    if (c->gpus) {
-        if (c->num_gpus < 1) return sw_error_set(err, SW_EINVAL, "an empty list of GPUs");
-        for (int i = 0; i < c->num_gpus; i++) {
-            if (c->gpus[i] < 0 || c->gpus[i] >= count)
-                return sw_error_set(err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)", c->gpus[i], count,
+    *n = 0;
+    int count = 0;
+    int rc = sw_gpu_list(infos, SW_GPU_TEAM_MAX, &count, err);
+    if (rc) return rc;
+    if (count > SW_GPU_TEAM_MAX) count = SW_GPU_TEAM_MAX;
+    if (num_gpus < 0 || num_gpus > SW_GPU_TEAM_MAX)
+        return sw_error_set(err, SW_EINVAL, "a search uses 1 to %d GPUs, not %d", SW_GPU_TEAM_MAX, num_gpus);
+    if (gpus) {
+        if (num_gpus < 1) return sw_error_set(err, SW_EINVAL, "an empty list of GPUs");
+        for (int i = 0; i < num_gpus; i++) {
+            if (gpus[i] < 0 || gpus[i] >= count)
+                return sw_error_set(err, SW_ENODEV, "no GPU %d: this machine has %d (0 to %d)", gpus[i], count,
                                     count - 1);
-            devices[i] = c->gpus[i];
+            devices[i] = gpus[i];
         }
-        *n = c->num_gpus;
+        *n = num_gpus;
         return SW_OK;
     }
-    const int want = c->num_gpus ? c->num_gpus : count;
-    if (want > count)
-        return sw_error_set(err, SW_ENODEV, "%d GPUs asked for: this machine has %d", want, count);
-    for (int i = 0; i < want && i < SW_GPU_TEAM_MAX; i++) devices[i] = infos[i].id;
-    *n = want < SW_GPU_TEAM_MAX ? want : SW_GPU_TEAM_MAX;
+    const int want = num_gpus ? num_gpus : count;
+    if (want > count) return sw_error_set(err, SW_ENODEV, "%d GPUs asked for: this machine has %d", want, count);
+    for (int i = 0; i < want; i++) devices[i] = infos[i].id;
+    *n = want;
     return SW_OK;
 }
 
@@ -137,9 +137,9 @@ static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, const sw
             continue;
         }
         if (!cal && !(cal = malloc((size_t)t->size * sizeof *cal))) return sw_error_set(err, SW_ENOMEM, "out of memory");
-        int same = -1;
+        int same = -1; /* an earlier slice of this device, calibrated already */
         for (int k = 0; k < i && same < 0; k++)
-            if (t->m[k].device == m->device && t->m[k].num_seqs && !c->engine.intra_threshold) same = k;
+            if (t->m[k].device == m->device && t->m[k].num_seqs) same = k;
         if (same >= 0) {
             cal[i] = cal[same];
         } else {
@@ -165,17 +165,23 @@ static int share_memory(sw_gpu_team *t, const sw_gpu_team_config *c, sw_error *e
 {
     for (int i = 0; i < t->size; i++) {
         member *m = &t->m[i];
-        unsigned long long free_bytes = 0, total_bytes = 0;
-        int rc = sw_gpu_memory(m->device, &free_bytes, &total_bytes, err);
-        if (rc) return rc;
-        size_t budget = sw_gpu_engine_default_budget(free_bytes, total_bytes);
-        if (c->gpu_memory && c->gpu_memory < budget) budget = (size_t)c->gpu_memory;
-        int share = 0;
-        for (int k = 0; k < t->size; k++) share += t->m[k].device == m->device;
-        m->budget = budget / (size_t)share;
-        m->residues = 0;
-        for (uint64_t s = 0; s < m->num_seqs; s++) m->residues += m->lengths[s];
-        if (m->num_seqs && !sw_gpu_engine_fits(m->num_seqs, m->residues, m->budget)) t->streams = 1;
+        int same = -1; /* an earlier slice of this device, whose share this one has too */
+        for (int k = 0; k < i && same < 0; k++)
+            if (t->m[k].device == m->device) same = k;
+        if (same >= 0) {
+            m->budget = t->m[same].budget;
+        } else {
+            unsigned long long free_bytes = 0, total_bytes = 0;
+            int rc = sw_gpu_memory(m->device, &free_bytes, &total_bytes, err);
+            if (rc) return rc;
+            size_t budget = sw_gpu_engine_default_budget(free_bytes, total_bytes);
+            if (c->gpu_memory && c->gpu_memory < budget) budget = (size_t)c->gpu_memory;
+            int share = 0;
+            for (int k = 0; k < t->size; k++) share += t->m[k].device == m->device;
+            m->budget = budget / (size_t)share;
+        }
+        if (m->num_seqs && !sw_gpu_engine_fits(m->num_seqs, sw_slice_num_residues(t->slicing, i), m->budget))
+            t->streams = 1;
     }
     if (c->read_files) t->streams = 1;
     for (int i = 0; i < t->size; i++)
@@ -235,11 +241,9 @@ int sw_gpu_team_plan(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team *
 {
     *out = NULL;
     sw_gpu_info infos[SW_GPU_TEAM_MAX];
-    int count = 0, devices[SW_GPU_TEAM_MAX], n = 0;
-    int rc = sw_gpu_list(infos, SW_GPU_TEAM_MAX, &count, err);
+    int devices[SW_GPU_TEAM_MAX], n = 0;
+    int rc = sw_gpu_team_devices(c->gpus, c->num_gpus, infos, devices, &n, err);
     if (rc) return rc;
-    if (count > SW_GPU_TEAM_MAX) count = SW_GPU_TEAM_MAX;
-    if ((rc = resolve(c, infos, count, devices, &n, err))) return rc;
     sw_gpu_team *t = calloc(1, sizeof *t);
     if (!t) return sw_error_set(err, SW_ENOMEM, "out of memory");
     t->db = db;
@@ -249,8 +253,6 @@ int sw_gpu_team_plan(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team *
     for (int i = 0; c->gpus && i < c->num_gpus; i++) t->asked[i] = c->gpus[i];
     t->top_n = c->top_n;
     memcpy(t->table, c->scoring->table, sizeof t->table);
-    t->gap_open = c->scoring->gap_open;
-    t->gap_extend = c->scoring->gap_extend;
     t->scoring = *c->scoring;
     t->scoring.table = t->table;
     t->options = c->engine;
@@ -414,15 +416,7 @@ static void search_worker(void *arg, int index)
     if (m->parts) {
         m->rc = sw_gpu_parts_search(m->parts, x->queries, x->lengths, x->num_queries, m->best, m->best_counts,
                                     x->scores, &m->stats, &m->err);
-        pthread_mutex_lock(&x->lock);
-        if (m->rc) x->failed = 1;
-        else
-            for (size_t q = 0; q < x->num_queries; q++) x->finished[q]++;
-        pthread_cond_broadcast(&x->changed);
-        pthread_mutex_unlock(&x->lock);
-        return;
-    }
-    if (m->engine) {
+    } else if (m->engine) {
         relay r = {x, index};
         m->rc = sw_gpu_engine_set_query_done(m->engine, slice_query_done, &r, &m->err);
         if (!m->rc)
@@ -431,10 +425,12 @@ static void search_worker(void *arg, int index)
         /* A kept engine must not point at this search afterwards. */
         sw_gpu_engine_set_query_done(m->engine, NULL, NULL, NULL);
     }
+    /* An engine told of each query as it finished; parts finish them all
+     * at the end, and an empty slice at once. */
     pthread_mutex_lock(&x->lock);
     if (m->rc) x->failed = 1;
     else if (!m->engine)
-        for (size_t q = 0; q < x->num_queries; q++) x->finished[q]++; /* an empty slice */
+        for (size_t q = 0; q < x->num_queries; q++) x->finished[q]++;
     pthread_cond_broadcast(&x->changed);
     pthread_mutex_unlock(&x->lock);
 }
@@ -454,26 +450,6 @@ static void free_search_buffers(sw_gpu_team *t, const int32_t *scores)
         m->sink = NULL;
         m->best = NULL;
         m->best_counts = NULL;
-    }
-}
-
-static void add_stats(sw_gpu_stats *sum, const sw_gpu_stats *s, int first)
-{
-    if (first) {
-        *sum = *s;
-        return;
-    }
-    sum->kernel_seconds += s->kernel_seconds;
-    sum->transfer_seconds += s->transfer_seconds;
-    sum->cells += s->cells;
-    sum->recomputed += s->recomputed;
-    if (s->batches > sum->batches) sum->batches = s->batches;
-    for (size_t b = 0; b < sum->num_buckets && b < s->num_buckets; b++) {
-        if (s->buckets[b].max_length != sum->buckets[b].max_length) continue;
-        sum->buckets[b].seqs += s->buckets[b].seqs;
-        sum->buckets[b].residues += s->buckets[b].residues;
-        sum->buckets[b].padded_residues += s->buckets[b].padded_residues;
-        sum->buckets[b].seconds += s->buckets[b].seconds;
     }
 }
 
@@ -572,7 +548,7 @@ int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size
         int first = 1;
         for (int i = 0; i < t->size; i++) {
             if (!t->m[i].engine && !t->m[i].parts) continue;
-            add_stats(stats, &t->m[i].stats, first);
+            sw_gpu_parts_add_stats(stats, &t->m[i].stats, first);
             first = 0;
         }
         stats->total_seconds = sw_clock_seconds() - t0;

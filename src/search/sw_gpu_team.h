@@ -49,6 +49,14 @@ typedef struct sw_gpu_team_config {
     void *note_user;
 } sw_gpu_team_config;
 
+/* The CUDA devices that `gpus` and `num_gpus` name (as in
+ * sw_gpu_team_config), a slice each, into devices[0 .. *n - 1]; `infos`
+ * (room for SW_GPU_TEAM_MAX) receives every GPU of the machine. SW_ENODEV
+ * without the GPUs asked for. */
+struct sw_gpu_info;
+int sw_gpu_team_devices(const int *gpus, int num_gpus, struct sw_gpu_info *infos, int *devices, int *n,
+                        sw_error *err);
+
 /* Plans a team: resolves the GPUs, slices `db` (its lengths alone are
  * read), picks each slice's threshold and shares each GPU's memory among
  * its slices. `db` must outlive the team. SW_ENODEV without the GPUs asked

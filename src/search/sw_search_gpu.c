@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sw_calibrate.h"
 #include "sw_clock.h"
-#include "sw_gpu.h"
 #include "sw_gpu_engine.h"
 #include "sw_gpu_team.h"
 #include "sw_resident.h"

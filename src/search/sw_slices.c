@@ -112,7 +112,7 @@ const sw_slice_run *sw_slice_runs(const sw_slicing *s, int slice, size_t *count)
     return s->slices[slice].runs;
 }
 
-uint64_t sw_slice_seq(const sw_slicing *s, int slice, uint64_t local)
+size_t sw_slice_run_of(const sw_slicing *s, int slice, uint64_t local)
 {
     const sw_slice_run *r = s->slices[slice].runs;
     size_t lo = 0, hi = s->slices[slice].num_runs;
@@ -121,5 +121,11 @@ uint64_t sw_slice_seq(const sw_slicing *s, int slice, uint64_t local)
         if (r[mid].local <= local) lo = mid;
         else hi = mid;
     }
-    return r[lo].first + (local - r[lo].local);
+    return lo;
+}
+
+uint64_t sw_slice_seq(const sw_slicing *s, int slice, uint64_t local)
+{
+    const sw_slice_run *r = &s->slices[slice].runs[sw_slice_run_of(s, slice, local)];
+    return r->first + (local - r->local);
 }

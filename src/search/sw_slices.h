@@ -40,6 +40,9 @@ uint64_t sw_slice_num_residues(const sw_slicing *s, int slice);
 const sw_slice_run *sw_slice_runs(const sw_slicing *s, int slice, size_t *count);
 /* The database sequence that is the slice's sequence `local`. */
 uint64_t sw_slice_seq(const sw_slicing *s, int slice, uint64_t local);
+/* The run that holds the slice's sequence `local` (an index into
+ * sw_slice_runs()). */
+size_t sw_slice_run_of(const sw_slicing *s, int slice, uint64_t local);
 
 /* The length band of a sequence: floor(2 log2(length)). */
 int sw_slice_band(uint32_t length);

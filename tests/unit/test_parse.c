@@ -64,3 +64,25 @@ Test(parse, takes_leading_blanks_and_a_plus_sign_as_strtol_does)
     takes(" 8", 0, 10, 8);
     takes("+9", 0, 10, 9);
 }
+
+Test(parse, takes_a_size_with_its_unit)
+{
+    uint64_t v = 0;
+    cr_assert_eq(sw_parse_size("512M", 1, &v), SW_OK);
+    cr_assert_eq(v, (uint64_t)512 << 20);
+    cr_assert_eq(sw_parse_size("20GiB", 1, &v), SW_OK);
+    cr_assert_eq(v, (uint64_t)20 << 30);
+    cr_assert_eq(sw_parse_size("3kB", 1, &v), SW_OK);
+    cr_assert_eq(v, 3072);
+    cr_assert_eq(sw_parse_size("4096", 1, &v), SW_OK);
+    cr_assert_eq(v, 4096);
+}
+
+Test(parse, rejects_a_size_below_the_least_or_malformed)
+{
+    uint64_t v = 7;
+    const char *bad[] = {"", "M", "1K", "12X", "5MB2", "-1G", "99999999999999999999", "20000000T"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_assert_eq(sw_parse_size(bad[i], 1 << 20, &v), SW_EINVAL, "'%s'", bad[i]);
+    cr_assert_eq(v, 7);
+}

@@ -1,12 +1,12 @@
 /* GPU discovery through the CUDA runtime. */
 #include <cuda_runtime.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "sw_cuda_check.h"
 #include "sw_gpu.h"
+#include "sw_pool.h"
 
 extern "C" int sw_gpu_compiled(void) { return 1; }
 
@@ -51,46 +51,38 @@ extern "C" int sw_gpu_memory(int device, unsigned long long *free_bytes, unsigne
     return SW_OK;
 }
 
-/* One thread a device; a thread that cannot start leaves its device cold. */
+/* A thread of its own that starts the devices' contexts on workers of the
+ * one pool, one a device. */
 struct sw_gpu_warm_up {
     pthread_t thread;
-    int devices[64];
-    int count;     /* 0: every device */
-    pthread_t workers[64];
-    int started[64];
+    int devices[64]; /* distinct */
+    int count;       /* 0: every device */
 };
 
-static void *warm_device(void *arg)
+static void warm_device(void *arg, int index)
 {
     /* The runtime creates the device's primary context on first use; every
      * thread of the process shares it afterwards. Errors are left for the
      * real use to report. */
-    const int device = (int)(intptr_t)arg;
-    if (cudaSetDevice(device) == cudaSuccess) cudaFree(0);
-    return NULL;
+    const sw_gpu_warm_up *w = (const sw_gpu_warm_up *)arg;
+    if (cudaSetDevice(w->devices[index]) == cudaSuccess) cudaFree(0);
 }
 
 static void *warm_up(void *arg)
 {
     sw_gpu_warm_up *w = (sw_gpu_warm_up *)arg;
-    int n = w->count;
-    if (n == 0) {
+    if (w->count == 0) {
+        int n = 0;
         if (cudaGetDeviceCount(&n) != cudaSuccess) {
             cudaGetLastError();
             return NULL;
         }
-        if (n > 64) n = 64;
-        for (int i = 0; i < n; i++) w->devices[i] = i;
+        w->count = n < 64 ? n : 64;
+        for (int i = 0; i < w->count; i++) w->devices[i] = i;
     }
-    /* Devices listed twice (several slices on one GPU) warm once. */
-    for (int i = 0; i < n; i++) {
-        int seen = 0;
-        for (int k = 0; k < i; k++) seen |= w->devices[k] == w->devices[i];
-        if (!seen)
-            w->started[i] = !pthread_create(&w->workers[i], NULL, warm_device, (void *)(intptr_t)w->devices[i]);
-    }
-    for (int i = 0; i < n; i++)
-        if (w->started[i]) pthread_join(w->workers[i], NULL);
+    int started = 0;
+    sw_pool_run(w->count, warm_device, w, &started);
+    for (int i = started; i < w->count; i++) warm_device(w, i); /* what no thread took */
     return NULL;
 }
 
@@ -99,8 +91,12 @@ extern "C" sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count)
     if (count < 0 || count > 64) return NULL;
     sw_gpu_warm_up *w = (sw_gpu_warm_up *)calloc(1, sizeof *w);
     if (!w) return NULL;
-    w->count = count;
-    for (int i = 0; i < count; i++) w->devices[i] = devices[i];
+    /* Devices listed twice (several slices on one GPU) warm once. */
+    for (int i = 0; i < count; i++) {
+        int seen = 0;
+        for (int k = 0; k < w->count; k++) seen |= w->devices[k] == devices[i];
+        if (!seen) w->devices[w->count++] = devices[i];
+    }
     if (pthread_create(&w->thread, NULL, warm_up, w)) {
         free(w);
         return NULL;

@@ -511,12 +511,10 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
     free(e);
 }
 
-/* Counting the residue codes of the database, part by part; a part is a
- * range of the bytes of all pieces, one after another. */
+/* Counting the residue codes of a piece of the database, part by part. */
 #define TALLY_PARTS 16
 struct tally_ctx {
-    const sw_gpu_db_piece *pieces;
-    size_t num_pieces;
+    const uint8_t *residues;
     uint64_t total;
     int parts;
     uint64_t counts[TALLY_PARTS][256];
@@ -530,22 +528,14 @@ static void tally_worker(void *arg, int part)
     /* Four tallies break the store-to-load chain on runs of one code. */
     uint64_t t4[4][256];
     memset(t4, 0, sizeof t4);
-    uint64_t base = 0;
-    for (size_t p = 0; p < t->num_pieces; base += t->pieces[p++].bytes) {
-        const uint64_t lo = from > base ? from - base : 0;
-        const uint64_t end = base + t->pieces[p].bytes;
-        const uint64_t hi = (to < end ? to : end) - base;
-        if (to <= base || from >= end) continue;
-        const uint8_t *r = t->pieces[p].residues;
-        uint64_t i = lo;
-        for (; i + 4 <= hi; i += 4) {
-            t4[0][r[i]]++;
-            t4[1][r[i + 1]]++;
-            t4[2][r[i + 2]]++;
-            t4[3][r[i + 3]]++;
-        }
-        for (; i < hi; ++i) t4[0][r[i]]++;
+    uint64_t i = from;
+    for (; i + 4 <= to; i += 4) {
+        t4[0][t->residues[i]]++;
+        t4[1][t->residues[i + 1]]++;
+        t4[2][t->residues[i + 2]]++;
+        t4[3][t->residues[i + 3]]++;
     }
+    for (; i < to; ++i) t4[0][t->residues[i]]++;
     for (int c = 0; c < 256; ++c) t->counts[part][c] = t4[0][c] + t4[1][c] + t4[2][c] + t4[3][c];
 }
 
@@ -593,9 +583,7 @@ static void tally_piece(const uint8_t *residues, uint64_t bytes, uint64_t *seen)
 {
     tally_ctx t;
     memset(&t, 0, sizeof t);
-    const sw_gpu_db_piece piece = {residues, bytes};
-    t.pieces = &piece;
-    t.num_pieces = 1;
+    t.residues = residues;
     t.total = bytes;
     t.parts = bytes < ((uint64_t)1 << 24) ? 1 : TALLY_PARTS;
     int started = 0;
