@@ -49,10 +49,24 @@ ours() { # NAME [OPTION...]: the scan seconds, the wall seconds and the peak kB 
   echo "$peak" >> "$work/peak-$name"
 }
 theirs() { # [OPTION...]: CUDASW++4.0's "Total time"
-  CUDA_VISIBLE_DEVICES=$cuda_devices "$peers/bin/align" --query "$queries" --db "$work/cs/db" --dpx --gop -11 \
-    --gex -1 --top 10 --verbose --tsv --of "$work/theirs.tsv" "$@" > "$work/theirs.log" 2>&1
+  if ! CUDA_VISIBLE_DEVICES=$cuda_devices "$peers/bin/align" --query "$queries" --db "$work/cs/db" --dpx --gop -11 \
+    --gex -1 --top 10 --verbose --tsv --of "$work/theirs.tsv" "$@" > "$work/theirs.log" 2>&1; then
+    echo "CUDASW++4.0 $* failed:" >&2; tail -5 "$work/theirs.log" >&2; echo nan; return
+  fi
+  grep -m1 "DB batches will be cached" "$work/theirs.log" | sed 's/^/  CUDASW++4.0: /' >&2
   grep -i "total time" "$work/theirs.log" | tail -1 | grep -o '[0-9.]\+ *s' | head -1 | tr -d ' s'
 }
+# CUDASW++4.0's --maxGpuMem covers its whole working set: 256 MiB it keeps
+# free, its temporary storage (4 GiB by default), a score and an id for
+# every sequence, two transfer buffers (128 MiB and 10 M sequences at 12
+# bytes each) and then as much of the database (its residues and 20 bytes a
+# sequence) as fits; the rest goes over the bus for every query. It is given
+# what keeps the same share of its database on the GPU as --gpu-memory keeps
+# of ours (its log's "DB batches will be cached" line says how much did).
+limit_bytes=$(numfmt --from=iec "${limit%B}")
+share=$(awk -v l="$limit_bytes" -v r="$residues" -v n="$seqs" 'BEGIN { printf "%.6f", l / (r + 76 * n) }')
+their_limit=$(awk -v s="$share" -v r="$residues" -v n="$seqs" \
+  'BEGIN { printf "%.0f", 256 * 2^20 + 4 * 2^30 + 8 * n + 2 * (128 * 2^20 + 12 * 10000000 + 8) + s * (r + 20 * n) + 2^20 }')
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 ours warm # calibration, caches
@@ -62,12 +76,12 @@ for r in $(seq "$rounds"); do
   grep -q "streamed to the GPUs" "$work/err" || echo "FAIL: --gpu-memory $limit did not stream"
   if [ "$peers" != - ]; then
     theirs >> "$work/theirs-resident"
-    theirs --maxGpuMem "$limit" >> "$work/theirs-streamed"
+    theirs --maxGpuMem "$their_limit" >> "$work/theirs-streamed"
   fi
 done
 cmp -s "$work/out-resident.tsv" "$work/out-streamed.tsv" || echo "FAIL: the streamed output differs from the resident one"
 
-echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues) on $gpus x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), --gpu-memory $limit, median of $rounds rounds"
+echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues) on $gpus x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), --gpu-memory $limit (share $share; CUDASW++4.0 --maxGpuMem $their_limit), median of $rounds rounds"
 printf '%-10s %9s %7s %9s %10s %11s %9s\n' run "scan s" TCUPS "whole s" "peak MB" "CUDASW4 s" "ratio"
 sr=$(median "$work/scan-resident")
 for run in resident streamed; do
