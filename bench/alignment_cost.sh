@@ -6,32 +6,21 @@
 # default -e 10 and with every one of the 100 hits aligned (-e 1e9), rounds
 # alternating. Prints the median wall time of each and its ratio to scores
 # alone. With --device cpu (the second argument) it runs on the CPU; a
-# database of N sequences (third argument, default: the whole
+# database of SEQS sequences (fourth argument, default: the whole
 # Swiss-Prot-like set) keeps CPU runs short.
-# Usage: bench/alignment_cost.sh BUILD [gpu|cpu] [SHARED_DIR] [ROUNDS]
-set -euo pipefail
-build=$1
+# Usage: bench/alignment_cost.sh BUILD [gpu|cpu] [ROUNDS] [SEQS]
+. "$(dirname "$0")/lib.sh"
 device=${2:-gpu}
-shared=${3:-../shared}
-rounds=${4:-5}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-swsearch="$build/src/cli/swsearch"
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
-"$build/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
-rm "$work/sp.fa"
+rounds=${3:-5}
+database sp protein ${4:+--seqs "$4"} --plant "$queries"
 
 run() { # NAME ARGS...: one timed run, wall seconds appended to $work/NAME
-  local name=$1; shift
-  local t0 t1
-  t0=$(date +%s.%N)
+  local name=$1 t0
+  shift
+  t0=$(now)
   "$swsearch" search -q "$queries" -d "$work/sp" --device "$device" --top 100 "$@" -o "$work/$name.out"
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >> "$work/$name.times"
+  since "$t0" >> "$work/$name.times"
 }
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 run warmup --outfmt tsv
 for r in $(seq "$rounds"); do

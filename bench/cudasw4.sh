@@ -1,8 +1,8 @@
-# Sourced by the benchmarks that run CUDASW++4.0 beside swsearch.
-# cudasw4_ready PEERS WORK builds it from PEERS/cudasw4 (a copy outside our
-# tree, never committed; ../shared/device/PEERS.md has the recipe and the
-# Makefile edits) into PEERS/bin unless it is there, logging to WORK, and
-# lets its programs find the zlib that PEERS/zlib carries.
+# Sourced after bench/lib.sh by the benchmarks that run CUDASW++4.0 beside
+# swsearch. cudasw4_ready PEERS WORK builds it from PEERS/cudasw4 (a copy of
+# asbschmidt/CUDASW4 outside our tree, never committed; bench/README.md has
+# the recipe and the Makefile edits) into PEERS/bin unless it is there,
+# logging to WORK, and lets its programs find the zlib that PEERS/zlib carries.
 cudasw4_ready() {
   local peers=$1 work=$2
   if [ ! -x "$peers/bin/align" ] || [ ! -x "$peers/bin/makedb" ]; then
@@ -16,15 +16,13 @@ cudasw4_ready() {
   export LD_LIBRARY_PATH="$peers/zlib/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 }
 
-# cudasw4_databases SHARED BUILD SEQS PEERS WORK: the Swiss-Prot-like
-# database of SEQS sequences, the 20 benchmark queries planted, made by
-# BUILD's makedb as WORK/db and, unless PEERS is "-", by CUDASW++4.0's as
-# WORK/cs/db.
+# cudasw4_databases SEQS PEERS: the Swiss-Prot-like database of SEQS
+# sequences, the 20 benchmark queries planted, made by $makedb as $work/db
+# and, unless PEERS is "-", by CUDASW++4.0's as $work/cs/db.
 cudasw4_databases() {
-  local shared=$1 build=$2 seqs=$3 peers=$4 work=$5
-  cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-  "$work/synthdb" protein --seqs "$seqs" --plant "$shared/data/queries20.fasta" > "$work/db.fa"
-  "$build/tools/makedb/makedb" -q "$work/db.fa" "$work/db"
+  local seqs=$1 peers=$2
+  synthdb protein --seqs "$seqs" --plant "$queries" > "$work/db.fa"
+  "$makedb" -q "$work/db.fa" "$work/db"
   if [ "$peers" != - ]; then
     mkdir -p "$work/cs"
     "$peers/bin/makedb" "$work/db.fa" "$work/cs/db" > /dev/null

@@ -5,27 +5,19 @@
 # ROUNDS rounds interleaved, and prints each build's best time and its ratio
 # to the first build's. An entry BUILD_DIR@ARGS passes ARGS (spaces as
 # commas) to that run of gpu_bench, for example build@--columns,32.
-# Usage: bench/gpu_ab.sh SHARED_DIR ROUNDS ENTRY [ENTRY...]
-set -euo pipefail
-shared=$1
-rounds=$2
-shift 2
+# Usage: bench/gpu_ab.sh ROUNDS ENTRY [ENTRY...]
+. "$(dirname "$0")/lib.sh"
+rounds=$1
+shift
 builds=("$@")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
 makedb="${builds[0]%%@*}/tools/makedb/makedb"
 name_of() { basename "$1" | tr -c 'A-Za-z0-9_.\n-' '_'; }
 
 # AB_DBS: a folder that already holds the databases sp and u made so.
 dbs=${AB_DBS:-$work}
 if [ -z "${AB_DBS:-}" ]; then
-  cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-  "$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
-  "$makedb" -q "$work/sp.fa" "$work/sp"
-  "$work/synthdb" uniform --seqs 1000000 --len 256 > "$work/u.fa"
-  "$makedb" -q "$work/u.fa" "$work/u"
-  rm "$work/sp.fa" "$work/u.fa"
+  database sp protein --plant "$queries"
+  database u uniform --seqs 1000000 --len 256
 fi
 
 for db in sp u; do

@@ -5,20 +5,12 @@
 # launched from the host over streams against a parent kernel on the GPU
 # (dynamic parallelism); and the threshold forced to 1,000 against the
 # calibrated one.
-# Usage: bench/gpu_concurrency.sh BUILD_DIR DEVICE_LAUNCH_BUILD_DIR [SHARED_DIR] [OUT_DIR]
+# Usage: bench/gpu_concurrency.sh BUILD_DIR DEVICE_LAUNCH_BUILD_DIR [OUT_DIR]
 # DEVICE_LAUNCH_BUILD_DIR is configured with -DSW_ENABLE_DEVICE_LAUNCH=ON.
-set -euo pipefail
-build=$1
+. "$(dirname "$0")/lib.sh"
 cdp_build=$2
-shared=${3:-../shared}
-out=${4:-.}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
-"$build/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
-rm "$work/sp.fa"
+out=${3:-.}
+database sp protein --plant "$queries"
 bench="$build/bench/gpu_bench"
 cdp_bench="$cdp_build/bench/gpu_bench"
 repeat=${REPEAT:-3}

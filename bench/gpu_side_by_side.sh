@@ -4,21 +4,12 @@
 # Swiss-Prot-like database (bench/gpu_bench, all queries in one call), the
 # whole `swsearch search` command, and `swsearch align` of the related 5 Mbp
 # pair (both passes). Results must be identical.
-# Usage: bench/gpu_side_by_side.sh BUILD_A BUILD_B [SHARED_DIR] [ROUNDS]
-set -euo pipefail
+# Usage: bench/gpu_side_by_side.sh BUILD_A BUILD_B [ROUNDS]
+. "$(dirname "$0")/lib.sh"
 a=$1 b=$2
-shared=${3:-../shared}
-rounds=${4:-2}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-# The program moved from src/search/ to src/cli/ in the re-layout.
-swsearch_of() { if [ -x "$1/src/cli/swsearch" ]; then echo "$1/src/cli/swsearch"; else echo "$1/src/search/swsearch"; fi; }
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
-"$a/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
-rm "$work/sp.fa"
-"$work/synthdb" dna --len 5000000 > "$work/pair5M.fa"
+rounds=${3:-2}
+database sp protein --plant "$queries" # by A's makedb
+synthdb dna --len 5000000 > "$work/pair5M.fa"
 
 for round in $(seq "$rounds"); do
   for build in "$a" "$b"; do

@@ -4,29 +4,22 @@
 # long-tailed one (the Swiss-Prot-like sequences with every length doubled),
 # the 20 queries' scan time at each hand-set threshold and at the calibrated
 # one (0).
-# Usage: bench/gpu_threshold_sweep.sh [BUILD_DIR] [SHARED_DIR] [sp|uniform|doubled ...]
-set -euo pipefail
-build=${1:-build}
-shared=${2:-../shared}
-shift 2 || true
+# Usage: bench/gpu_threshold_sweep.sh [BUILD_DIR] [sp|uniform|doubled ...]
+. "$(dirname "$0")/lib.sh"
+shift || true
 which=${*:-sp uniform doubled}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-makedb="$build/tools/makedb/makedb"
 bench="$build/bench/gpu_bench"
-queries="$shared/data/queries20.fasta"
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
 
 for db in $which; do
   case $db in
     sp)
-      "$work/synthdb" protein --plant "$queries" > "$work/db.fa"
+      synthdb protein --plant "$queries" > "$work/db.fa"
       list=${SP_SWEEP:-none,3000,1536,1024,896,768,640,512,0} ;;
     uniform)
-      "$work/synthdb" uniform --seqs 1000000 --len 256 > "$work/db.fa"
+      synthdb uniform --seqs 1000000 --len 256 > "$work/db.fa"
       list=${UNIFORM_SWEEP:-none,255,0} ;;
     doubled)
-      "$work/synthdb" protein --plant "$queries" |
+      synthdb protein --plant "$queries" |
         awk '/^>/ { if (s != "") print s s; print; s = ""; next } { s = s $0 } END { if (s != "") print s s }' \
         > "$work/db.fa"
       list=${DOUBLED_SWEEP:-none,4096,3072,2048,1536,1280,1024,768,512,0} ;;

@@ -8,29 +8,22 @@
 # (optional): swsearch's --gpus for every search (default: every GPU).
 # MAX_LENGTH (optional): database sequences longer than this are left out
 # (to see what the longest ones cost).
-# Usage: bench/many_queries.sh BUILD [SHARED_DIR] [STEP]
-set -euo pipefail
-build=$1
-shared=${2:-../shared}
-step=${3:-57}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-swsearch="$build/src/cli/swsearch"
+# Usage: bench/many_queries.sh BUILD [STEP]
+. "$(dirname "$0")/lib.sh"
+step=${2:-57}
 gpus=()
 [ -z "${GPUS:-}" ] || gpus=(--gpus "$GPUS")
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
+synthdb protein --plant "$queries" > "$work/sp.fa"
 if [ -n "${MAX_LENGTH:-}" ]; then
   awk -v max="$MAX_LENGTH" '/^>/ { if (h != "" && length(s) <= max) print h "\n" s; h = $0; s = ""; next }
     { s = s $0 } END { if (h != "" && length(s) <= max) print h "\n" s }' "$work/sp.fa" > "$work/cut.fa"
   mv "$work/cut.fa" "$work/sp.fa"
 fi
 awk -v step="$step" '/^>/ { keep = (n++ % step == 0) } keep' "$work/sp.fa" > "$work/many.fa"
-"$build/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
+"$makedb" -q "$work/sp.fa" "$work/sp"
 rm "$work/sp.fa"
 nq=$(grep -c '^>' "$work/many.fa")
-nres=$(awk '!/^>/ { n += length($0) } END { print n }' "$work/many.fa")
+nres=$(residues_of "$work/many.fa")
 "$swsearch" search -q "$queries" -d "$work/sp" "${gpus[@]}" --outfmt tsv --top 10 -o "$work/warm.out" 2> /dev/null
 
 "$swsearch" search -q "$queries" -d "$work/sp" "${gpus[@]}" -v -o "$work/q20.out" 2> "$work/q20.err"

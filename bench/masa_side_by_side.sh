@@ -37,29 +37,23 @@
 # out is reported as a hang, the other runs of that length and mode are
 # skipped, and the script goes on.
 #
-# Usage: bench/masa_side_by_side.sh BUILD MASA_DIR SHARED_DIR [LENGTHS]
+# Usage: bench/masa_side_by_side.sh BUILD MASA_DIR [LENGTHS]
 #   LENGTHS: lengths of A (default "2000000"); environment: ROUNDS (default
 #   3), MASA_TIMEOUT (seconds, default 300), MASA_ARCH (default from
 #   nvidia-smi, else sm_90), CUDA_HOME (default /usr/local/cuda).
-set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
 masa=$(cd "$2" && pwd)
-shared=$(cd "$3" && pwd)
-lengths=${4:-2000000}
+lengths=${3:-2000000}
 rounds=${ROUNDS:-3}
 limit=${MASA_TIMEOUT:-300}
 cuda=${CUDA_HOME:-/usr/local/cuda}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-swsearch="$build/src/cli/swsearch"
 pair_bench="$build/bench/pair_bench"
 
 # MASA-CUDAlign, ported and built once.
 if [ ! -x "$masa/cudalign" ]; then
   if ! grep -q port_fetch "$masa/src/CUDAligner.cu"; then
     echo "porting $masa to CUDA 12+ (bench/masa_port.py)"
-    python3 "$here/masa_port.py" "$masa"
+    python3 "$bench_dir/masa_port.py" "$masa"
   fi
   arch=${MASA_ARCH:-}
   if [ -z "$arch" ]; then
@@ -84,8 +78,6 @@ if [ ! -x "$masa/cudalign" ]; then
   [ -x "$masa/cudalign" ] || { tail -30 "$work/masa-build.log"; exit 1; }
   tail -3 "$work/masa-build.log"
 fi
-
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
 
 jget() { # KEY: a number from a JSON line on stdin
   grep -o "\"$1\": *[-0-9.e+]*" | head -1 | sed 's/.*: *//'
@@ -146,19 +138,15 @@ whole_run() { # LEN: appends "wall_s score a_end b_end" of swsearch align --no-p
     >> "$work/whole-$n.times"
 }
 
-median() { # FILE COLUMN: median of the numeric values ("hang"/"failed" rows left out)
-  awk -v c="$2" '$1 ~ /^[0-9.]+$/ { print $c }' "$1" | sort -g |
-    awk '{ v[NR] = $1 } END { if (!NR) print "-"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 first_ok() { # FILE: the first row with a result
   awk '$1 ~ /^[0-9.]+$/ { print; exit }' "$1"
 }
 
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
+gpu=$(gpu_name)
 for n in $lengths; do
-  "$work/synthdb" dna --len "$n" > "$work/pair$n.fa"
-  awk '/^>/ { k++ } k == 1' "$work/pair$n.fa" > "$work/a$n.fa"
-  awk '/^>/ { k++ } k == 2' "$work/pair$n.fa" > "$work/b$n.fa"
+  synthdb dna --len "$n" > "$work/pair$n.fa"
+  record "$work/pair$n.fa" 1 > "$work/a$n.fa"
+  record "$work/pair$n.fa" 2 > "$work/b$n.fa"
   for f in masa-$n-off masa-$n-on ours-$n-off ours-$n-on whole-$n; do : > "$work/$f.times"; done
   "$pair_bench" "$work/pair$n.fa" --prune 0 > /dev/null # warm-up: context, caches
   for r in $(seq "$rounds"); do

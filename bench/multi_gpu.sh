@@ -12,17 +12,11 @@
 # CUDASW++4.0 comes from PEERS (bench/cudasw4.sh); PEERS "-" leaves it out.
 # Gap costs: its --gop -11 --gex -1 is our --gap-open 10 --gap-extend 1 (it
 # charges the open for the first residue); both run that.
-# Usage: bench/multi_gpu.sh BUILD [SHARED_DIR] [ROUNDS] [SEQS] [PEERS]
-set -euo pipefail
-build=$1
-shared=${2:-../shared}
-rounds=${3:-3}
-seqs=${4:-2288000}
-peers=${5:--}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-swsearch="$build/src/cli/swsearch"
+# Usage: bench/multi_gpu.sh BUILD [ROUNDS] [SEQS] [PEERS]
+. "$(dirname "$0")/lib.sh"
+rounds=${2:-3}
+seqs=${3:-2288000}
+peers=${4:--}
 have=$(nvidia-smi --list-gpus | wc -l)
 counts=()
 for g in ${GPU_COUNTS:-1 2 4}; do [ "$g" -le "$have" ] && counts+=("$g"); done
@@ -32,9 +26,9 @@ if [ "$peers" != - ]; then
   peers=$(cd "$peers" && pwd)
   cudasw4_ready "$peers" "$work"
 fi
-cudasw4_databases "$shared" "$build" "$seqs" "$peers" "$work"
-residues=$("$swsearch" info -d "$work/db" | awk '$1 == "residues" { print $2; exit }')
-qres=$(awk '!/^>/ { n += length($0) } END { print n }' "$queries")
+cudasw4_databases "$seqs" "$peers"
+residues=$(db_residues "$work/db")
+qres=$(residues_of "$queries")
 gpus_of() { seq -s, 0 $(($1 - 1)); }
 args=(-q "$queries" -d "$work/db" --gap-open 10 --gap-extend 1 --top 10 --outfmt tsv)
 
@@ -45,18 +39,16 @@ ours_scan() { # BUILD NAME [OPTION...]: scan seconds from -v; the output goes to
   sed -n 's/.*scan \([0-9.]*\) s.*/\1/p' "$work/err" | head -1
 }
 ours_whole() { # GPUS: wall seconds of the whole command
-  local t0 t1
-  t0=$(date +%s.%N)
+  local t0
+  t0=$(now)
   "$swsearch" search "${args[@]}" --gpus "$1" -o "$work/whole-$1.tsv"
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+  since "$t0"
 }
 theirs_scan() { # GPUS: CUDASW++4.0's "Total time"
   CUDA_VISIBLE_DEVICES=$(gpus_of "$1") "$peers/bin/align" --query "$queries" --db "$work/cs/db" --dpx --gop -11 \
     --gex -1 --top 10 --verbose --tsv --of "$work/theirs-$1.tsv" > "$work/theirs.log" 2>&1
   grep -i "total time" "$work/theirs.log" | tail -1 | grep -o '[0-9.]\+ *s' | head -1 | tr -d ' s'
 }
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 ours_scan "$build" 1 --gpus 1 > /dev/null # calibration, caches
 for r in $(seq "$rounds"); do
@@ -69,7 +61,7 @@ for r in $(seq "$rounds"); do
   [ -z "${BASELINE:-}" ] || ours_scan "$BASELINE" base >> "$work/base-1"
 done
 
-echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues), median of $rounds rounds, $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $have"
+echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues), median of $rounds rounds, $(gpu_name) x $have"
 printf '%5s %9s %7s %8s %9s %8s %11s %7s\n' GPUs "scan s" TCUPS speedup "whole s" speedup "CUDASW4 s" ratio
 s1=$(median "$work/scan-1") w1=$(median "$work/whole-1")
 for g in "${counts[@]}"; do

@@ -8,16 +8,14 @@
 # was in use before). Every alignment is re-scored by swsearch before it is
 # written; the CIGAR's spans are checked here against the coordinates.
 #
-# usage: bench/pair_alignment.sh BUILD SHARED_DIR
+# usage: bench/pair_alignment.sh BUILD
 # Environment: SIZES (default "1000000 5000000").
-set -uo pipefail
-build=$1 shared=$2
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
 sizes=${SIZES-1000000 5000000}
-work=${TMPDIR:-/tmp}/swsearch-pair-alignment
-mkdir -p "$work"
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
-sw=$build/src/cli/swsearch
+sw=$swsearch
 
 used_mib() { nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1; }
 
@@ -43,8 +41,7 @@ run() {
 }
 
 for n in $sizes; do
-  f=$work/rel$n.fa
-  [ -s "$f" ] || "$work/synthdb" dna --len "$n" > "$f"
+  f=$(related_pair "$n")
   echo "== related pair, $n bases"
   run "score and coordinates" align "$f" --engine cudalign -o "$work/score$n.tsv"
   t_score=$(cat "$work/last_wall")

@@ -3,50 +3,45 @@
 # pairs from synthdb (persistent layout without and with pruning, and the
 # CUDAlign 2010 diagonal layout), an unrelated pair, and whole runs of
 # `swsearch align` (both passes), the 1 Mbp one checked against the
-# multi-threaded CPU engine's result recorded in bench/RESULTS.md.
+# multi-threaded CPU engine's result recorded in bench/JOURNAL.md
+# (2026-11-23, pairwise alignment, CPU engine).
 #
-# usage: bench/pair_gpu.sh BUILD SHARED_DIR
+# usage: bench/pair_gpu.sh BUILD
 # Environment: SIZES (related pair lengths, default "1000000 5000000 10000000"),
 # DIAGONAL_SIZES (default "1000000 5000000"), UNRELATED (length, default
 # 5000000; empty to skip), ALIGN_SIZES (whole runs, default "1000000 5000000").
-set -uo pipefail
-build=$1 shared=$2
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
 sizes=${SIZES-1000000 5000000 10000000}
 diagonal_sizes=${DIAGONAL_SIZES-1000000 5000000}
 unrelated=${UNRELATED-5000000}
 align_sizes=${ALIGN_SIZES-1000000 5000000}
-work=${TMPDIR:-/tmp}/swsearch-pair-bench
-mkdir -p "$work"
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
 "$build/bench/int_rate"
 
-pair() { # pair LEN -> related pair file
-  [ -s "$work/rel$1.fa" ] || "$work/synthdb" dna --len "$1" > "$work/rel$1.fa"
-  echo "$work/rel$1.fa"
-}
-
 for n in $sizes; do
-  f=$(pair "$n")
+  f=$(related_pair "$n")
   "$build/bench/pair_bench" "$f" --prune 0
   "$build/bench/pair_bench" "$f" --prune 1
 done
 for n in $diagonal_sizes; do
-  "$build/bench/pair_bench" "$(pair "$n")" --layout diagonal
+  "$build/bench/pair_bench" "$(related_pair "$n")" --layout diagonal
 done
 if [ -n "$unrelated" ]; then
-  if [ ! -s "$work/unrel$unrelated.fa" ]; then
-    "$work/synthdb" dna --len "$unrelated" --seed 11 | awk '/^>/ { n++ } n == 1' > "$work/u1.fa"
-    "$work/synthdb" dna --len "$unrelated" --seed 12 | awk '/^>/ { n++ } n == 1' | sed '1s/.*/>unrelated_b/' > "$work/u2.fa"
-    cat "$work/u1.fa" "$work/u2.fa" > "$work/unrel$unrelated.fa"
+  u=$pair_dir/unrel$unrelated.fa
+  if [ ! -s "$u" ]; then
+    synthdb dna --len "$unrelated" --seed 11 | awk '/^>/ { n++ } n == 1' > "$work/u1.fa"
+    synthdb dna --len "$unrelated" --seed 12 | awk '/^>/ { n++ } n == 1' | sed '1s/.*/>unrelated_b/' > "$work/u2.fa"
+    cat "$work/u1.fa" "$work/u2.fa" > "$u"
   fi
-  "$build/bench/pair_bench" "$work/unrel$unrelated.fa" --prune 0
-  "$build/bench/pair_bench" "$work/unrel$unrelated.fa" --prune 1
+  "$build/bench/pair_bench" "$u" --prune 0
+  "$build/bench/pair_bench" "$u" --prune 1
 fi
 for n in $align_sizes; do
-  f=$(pair "$n")
+  f=$(related_pair "$n")
   for flag in --no-pruning ""; do
-    "$build/src/cli/swsearch" align "$f" --engine cudalign $flag -o "$work/align$n.tsv" 2>&1 | tail -1
+    "$swsearch" align "$f" --engine cudalign $flag -o "$work/align$n.tsv" 2>&1 | tail -1
     sed -n 2p "$work/align$n.tsv"
   done
   if [ "$n" = 1000000 ]; then

@@ -1,23 +1,28 @@
-# Sourced by the pairwise benchmarks: make_pair KIND SUBJECT QUERY prints a
-# FASTA file of two DNA sequences from synthdb (compiled into $work first by
-# pair_inputs_init SHARED_DIR): "related" is synthdb's subject with a mutated
-# window of it as the query, "random" two unrelated sequences.
-pair_inputs_init() {
-  work=${TMPDIR:-/tmp}/swsearch-pair-inputs
-  mkdir -p "$work"
-  [ -x "$work/synthdb" ] || cc -O2 -o "$work/synthdb" "$1/bench/synthdb.c" -lm
-}
+# Sourced after bench/lib.sh by the pairwise benchmarks. Their pairs are
+# kept between runs in $pair_dir (the largest take minutes to make).
+pair_dir=${TMPDIR:-/tmp}/swsearch-pair-inputs
+mkdir -p "$pair_dir"
 
+# make_pair KIND SUBJECT QUERY prints a FASTA file of two DNA sequences from
+# synthdb: "related" is synthdb's subject with a mutated window of it as the
+# query, "random" two unrelated sequences.
 make_pair() {
-  local f=$work/$1-$2-$3.fa
+  local f=$pair_dir/$1-$2-$3.fa
   if [ ! -s "$f" ]; then
     if [ "$1" = related ]; then
-      "$work/synthdb" dna --len "$2" --query-len "$3" --seed 7 > "$f"
+      synthdb dna --len "$2" --query-len "$3" --seed 7 > "$f"
     else
-      "$work/synthdb" dna --len "$2" --seed 21 | awk '/^>/ { n++ } n == 1' > "$f"
-      "$work/synthdb" dna --len "$3" --seed 22 | awk '/^>/ { n++ } n == 1' | sed '1s/.*/>unrelated_query/' >> "$f"
+      synthdb dna --len "$2" --seed 21 | awk '/^>/ { n++ } n == 1' > "$f"
+      synthdb dna --len "$3" --seed 22 | awk '/^>/ { n++ } n == 1' | sed '1s/.*/>unrelated_query/' >> "$f"
     fi
   fi
+  echo "$f"
+}
+
+# related_pair N prints a FASTA file of synthdb's related pair of N bases.
+related_pair() {
+  local f=$pair_dir/rel$1.fa
+  [ -s "$f" ] || synthdb dna --len "$1" > "$f"
   echo "$f"
 }
 

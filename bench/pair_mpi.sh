@@ -6,14 +6,13 @@
 # machine with one GPU: the ranks take turns on it, which checks the
 # method, not the speed); --gpus runs only where NP GPUs exist.
 #
-# usage: bench/pair_mpi.sh BUILD SHARED_DIR [NP]
+# usage: bench/pair_mpi.sh BUILD [NP]
 # Environment: PAIRS (default "related 10000000 10240 overlap, related
 # 1000000 100352 cudalign, related 1000000 100352 overlap"), GPU.
-set -uo pipefail
-build=$1 shared=$2 np=${3:-2}
-. "$(dirname "$0")/pair_inputs.sh"
-pair_inputs_init "$shared" || exit 1
-swsearch=$build/src/cli/swsearch
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
+np=${2:-2}
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | uniq -c
 IFS=, read -ra pairs <<< "${PAIRS:-related 10000000 10240 overlap, related 1000000 100352 cudalign, related 1000000 100352 overlap}"

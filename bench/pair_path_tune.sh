@@ -6,18 +6,16 @@
 # threads), printing seconds, cells, GPU passes and the seconds the GPU was
 # busy with them.
 #
-# usage: bench/pair_path_tune.sh BUILD SHARED_DIR
+# usage: bench/pair_path_tune.sh BUILD
 # Environment: SIZES (default "1000000 5000000"), MIN_CELLS (default
 # "1073741824,268435456,67108864,16777216"), REPEAT (default 1), THREADS
 # (default: every processor).
-set -uo pipefail
-build=$1 shared=$2
-. "$(dirname "$0")/pair_inputs.sh"
-pair_inputs_init "$shared" || exit 1
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
 for n in ${SIZES:-1000000 5000000}; do
-  f=$work/rel$n.fa
-  [ -s "$f" ] || "$work/synthdb" dna --len "$n" > "$f"
+  f=$(related_pair "$n")
   echo "== related pair, $n bases"
   "$build/bench/pair_bench" "$f" --path "${MIN_CELLS:-1073741824,268435456,67108864,16777216}" \
     --repeat "${REPEAT:-1}" ${THREADS:+--threads $THREADS}

@@ -4,18 +4,17 @@
 # every output compared with the first; prints per build and engine the
 # runs that differed or failed, and the first error met.
 #
-# usage: bench/pair_repeat.sh BUILD SHARED_DIR [TREE ...]
+# usage: bench/pair_repeat.sh BUILD [TREE ...]
 # BUILD is the tree's own build; each TREE (another source tree, such as
 # one made by scripts/ab-prepare.sh) is built beside it for comparison.
 # Environment: SHAPE ("ALPHA BLOCKS WARPS": the megabase kernel's shape for
 # every build, BUILD rebuilt under that shape in BUILD-repeat-...; empty,
 # the default: builds as they are), PAIR (default "related 1000000
 # 100352"), RUNS (default 20), ENGINES (default "overlap cudalign").
-set -uo pipefail
-build=$1 shared=$2
-shift 2
-. "$(dirname "$0")/pair_inputs.sh"
-pair_inputs_init "$shared" || exit 1
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
+shift
 runs=${RUNS:-20}
 read -r kind s q <<< "${PAIR:-related 1000000 100352}"
 f=$(make_pair "$kind" "$s" "$q")

@@ -7,17 +7,16 @@
 # quick suite), then the forward pass without and with pruning on related
 # pairs, each build in turn, `ROUNDS` times.
 #
-# usage: bench/pair_shape.sh BUILD SHARED_DIR
+# usage: bench/pair_shape.sh BUILD
 # Environment: SHAPE (default "16 8 2": ALPHA BLOCKS WARPS; several shapes
 # separated by commas), SIZES (default "5000000 10000000"), ROUNDS (default
 # 2), TESTS (default 1), PRUNES (default "0 1").
-set -uo pipefail
-build=$1 shared=$2
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
 sizes=${SIZES-5000000 10000000}
 rounds=${ROUNDS:-2}
 prunes=${PRUNES:-0 1}
-work=${TMPDIR:-/tmp}/swsearch-pair-shape
-mkdir -p "$work"
 others=()
 IFS=, read -r -a shapes <<< "${SHAPE:-16 8 2}"
 for shape in "${shapes[@]}"; do
@@ -33,11 +32,9 @@ for shape in "${shapes[@]}"; do
   fi
   others+=("$other")
 done
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
 for n in $sizes; do
-  f=$work/rel$n.fa
-  [ -s "$f" ] || "$work/synthdb" dna --len "$n" > "$f"
+  f=$(related_pair "$n")
   for r in $(seq "$rounds"); do
     for b in "$build" "${others[@]}"; do
       for prune in $prunes; do

@@ -9,20 +9,20 @@
 # auto takes (sw_pair_choose_engine); "DIFFER" where the two engines
 # disagree.
 #
-# usage: bench/pair_shapes.sh BUILD SHARED_DIR
+# usage: bench/pair_shapes.sh BUILD
 # Environment: SUBJECTS (default "100000 1000000 10000000 100000000"),
 # QUERIES (default "128 1024 10240 100352"), KINDS (default "related random"),
 # PRUNE (CUDAlign engine's pruning, default 1 as in swsearch align),
-# FIRST=query (the query as the first sequence).
-set -uo pipefail
-build=$1 shared=$2
+# FIRST=query (the query as the first sequence). Every run's JSON line is
+# kept in $pair_dir/runs.jsonl.
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
 subjects=${SUBJECTS-100000 1000000 10000000 100000000}
 queries=${QUERIES-128 1024 10240 100352}
 kinds=${KINDS-related random}
 prune=${PRUNE-1}
-. "$(dirname "$0")/pair_inputs.sh"
-pair_inputs_init "$shared" || exit 1
-rm -f "$work/runs.jsonl"
+rm -f "$pair_dir/runs.jsonl"
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
 bench=$build/bench/pair_bench
 
@@ -45,8 +45,8 @@ for s in $subjects; do
       printf '%-10s %-7s %-8s %10s %9s %10s %9s %7.2f %7s %6s %7s %-8s %s%s\n' "$s" "$q" "$kind" "$ot" "$og" "$ct" "$cg" \
         "$(awk -v a="$ct" -v b="$ot" 'BEGIN { print a / b }')" "$(echo "$o" | field inexact_first)" \
         "$(echo "$o" | field rounds)" "$(echo "$o" | field recomputed)" "$faster" "$(echo "$o" | field auto | tr -d '"')" "$same"
-      echo "$o" >> "$work/runs.jsonl"
-      echo "$c" >> "$work/runs.jsonl"
+      echo "$o" >> "$pair_dir/runs.jsonl"
+      echo "$c" >> "$pair_dir/runs.jsonl"
     done
   done
 done

@@ -4,11 +4,10 @@
 # run once; prints the kernel seconds, GCUPS and the engine's own figures
 # (warps, chunk rows, recomputation) a line.
 #
-# usage: bench/pair_tune.sh BUILD SHARED_DIR
-set -uo pipefail
-build=$1 shared=$2
-. "$(dirname "$0")/pair_inputs.sh"
-pair_inputs_init "$shared" || exit 1
+# usage: bench/pair_tune.sh BUILD
+. "$(dirname "$0")/lib.sh"
+. "$bench_dir/pair_inputs.sh"
+set +e # a failed run is reported, and the next one goes on
 bench=$build/bench/pair_bench
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
 runs=${RUNS:-"random 1000000 100352 cudalign

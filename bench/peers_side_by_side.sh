@@ -6,37 +6,29 @@
 # time over ours: above 1 means we are faster), and checks the top scores agree.
 #
 # CUDASW++4.0 is built from PEERS/cudasw4 (a copy of asbschmidt/CUDASW4 outside
-# our tree, never committed; ../shared/device/PEERS.md has the recipe and the
+# our tree, never committed; bench/README.md has the recipe and the
 # Makefile edits) unless PEERS/bin holds its align and makedb already.
 # Gap costs: CUDASW++4.0 charges its gap-open score for the first gap residue,
 # so its --gop -11 --gex -1 is our --gap-open 10 --gap-extend 1; both run that.
-# Usage: bench/peers_side_by_side.sh BUILD PEERS [SHARED_DIR] [ROUNDS]
-set -euo pipefail
-build=$1
+# Usage: bench/peers_side_by_side.sh BUILD PEERS [ROUNDS]
+. "$(dirname "$0")/lib.sh"
 peers=$(cd "$2" && pwd)
-shared=${3:-../shared}
-rounds=${4:-3}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-swsearch="$build/src/cli/swsearch"
+rounds=${3:-3}
 
 # CUDASW++4.0, built once.
 . "$(dirname "$0")/cudasw4.sh"
 cudasw4_ready "$peers" "$work"
 
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
-"$work/synthdb" uniform --seqs 1000000 --len 256 > "$work/eq.fa"
+synthdb protein --plant "$queries" > "$work/sp.fa"
+synthdb uniform --seqs 1000000 --len 256 > "$work/eq.fa"
 for db in sp eq; do
-  "$build/tools/makedb/makedb" -q "$work/$db.fa" "$work/$db"
+  "$makedb" -q "$work/$db.fa" "$work/$db"
   mkdir -p "$work/cs-$db"
   "$peers/bin/makedb" "$work/$db.fa" "$work/cs-$db/db" > /dev/null
   rm "$work/$db.fa"
 done
-qres=$(awk '!/^>/ { n += length($0) } END { print n }' "$queries")
-residues() { "$swsearch" info -d "$1" | awk '$1 == "residues" { print $2; exit }'; }
-declare -A dbres=([sp]=$(residues "$work/sp") [eq]=$((1000000 * 256)))
+qres=$(residues_of "$queries")
+declare -A dbres=([sp]=$(db_residues "$work/sp") [eq]=$((1000000 * 256)))
 
 ours_scan() { # DB: the scan seconds of one call (all queries), from -v
   "$swsearch" search -q "$queries" -d "$work/$1" --gap-open 10 --gap-extend 1 --top 10 --outfmt tsv -v \
@@ -44,12 +36,11 @@ ours_scan() { # DB: the scan seconds of one call (all queries), from -v
   sed -n 's/.*scan \([0-9.]*\) s.*/\1/p' "$work/ours-$1.err" | head -1
 }
 ours_whole() { # DB: wall seconds of the whole command
-  local t0 t1
-  t0=$(date +%s.%N)
+  local t0
+  t0=$(now)
   "$swsearch" search -q "$queries" -d "$work/$1" --gap-open 10 --gap-extend 1 --top 10 --outfmt tsv \
     -o "$work/whole-$1.tsv"
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+  since "$t0"
 }
 theirs_scan() { # DB: CUDASW++4.0's scan seconds ("Total time: X s")
   "$peers/bin/align" --query "$queries" --db "$work/cs-$1/db" --dpx --gop -11 --gex -1 --top 10 --verbose \
@@ -66,9 +57,8 @@ for r in $(seq "$rounds"); do
     ours_whole "$db" >> "$work/whole-$db.times"
   done
 done
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "== swsearch vs CUDASW++4.0 (DPX), 20 queries ($qres residues), median of $rounds rounds, $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+echo "== swsearch vs CUDASW++4.0 (DPX), 20 queries ($qres residues), median of $rounds rounds, $(gpu_name)"
 printf '%-34s %10s %9s %12s %9s %7s %12s\n' database "ours s" "TCUPS" "CUDASW4 s" "TCUPS" ratio "our command"
 for db in sp eq; do
   o=$(median "$work/ours-$db.times") t=$(median "$work/theirs-$db.times") w=$(median "$work/whole-$db.times")

@@ -10,11 +10,10 @@
 # Environment: LONG (default 10000), BATCH (pairs, default 10000), ROWS
 # (rows of each profile, default 20), FILE_PAIRS (the --pairs run, default
 # 10000; 0 skips it).
-set -uo pipefail
-build=$1
+. "$(dirname "$0")/lib.sh"
+set +e # a failed run is reported (the exit status), and the next one goes on
 long=${LONG:-10000} batch=${BATCH:-10000} rows=${ROWS:-20} file_pairs=${FILE_PAIRS:-10000}
 bench="$build/bench/profile_bench"
-swsearch="$build/src/cli/swsearch"
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
 nproc
 rc=0
@@ -32,8 +31,6 @@ done
 "$bench" --long "$long" --rows "$rows" --scores global || rc=1
 
 if [ "$file_pairs" -gt 0 ]; then
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
   awk -v pairs="$file_pairs" -v rows="$rows" -v dir="$work" 'BEGIN {
     srand(7); aa = "ACDEFGHIKLMNPQRSTVWY"
     for (p = 0; p < 2 * pairs; p++) {

@@ -8,19 +8,12 @@
 # (bench/sp_score.c, BLOSUM62 11/1; higher is better).
 # Needs clustalo and mafft (Debian packages clustalo, mafft).
 # PROFILE_ARGS: more options for swsearch profile (for example "-w henikoff").
-# Usage: bench/profile_merge.sh BUILD [SHARED_DIR] [FAMILIES]   (default 8)
-set -euo pipefail
-build=$1
-shared=${2:-../shared}
-families=${3:-8}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-swsearch="$build/src/cli/swsearch"
+# Usage: bench/profile_merge.sh BUILD [FAMILIES]   (default 8)
+. "$(dirname "$0")/lib.sh"
+families=${2:-8}
 sp="$build/bench/sp_score"
-db="$shared/data/scope-astral40.fa"
 for tool in clustalo mafft; do command -v $tool > /dev/null || { echo "$tool not found" >&2; exit 1; }; done
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+db=$(scope_fasta)
 # Keeps the rows of an aligned FASTA file whose index (0-based) has parity
 # $2, and drops the columns that are then gaps only.
 half() {

@@ -12,21 +12,16 @@
 #   E-values), so printed digits make no ties; a hit not reported ranks last.
 # Queries: every STEP-th domain from the OFFSET-th (defaults 10 and 6: 1,432
 # queries). Tools missing from PATH are skipped.
-# Usage: bench/scope_roc1.sh BUILD [SHARED_DIR] [STEP] [OFFSET] [THREADS]
-set -euo pipefail
-build=$1
-shared=${2:-../shared}
-step=${3:-10}
-offset=${4:-6}
-threads=${5:-$(nproc)}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-db_fa="$shared/data/scope-astral40.fa"
-swsearch="$build/src/cli/swsearch"
+# Usage: bench/scope_roc1.sh BUILD [STEP] [OFFSET] [THREADS]
+. "$(dirname "$0")/lib.sh"
+step=${2:-10}
+offset=${3:-6}
+threads=${4:-$(nproc)}
+db_fa=$(scope_fasta)
 awk -v step="$step" -v off="$offset" '/^>/ { n++ } (n - off) % step == 0' "$db_fa" > "$work/q.fa"
 grep '^>' "$db_fa" | sed 's/^>//' | awk '{ print $1, $2 }' > "$work/truth"
 grep '^>' "$work/q.fa" | sed 's/^>//' | awk '{ print $1 }' > "$work/queries"
-"$build/tools/makedb/makedb" -q "$db_fa" "$work/db" > /dev/null
+"$makedb" -q "$db_fa" "$work/db" > /dev/null
 
 # roc1 HITS: HITS has "query subject ..." lines, each query's in ranked order.
 roc1() {

@@ -5,29 +5,20 @@
 # `swsearch search --server`, end to end (the client process included), a
 # number of times; then all 20 queries, one client after another and 4 at a
 # time. Every answer must equal a direct search's output.
-# A database of SEQS sequences (fourth argument) keeps trial runs short.
-# Usage: bench/serve_latency.sh BUILD [SHARED_DIR] [RUNS] [SEQS]
-set -euo pipefail
-build=$1
-shared=${2:-../shared}
-runs=${3:-20}
-seqs=${4:+--seqs $4}
-work=$(mktemp -d)
+# A database of SEQS sequences (third argument) keeps trial runs short.
+# Usage: bench/serve_latency.sh BUILD [RUNS] [SEQS]
+. "$(dirname "$0")/lib.sh"
+runs=${2:-20}
+seqs=${3:+--seqs $3}
 server=
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-swsearch="$build/src/cli/swsearch"
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein $seqs --plant "$queries" > "$work/sp.fa"
-"$build/tools/makedb/makedb" -q "$work/sp.fa" "$work/sp"
-rm "$work/sp.fa"
-awk '/^>/ { n++ } n == 4' "$queries" > "$work/q375.fa"
-for i in $(seq 20); do awk -v k=$i '/^>/ { n++ } n == k' "$queries" > "$work/q$i.fa"; done
+trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$bench_work"' EXIT
+database sp protein $seqs --plant "$queries"
+record "$queries" 4 > "$work/q375.fa"
+for i in $(seq 20); do record "$queries" "$i" > "$work/q$i.fa"; done
 
-t0=$(date +%s.%N)
+t0=$(now)
 "$swsearch" search -q "$work/q375.fa" -d "$work/sp" -o "$work/direct.out"
-t1=$(date +%s.%N)
-direct=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+direct=$(since "$t0")
 
 "$swsearch" serve -d "$work/sp" --socket "$work/s" -v 2> "$work/serve.log" &
 server=$!

@@ -10,27 +10,21 @@
 # ratio to its (above 1: we are faster). The outputs must be equal.
 # CUDASW++4.0 comes from PEERS (bench/cudasw4.sh); PEERS "-" leaves it out.
 # Gap costs: its --gop -11 --gex -1 is our --gap-open 10 --gap-extend 1.
-# Usage: bench/streamed.sh BUILD [SHARED_DIR] [ROUNDS] [SEQS] [PEERS] [LIMIT]
-set -euo pipefail
-build=$1
-shared=${2:-../shared}
-rounds=${3:-3}
-seqs=${4:-2288000}
-peers=${5:--}
-limit=${6:-}
+# Usage: bench/streamed.sh BUILD [ROUNDS] [SEQS] [PEERS] [LIMIT]
+. "$(dirname "$0")/lib.sh"
+rounds=${2:-3}
+seqs=${3:-2288000}
+peers=${4:--}
+limit=${5:-}
 gpus=${GPUS:-1}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-swsearch="$build/src/cli/swsearch"
 . "$(dirname "$0")/cudasw4.sh"
 if [ "$peers" != - ]; then
   peers=$(cd "$peers" && pwd)
   cudasw4_ready "$peers" "$work"
 fi
-cudasw4_databases "$shared" "$build" "$seqs" "$peers" "$work"
-residues=$("$swsearch" info -d "$work/db" | awk '$1 == "residues" { print $2; exit }')
-qres=$(awk '!/^>/ { n += length($0) } END { print n }' "$queries")
+cudasw4_databases "$seqs" "$peers"
+residues=$(db_residues "$work/db")
+qres=$(residues_of "$queries")
 # What the database takes on a GPU: its residues and 76 bytes a sequence.
 if [ -z "$limit" ]; then
   kib=$(( (residues + seqs * 76) / 4 / 1024 ))
@@ -67,7 +61,6 @@ limit_bytes=$(numfmt --from=iec "${limit%B}")
 share=$(awk -v l="$limit_bytes" -v r="$residues" -v n="$seqs" 'BEGIN { printf "%.6f", l / (r + 76 * n) }')
 their_limit=$(awk -v s="$share" -v r="$residues" -v n="$seqs" \
   'BEGIN { printf "%.0f", 256 * 2^20 + 4 * 2^30 + 8 * n + 2 * (128 * 2^20 + 12 * 10000000 + 8) + s * (r + 20 * n) + 2^20 }')
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 ours warm # calibration, caches
 for r in $(seq "$rounds"); do
@@ -81,7 +74,7 @@ for r in $(seq "$rounds"); do
 done
 cmp -s "$work/out-resident.tsv" "$work/out-streamed.tsv" || echo "FAIL: the streamed output differs from the resident one"
 
-echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues) on $gpus x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), --gpu-memory $limit (share $share; CUDASW++4.0 --maxGpuMem $their_limit), median of $rounds rounds"
+echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues) on $gpus x $(gpu_name), --gpu-memory $limit (share $share; CUDASW++4.0 --maxGpuMem $their_limit), median of $rounds rounds"
 printf '%-10s %9s %7s %9s %10s %11s %9s\n' run "scan s" TCUPS "whole s" "peak MB" "CUDASW4 s" "ratio"
 sr=$(median "$work/scan-resident")
 for run in resident streamed; do

@@ -4,17 +4,10 @@
 # database (GPU), alternating the builds, three runs each; and, when both
 # builds have makedb, the database build. A database of the older format is
 # used when the older build cannot read the newer one.
-# Usage: bench/whole_command.sh BUILD_A BUILD_B [SHARED_DIR]   (A: before, B: after)
-set -euo pipefail
+# Usage: bench/whole_command.sh BUILD_A BUILD_B   (A: before, B: after)
+. "$(dirname "$0")/lib.sh"
 a=$1 b=$2
-shared=${3:-../shared}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-queries="$shared/data/queries20.fasta"
-# The program moved from src/search/ to src/cli/ in the re-layout.
-swsearch_of() { if [ -x "$1/src/cli/swsearch" ]; then echo "$1/src/cli/swsearch"; else echo "$1/src/search/swsearch"; fi; }
-cc -O2 -o "$work/synthdb" "$shared/bench/synthdb.c" -lm
-"$work/synthdb" protein --plant "$queries" > "$work/sp.fa"
+synthdb protein --plant "$queries" > "$work/sp.fa"
 
 echo "== makedb, Swiss-Prot-like FASTA ($(du -m "$work/sp.fa" | cut -f1) MB): wall s, peak RSS kB"
 for round in 1 2; do

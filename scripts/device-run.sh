@@ -44,7 +44,7 @@ for step in "$@"; do
         echo "compute-sanitizer $tool $mode rc=$?"; tail -6 "$out/sanitize-$tool.log"
       done ;;
     sweep)
-      bash bench/gpu_threshold_sweep.sh $build .deps/shared ${SWEEP_DBS:-} > "$out/sweep.log" 2>&1
+      bash bench/gpu_threshold_sweep.sh $build ${SWEEP_DBS:-} > "$out/sweep.log" 2>&1
       echo "sweep rc=$?"; cat "$out/sweep.log" ;;
     cdp)
       cmake -S . -B $build-cdp -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSW_ENABLE_DEVICE_LAUNCH=ON > "$out/configure-cdp.log" 2>&1 &&
@@ -52,7 +52,7 @@ for step in "$@"; do
       (cd $build-cdp && ctest -L gpu -V) > "$out/gpu-test-cdp.log" 2>&1
       echo "gpu test (device-side launcher build) rc=$?"; grep -E "FAIL|device-side|failure|GPU scores|Passed|Failed" "$out/gpu-test-cdp.log" ;;
     concurrency)
-      bash bench/gpu_concurrency.sh $build $build-cdp .deps/shared "$out" > "$out/concurrency.log" 2>&1
+      bash bench/gpu_concurrency.sh $build $build-cdp "$out" > "$out/concurrency.log" 2>&1
       echo "concurrency rc=$?"; cat "$out/concurrency.log" ;;
     pairtest)
       (cd $build && ctest -R "test_pair|test_align" --output-on-failure) > "$out/pair-test.log" 2>&1
@@ -71,11 +71,11 @@ for step in "$@"; do
       # against the default, on every 570th database sequence as queries
       # (1,004) and on the 20 queries, the Swiss-Prot-like database.
       work=$(mktemp -d)
-      cc -O2 -o "$work/synthdb" .deps/shared/bench/synthdb.c -lm
-      "$work/synthdb" protein --plant .deps/shared/data/queries20.fasta > "$work/sp.fa"
+      cc -O2 -o "$work/synthdb" bench/synthdb.c -lm
+      "$work/synthdb" protein --plant bench/data/queries20.fasta > "$work/sp.fa"
       awk '/^>/ { keep = (n++ % 570 == 0) } keep' "$work/sp.fa" > "$work/many.fa"
       $build/tools/makedb/makedb -q "$work/sp.fa" "$work/sp" && rm "$work/sp.fa"
-      for q in "$work/many.fa" .deps/shared/data/queries20.fasta; do
+      for q in "$work/many.fa" bench/data/queries20.fasta; do
         for g in 0 1 0 1; do
           echo "$(basename $q) --qp-giants $g: $($build/bench/gpu_bench "$work/sp" "$q" --single 0 --repeat 1 --qp-giants $g | grep '^all')"
         done
@@ -86,53 +86,53 @@ for step in "$@"; do
       echo "path tests rc=$?"; grep -E "FAIL|PASS|Synthesis|Assertion" "$out/path-test.log" | head -40
       compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/gpu/test_pair_path_gpu --filter 'pair_path_gpu/runs*' > "$out/path-memcheck.log" 2>&1
       echo "path memcheck rc=$?"; tail -3 "$out/path-memcheck.log"
-      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_alignment.sh $build .deps/shared > "$out/pair-alignment.log" 2>&1
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_alignment.sh $build > "$out/pair-alignment.log" 2>&1
       echo "pair alignment rc=$?"; cat "$out/pair-alignment.log" ;;
     pairshape)
-      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shape.sh $build .deps/shared > "$out/pair-shape.log" 2>&1
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shape.sh $build > "$out/pair-shape.log" 2>&1
       echo "pair shape rc=$?"; cat "$out/pair-shape.log" ;;
     pairbench)
-      bash bench/pair_gpu.sh $build .deps/shared > "$out/pair-bench.log" 2>&1
+      bash bench/pair_gpu.sh $build > "$out/pair-bench.log" 2>&1
       echo "pair bench rc=$?"; cat "$out/pair-bench.log" ;;
     pairshapes)
-      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shapes.sh $build .deps/shared > "$out/pair-shapes.log" 2>&1
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_shapes.sh $build > "$out/pair-shapes.log" 2>&1
       echo "pair shapes rc=$?"; cat "$out/pair-shapes.log"; cp /tmp/swsearch-pair-inputs/runs.jsonl "$out/" 2>/dev/null ;;
     pathtune)
-      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_path_tune.sh $build .deps/shared > "$out/pair-path-tune.log" 2>&1
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_path_tune.sh $build > "$out/pair-path-tune.log" 2>&1
       echo "path tune rc=$?"; cat "$out/pair-path-tune.log" ;;
     pairrepeat)
       # REPEAT_TREES: other source trees built and run beside this one.
-      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_repeat.sh $build .deps/shared ${REPEAT_TREES:-} > "$out/pair-repeat.log" 2>&1
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_repeat.sh $build ${REPEAT_TREES:-} > "$out/pair-repeat.log" 2>&1
       echo "pair repeat rc=$?"; cat "$out/pair-repeat.log" ;;
     pairbest)
-      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_best.sh $build .deps/shared > "$out/pair-best.log" 2>&1
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_best.sh $build > "$out/pair-best.log" 2>&1
       echo "pair best rc=$?"; cat "$out/pair-best.log" ;;
     pairmpi)
       OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=${TMPDIR:-/tmp} \
-        bash bench/pair_mpi.sh $build .deps/shared ${MPI_NP:-2} > "$out/pair-mpi.log" 2>&1
+        bash bench/pair_mpi.sh $build ${MPI_NP:-2} > "$out/pair-mpi.log" 2>&1
       echo "pair mpi rc=$?"; cat "$out/pair-mpi.log" ;;
     pairtune)
-      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_tune.sh $build .deps/shared > "$out/pair-tune.log" 2>&1
+      TMPDIR=${TMPDIR:-/tmp} bash bench/pair_tune.sh $build > "$out/pair-tune.log" 2>&1
       echo "pair tune rc=$?"; cat "$out/pair-tune.log" ;;
     alncost)
-      bash bench/alignment_cost.sh $build gpu .deps/shared ${ROUNDS:-5} > "$out/alncost.log" 2>&1
+      bash bench/alignment_cost.sh $build gpu ${ROUNDS:-5} > "$out/alncost.log" 2>&1
       echo "alignment cost rc=$?"; cat "$out/alncost.log" ;;
     peers)
       # CUDASW++4.0 from .peers (see bench/peers_side_by_side.sh); its
       # binaries go to $out/peers-bin so a later run can bring them along.
-      bash bench/peers_side_by_side.sh $build .peers .deps/shared ${ROUNDS:-3} > "$out/peers.log" 2>&1
+      bash bench/peers_side_by_side.sh $build .peers ${ROUNDS:-3} > "$out/peers.log" 2>&1
       echo "peers rc=$?"; cat "$out/peers.log"
       mkdir -p "$out/peers-bin" && cp .peers/bin/* "$out/peers-bin/" 2>/dev/null ;;
     masa)
       # MASA-CUDAlign from .peers/masa (ported by bench/masa_port.py; built
       # there on first use), see bench/masa_side_by_side.sh.
-      bash bench/masa_side_by_side.sh $build .peers/masa .deps/shared "${MASA_LENGTHS:-2000000}" > "$out/masa.log" 2>&1
+      bash bench/masa_side_by_side.sh $build .peers/masa "${MASA_LENGTHS:-2000000}" > "$out/masa.log" 2>&1
       echo "masa rc=$?"; cat "$out/masa.log" ;;
     many)
-      bash bench/many_queries.sh $build .deps/shared ${STEP:-57} > "$out/many.log" 2>&1
+      bash bench/many_queries.sh $build ${STEP:-57} > "$out/many.log" 2>&1
       echo "many rc=$?"; cat "$out/many.log" ;;
     serve)
-      bash bench/serve_latency.sh $build .deps/shared ${RUNS:-20} > "$out/serve.log" 2>&1
+      bash bench/serve_latency.sh $build ${RUNS:-20} > "$out/serve.log" 2>&1
       echo "serve rc=$?"; cat "$out/serve.log" ;;
     ab)
       entries=()
@@ -145,7 +145,7 @@ for step in "$@"; do
           { echo "ab: $name does not build"; tail -20 "$out/ab-$name-build.log"; continue; }
         entries+=("build-ab-$name")
       done
-      bash bench/gpu_ab.sh .deps/shared ${AB_ROUNDS:-2} "${entries[@]}" $build ${AB_ARGS:-} > "$out/ab.log" 2>&1
+      bash bench/gpu_ab.sh ${AB_ROUNDS:-2} "${entries[@]}" $build ${AB_ARGS:-} > "$out/ab.log" 2>&1
       echo "ab rc=$?"; tail -12 "$out/ab.log" ;;
     team)
       (cd $build && ctest -R "test_gpu_team|test_gpu_report" -V) > "$out/team-test.log" 2>&1
@@ -155,15 +155,15 @@ for step in "$@"; do
         $build/tests/gpu/test_gpu_team --jobs 1 --filter 'gpu_team/slices_equal_the_cpu' > "$out/sanitize-team.log" 2>&1
       echo "compute-sanitizer memcheck team rc=$?"; tail -4 "$out/sanitize-team.log" ;;
     multi)
-      bash bench/multi_gpu.sh $build .deps/shared ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} > "$out/multi.log" 2>&1
+      bash bench/multi_gpu.sh $build ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} > "$out/multi.log" 2>&1
       echo "multi rc=$?"; cat "$out/multi.log" ;;
     start)
       for i in 1 2; do /usr/bin/time -f "whole program %e s" $build/bench/gpu_start; done 2>&1 ;;
     streamed)
-      bash bench/streamed.sh $build .deps/shared ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} ${LIMIT:-} > "$out/streamed.log" 2>&1
+      bash bench/streamed.sh $build ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} ${LIMIT:-} > "$out/streamed.log" 2>&1
       echo "streamed rc=$?"; cat "$out/streamed.log" ;;
     bench)
-      bash bench/gpu_search.sh $build .deps/shared > "$out/bench.log" 2>&1
+      bash bench/gpu_search.sh $build > "$out/bench.log" 2>&1
       echo "bench rc=$?"; cat "$out/bench.log" ;;
   esac
 done

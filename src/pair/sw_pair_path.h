@@ -66,10 +66,10 @@ typedef struct sw_pair_path_options {
 } sw_pair_path_options;
 
 /* Below this many cells (m x n) a piece is solved on the CPU: a GPU pass
- * over it costs more in launches and copies than it saves. Measured on the
- * H100 (bench/pair_path_tune.sh), related pairs: 2^30 left the GPU idle
- * for 2.0 of 6.2 s at 5 Mbp while the CPU threads solved the pieces below
- * it; 2^26 took 5.2 s (0.76 s at 1 Mbp, against 1.20), 2^24 5.6 s. */
+ * over it costs more in launches and copies than it saves. A larger bound
+ * leaves the GPU idle while the CPU threads solve the pieces below it, a
+ * smaller one costs more passes than it saves (bench/pair_path_tune.sh;
+ * see bench/JOURNAL.md, 2026-11-26, splits of 2^26 cells). */
 #define SW_PAIR_PATH_GPU_CELLS ((uint64_t)1 << 26)
 
 /* The alignment of `r` (a result of sw_pair_align or sw_pair_align_best on

@@ -27,7 +27,8 @@ int sw_gpu_list(sw_gpu_info *infos, int max, int *count, sw_error *err);
 /* The free and total memory of GPU `device` now, in bytes. */
 int sw_gpu_memory(int device, unsigned long long *free_bytes, unsigned long long *total_bytes, sw_error *err);
 
-/* Starting the CUDA driver and a device's context takes about 0.1 s. A
+/* Starting the CUDA driver and a device's context is a noticeable part of
+ * a short command (bench/gpu_start; bench/JOURNAL.md, 2026-11-28). A
  * program that is about to use GPUs `devices` (`count` of them; count 0:
  * every GPU of the machine) can have that done on threads of their own,
  * one a device, while it reads its input. Never fails: without a thread, a

@@ -61,9 +61,10 @@ constexpr int B_SLOTS = 4 * CHUNK;
 constexpr int RING = SW_PAIR_RING;
 constexpr int WARPS_PER_BLOCK = SW_PAIR_WARPS_PER_BLOCK;
 /* Blocks of two warps resident on an SM: eight, four warps a scheduler at
- * 128 registers a thread (a fifth would leave 96 and spill: 2,015 against
- * 2,160 GCUPS). Eight rows a lane ran seven blocks of four warps (72
- * registers, 175 KB of shared memory). */
+ * 128 registers a thread (a fifth would leave 96 and spill, which is
+ * slower; see bench/JOURNAL.md, 2026-11-26, megabase kernel). Eight rows a
+ * lane ran seven blocks of four warps (72 registers, 175 KB of shared
+ * memory). */
 #ifndef SW_PAIR_BLOCKS_PER_SM
 #define SW_PAIR_BLOCKS_PER_SM 8
 #endif

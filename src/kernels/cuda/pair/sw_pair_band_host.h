@@ -20,8 +20,8 @@ extern "C" {
 /* Rows a lane, lanes a warp, rows a band. Sixteen rows a lane (with
  * SW_PAIR_WARPS_PER_BLOCK 2 and SW_PAIR_BLOCKS_PER_SM 8) spread a step's
  * fixed costs (profile loads, shuffles, the best-cell test) over twice the
- * cells of eight: the 10 Mbp forward pass runs at 2,210 GCUPS against
- * 1,869 (bench/RESULTS.md). */
+ * cells of eight, so that the forward pass is faster (see bench/JOURNAL.md,
+ * 2026-11-26, sixteen rows a lane the default). */
 #ifndef SW_PAIR_ALPHA
 #define SW_PAIR_ALPHA 16
 #endif

@@ -18,7 +18,7 @@
  *     fetches its row above from the strip before (a row buffer per pair,
  *     overwritten in place, with a progress counter per strip); the
  *     kernel is bound by the latency of those loads, not by its
- *     instructions (bench/RESULTS.md). A cell leaves 4 traceback bits, 8
+ *     instructions (bench/JOURNAL.md, 2026-11-26). A cell leaves 4 traceback bits, 8
  *     steps to a word, a warp's words side by side;
  *   walk: one thread a pair follows the bits back from the last cell.
  * The recurrences, costs and tie rule are sw_profile_align.c's, cell for
@@ -51,7 +51,7 @@ constexpr int TILE = 32;      /* columns of a score tile (and rows of a strip) *
 /* A tile row in shared memory: 32 ints. The sweep's skewed reads (lane t,
  * column q - t) then fall in bank q - t mod 32, all different. */
 constexpr int TILE_LD = 32;
-/* Warps a block (bench/RESULTS.md measures 1, 2 and 4; the sweep's 9 KB
+/* Warps a block (bench/JOURNAL.md, 2026-11-26, measures 1, 2 and 4; the sweep's 9 KB
  * of static shared memory a warp leave no room for 8). */
 #ifndef SW_PROFILE_WARPS
 #define SW_PROFILE_WARPS 4

@@ -335,10 +335,9 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
     sw_gpu_engine *e = (sw_gpu_engine *)calloc(1, sizeof *e);
     if (!e) return sw_error_set(err, SW_ENOMEM, "out of memory");
     if (opt) e->opt = *opt;
-    /* 28 measured fastest on the H100 for the Swiss-Prot-like benchmark
-     * (24: 0.9% slower, 32: 0.7% slower, and 6.5% slower on 256-residue
-     * subjects): wider kernels need so many registers that too few warps
-     * stay resident. */
+    /* 28 measured fastest on the H100 for the Swiss-Prot-like benchmark,
+     * against 24 and 32 (see bench/JOURNAL.md, 2026-11-24): wider kernels
+     * need so many registers that too few warps stay resident. */
     if (e->opt.max_columns_per_thread <= 0) e->opt.max_columns_per_thread = 28;
     if (e->opt.max_columns_per_thread > 32) e->opt.max_columns_per_thread = 32;
     if (e->opt.max_columns_per_thread < 16) e->opt.max_columns_per_thread = 16;
@@ -577,8 +576,9 @@ extern "C" int sw_gpu_engine_set_db_pieces(sw_gpu_engine *e, const sw_gpu_db_pie
 }
 
 /* The codes of `bytes` residues counted into seen[], on all cores for a
- * large piece: on one, the 211 M residues of the Swiss-Prot-like benchmark
- * took 0.09 s, a sixth of the whole command's time outside the scan. */
+ * large piece: on one core, the tally of the Swiss-Prot-like benchmark was
+ * a large share of the whole command's time outside the scan (see
+ * bench/JOURNAL.md, 2026-11-24). */
 static void tally_piece(const uint8_t *residues, uint64_t bytes, uint64_t *seen)
 {
     tally_ctx t;

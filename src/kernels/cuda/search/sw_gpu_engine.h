@@ -74,8 +74,8 @@ typedef struct sw_gpu_engine_options {
      * intra-task kernel go instead to a query-across-threads launch of
      * 32-thread groups, one pair a warp, on the intra-task kernel's stream:
      * with many short queries the intra-task kernel's longest pair outlasts
-     * the rest of a query's work (H100, 1,004 queries of median 283
-     * residues: 19.05 -> 18.00 s; the 20 queries unchanged). 0: so;
+     * the rest of a query's work (see bench/JOURNAL.md, 2026-11-26, the
+     * longest sequences in 32-thread groups). 0: so;
      * SW_GPU_NO_GIANTS: the intra-task kernel keeps them. */
     int qp_giants;
 } sw_gpu_engine_options;

@@ -22,8 +22,8 @@ namespace sw_gpu_detail {
  * selected and downloaded, and query k + 2 is already launched, so that its
  * blocks are queued when query k + 1's last blocks leave multiprocessors
  * idle (with the two streams of the query-across-threads launches, see
- * launch_buckets: 20 queries against 1,000,000 x 256 in 2.133 s instead of
- * 2.144 s; bench/RESULTS.md). */
+ * launch_buckets; see bench/JOURNAL.md, 2026-11-26, the next query's launch
+ * queued on a second stream). */
 constexpr int SLOTS = 3;
 constexpr int MAX_STREAMS = 8;
 

@@ -21,8 +21,8 @@ namespace {
  * threads kernels, see below). More warps lengthen the
  * wavefront's fill (WARP_LAG steps per warp) and the wait of a strip for
  * the one above, while the multiprocessor is kept busy by several blocks at
- * once anyway (H100, Swiss-Prot-like, intra-task above 768: 2 warps 2.41 s,
- * 4 warps 2.47 s, 8 warps 2.71 s).
+ * once anyway (2 warps measured fastest; see bench/JOURNAL.md, 2026-11-23,
+ * GPU intra-task kernel).
  * Both fall back (fewer warps, then the smaller tile) until the occupancy
  * API says that at least one block fits in a multiprocessor. */
 struct intra_shape {
@@ -41,10 +41,9 @@ int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw
         if (tile == 16 && !e->opt.intra_tile && row_blocks * rows * 4 > qlen * 5) continue;
         /* With the kernels with the query across the threads, only the
          * few longest sequences are left here, too few pairs to fill the
-         * GPU: more warps a pair shorten each one (H100, the 260 sequences
-         * above 4,096 residues of the Swiss-Prot-like database: 8 warps
-         * against 2, 20 queries 1.834 -> 1.804 s, 1,004 short queries
-         * 20.15 -> 19.07 s). */
+         * GPU: more warps a pair shorten each one (8 warps against 2 for
+         * the longest sequences; see bench/JOURNAL.md, 2026-11-26, GPU
+         * search with the query across the threads). */
         const int most = e->qp_longest ? 8 : 2;
         int warps = row_blocks < (size_t)most ? (int)row_blocks : most;
         if (e->opt.intra_warps) warps = e->opt.intra_warps < 16 ? e->opt.intra_warps : 16;
@@ -160,21 +159,21 @@ int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int f
          * no fill term (H100: their gain on queries of 128-383 residues
          * was at least the fill this term counts), except that a group of
          * 32 enters each pair over 32 steps, a warp's every step, which
-         * weighs against short subjects. H100: with this term the 20
-         * queries against 1,000,000 subjects of 256 run 0.9% faster (729,
-         * 850 and 1,000 residues back in multipass threads of 8, though
-         * alone only 729 ran faster so), the Swiss-Prot-like database's
-         * as fast, and the 10,036 queries as fast. */
+         * weighs against short subjects. With this term queries of 729,
+         * 850 and 1,000 residues go back to multipass threads of 8 against
+         * the equal-length database, which is faster among the 20 queries
+         * (see bench/JOURNAL.md, 2026-11-27, groups of 32 weighed). */
         const double entry = sh->group_size == 32 ? 0.27 : 0.0;
         const double fill = (double)width * (sh->group_size - 1) * (sh->back_to_back ? entry : 1.0);
         double cost = (double)(p * width) * mean + fill + 0.25 * (double)(p - 1) * width * (sh->group_size + 4);
         /* Multipass threads of 32 columns measured faster than the cost
-         * says, though they spill a little (H100: 0.4-0.5% on both
-         * benchmark databases with this weight). */
+         * says, though they spill a little (see bench/JOURNAL.md,
+         * 2026-11-26, GPU search with the query across the threads). */
         if (sh->multipass && sh->columns == 32) cost *= 0.97;
-        /* Multipass kernels do 4-5% less a cell than single-pass ones
-         * beyond their segment boundaries (H100, queries of 256-383
-         * residues against 384-511, padding and fill taken out). */
+        /* Multipass kernels do less a cell than single-pass ones beyond
+         * their segment boundaries (queries of 256-383 residues against
+         * 384-511, padding and fill taken out; see bench/JOURNAL.md,
+         * 2026-11-27, back-to-back pairs). */
         if (sh->multipass) cost *= 1.045;
         if (best < 0 || cost < best_cost * 0.999 ||
             (cost <= best_cost * 1.001 && sh->columns > sw_gk_qp_get_shape(best)->columns)) {
