@@ -257,12 +257,7 @@ static int parse_args(int argc, char **argv, align_args *a)
         case OPT_NO_PRUNING: a->no_pruning = 1; break;
         case 'q': a->quiet = 1; break;
         case 'h': fputs(help, stdout); return -1;
-        case ':':
-            cli_error("option '%s' needs a value; see 'swsearch align --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
-        default:
-            cli_error("unknown option '%s'; see 'swsearch align --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
+        default: return cli_option_error(c, argv, "align");
         }
     }
     const int files = argc - optind;
@@ -436,7 +431,7 @@ int cli_align(int argc, char **argv)
                                   "--plot %s: this build writes no PNG (libpng was not found when it was built); "
                                   "name an .svg file",
                                   a.plot_path);
-            else rc = cli_output_open(&plot, a.plot_path, inputs, 2, &err);
+            else rc = cli_output_open_option(&plot, "--plot", a.plot_path, inputs, 2, &err);
         }
         if (!rc && a.view && a.view_from > seq_a.length)
             rc = sw_error_set(&err, SW_EINVAL, "--view %llu:%llu: %s has %llu bases", (unsigned long long)a.view_from,
@@ -527,12 +522,11 @@ int cli_align(int argc, char **argv)
                              a.alignment ? (const sw_pair_path *const *)paths : NULL, found, rounds, a.best > 1);
     }
     if (a.plot_path) {
-        if ((rc = sw_pair_plot_write(plot.file, sw_pair_plot_format_of(a.plot_path), &seq_a, &seq_b, results,
-                                     (const sw_pair_path *const *)paths, found, &err)) ||
-            (rc = cli_output_commit(&plot, &err)))
-            goto done;
+        rc = sw_pair_plot_write(plot.file, sw_pair_plot_format_of(a.plot_path), &seq_a, &seq_b, results,
+                                (const sw_pair_path *const *)paths, found, &err);
+        if ((rc = cli_output_check(&plot, rc, &err)) || (rc = cli_output_commit(&plot, &err))) goto done;
     }
-    if ((rc = cli_output_commit(&out, &err))) goto done;
+    if ((rc = cli_output_check(&out, SW_OK, &err)) || (rc = cli_output_commit(&out, &err))) goto done;
     if (!a.quiet) {
         print_summary(&results[0], seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1,
                       results[0].engine != SW_PAIR_ENGINE_CPU ? (int)a.gpus : 1);

@@ -96,12 +96,7 @@ int cli_calibrate(int argc, char **argv)
             if (cli_parse_gpus(optarg, &gpus)) return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-            cli_error("option '%s' needs a value; see 'swsearch calibrate --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
-        default:
-            cli_error("unknown option '%s'; see 'swsearch calibrate --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
+        default: return cli_option_error(c, argv, "calibrate");
         }
     }
     if (optind < argc) {
@@ -122,8 +117,9 @@ int cli_calibrate(int argc, char **argv)
     int devices[SW_GPU_TEAM_MAX], n = 0;
     int rc;
     /* The devices asked for, in order, as a search takes them. */
-    if ((rc = sw_db_open(db_path, &db, &err)) || (rc = sw_matrix_load("BLOSUM62", &matrix, &err)) ||
-        (rc = sw_scoring_init(&scoring, matrix, 11, 1, &err)) ||
+    /* Measured with the scoring a search takes by default. */
+    if ((rc = sw_db_open(db_path, &db, &err)) || (rc = sw_matrix_load(CLI_DEFAULT_MATRIX, &matrix, &err)) ||
+        (rc = sw_scoring_init(&scoring, matrix, CLI_DEFAULT_GAP_OPEN, CLI_DEFAULT_GAP_EXTEND, &err)) ||
         (rc = sw_gpu_team_devices(gpus.is_list ? gpus.list : NULL, gpus.count, infos, devices, &n, &err)))
         goto done;
     for (int i = 0; i < n && rc == SW_OK; i++) {

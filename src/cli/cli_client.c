@@ -10,8 +10,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cli_client.h"
 #include "cli_output.h"
-#include "cli_search.h"
 #include "cli_wire.h"
 
 /* The query file goes to the server from a thread of its own: the server
@@ -110,7 +110,8 @@ int cli_search_client(const search_args *a)
         if (type == CLI_WIRE_OUTPUT) {
             if (fwrite(data, 1, n, out.file) != n) {
                 free(data);
-                cli_error("error writing results: %s", strerror(errno));
+                cli_output_check(&out, SW_OK, &err);
+                cli_error("%s", err.message);
                 status = CLI_EXIT_FAILURE;
                 ended = 2;
                 break;

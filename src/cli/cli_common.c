@@ -31,21 +31,22 @@ void cli_warn(void *user, const char *message)
 
 int cli_parse_long(const char *option, const char *text, long min, long max, long *out)
 {
-    if (sw_parse_long(text, min, max, out) != SW_OK) {
-        cli_error("%s needs a whole number from %ld to %ld, not '%s'", option, min, max, text);
-        return -1;
-    }
-    return 0;
+    sw_error err;
+    if (sw_parse_option_long(option, text, min, max, out, &err) == SW_OK) return 0;
+    cli_error("%s", err.message);
+    return -1;
 }
+
+int cli_parse_gap_open(const char *text, long *out) { return cli_parse_long("--gap-open", text, 0, 255, out); }
+
+int cli_parse_gap_extend(const char *text, long *out) { return cli_parse_long("--gap-extend", text, 1, 255, out); }
 
 int cli_parse_size(const char *option, const char *text, uint64_t min, uint64_t *out)
 {
-    if (sw_parse_size(text, min, out) != SW_OK) {
-        cli_error("%s takes a size of at least %llu MiB such as 512M or 20G, not '%s'", option,
-                  (unsigned long long)(min >> 20), text);
-        return -1;
-    }
-    return 0;
+    sw_error err;
+    if (sw_parse_option_size(option, text, min, out, &err) == SW_OK) return 0;
+    cli_error("%s", err.message);
+    return -1;
 }
 
 int cli_parse_choice(const char *option, const char *text, const cli_choice *choices, int *out)
@@ -155,18 +156,19 @@ int cli_gpus_same(const cli_gpus *a, const cli_gpus *b)
 
 int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts)
 {
-    if (c == ':' || c == '?' || c < 0 || c >= 64 * (int)(sizeof seen->bits / sizeof *seen->bits)) return 0;
-    uint64_t bit = UINT64_C(1) << (c % 64);
-    if (!(seen->bits[c / 64] & bit)) {
-        seen->bits[c / 64] |= bit;
-        return 0;
-    }
-    const char *name = NULL;
-    for (const struct option *o = longopts; o && o->name; o++)
-        if (!o->flag && o->val == c) name = o->name;
-    if (c < 256 && name) cli_error("option -%c/--%s given twice", c, name);
-    else if (c < 256) cli_error("option -%c given twice", c);
-    else cli_error("option --%s given twice", name ? name : "?");
+    sw_error err;
+    if (sw_parse_option_once(seen, c, longopts, &err) == SW_OK) return 0;
+    cli_error("%s", err.message);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_option_error(int c, char **argv, const char *command)
+{
+    char help[64];
+    sw_error err;
+    snprintf(help, sizeof help, "swsearch %s --help", command);
+    sw_parse_option_error(c, argv, help, &err);
+    cli_error("%s", err.message);
     return CLI_EXIT_USAGE;
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli_output.h"
 #include "sw_error.h"
+#include "sw_parse.h"
 #include "sw_progress.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
@@ -21,12 +22,28 @@ void cli_error(const char *fmt, ...)
 /* sw_warn_fn that prints "swsearch: warning: MESSAGE". */
 void cli_warn(void *user, const char *message);
 
+/* The messages of every option are sw_parse's, as makedb's are: each
+ * function prints its message after "swsearch: " and returns nonzero. */
+
 /* Strict decimal parsing: the whole text must be a number in [min, max]. */
 int cli_parse_long(const char *option, const char *text, long min, long max, long *out);
 
 /* A size in bytes: a whole number with an optional K, M, G or T (powers
  * of 1024, optionally followed by B or iB), at least `min` bytes. */
 int cli_parse_size(const char *option, const char *text, uint64_t min, uint64_t *out);
+
+/* The scoring of the protein commands (search, profile, calibrate) when
+ * none is given: BLOSUM62, and a gap of k residues costing 11 + k*1, as
+ * BLAST's blastp; their help texts are written from the same macros. */
+#define CLI_DEFAULT_MATRIX "BLOSUM62"
+#define CLI_DEFAULT_GAP_OPEN 11
+#define CLI_DEFAULT_GAP_EXTEND 1
+/* A number macro as text, for help texts: CLI_TEXT(CLI_DEFAULT_GAP_OPEN). */
+#define CLI_TEXT(x) CLI_TEXT_(x)
+#define CLI_TEXT_(x) #x
+/* --gap-open G (0 to 255) and --gap-extend E (1 to 255) of those commands. */
+int cli_parse_gap_open(const char *text, long *out);
+int cli_parse_gap_extend(const char *text, long *out);
 
 /* One of the words an option takes, and what it stands for. */
 typedef struct cli_choice {
@@ -65,16 +82,17 @@ void cli_gpus_describe(const cli_gpus *g, char *buf, size_t cap);
 /* 1 when both select the same GPUs in the same order. */
 int cli_gpus_same(const cli_gpus *a, const cli_gpus *b);
 
-/* Every option of every command is given at most once: a repeated one is
- * more often a slip (a pasted command line, a second -d) than a wish for the
- * last value. A command's parse loop passes each value getopt_long returns
- * to cli_option_once with a zeroed cli_options_seen. */
-typedef struct cli_options_seen {
-    uint64_t bits[8]; /* by getopt value: short options < 256, long-only ones from 256 */
-} cli_options_seen;
+/* Every option of every command is given at most once
+ * (sw_parse_option_once). A command's parse loop passes each value
+ * getopt_long returns to cli_option_once with a zeroed cli_options_seen. */
+typedef sw_options_seen cli_options_seen;
 /* 0 the first time; for a repeat, prints "option -d/--db given twice" and
- * returns CLI_EXIT_USAGE. getopt's ':' and '?' pass, for the caller. */
+ * returns CLI_EXIT_USAGE. getopt's ':' and '?' pass, for cli_option_error. */
 int cli_option_once(cli_options_seen *seen, int c, const struct option *longopts);
+/* For getopt_long's ':' and '?' in `swsearch COMMAND`: prints "option '--top'
+ * needs a value; see 'swsearch search --help'" or "unknown option ..." and
+ * returns CLI_EXIT_USAGE. */
+int cli_option_error(int c, char **argv, const char *command);
 
 /* "LABEL:  42.0%, about 12 s left" on stderr, drawn only when stderr is a
  * terminal. */

@@ -23,13 +23,7 @@ static int parse_db_args(int argc, char **argv, const char *help, const char **d
         switch (c) {
         case 'd': *db = optarg; break;
         case 'h': fputs(help, stdout); return -1;
-        case ':':
-            cli_error("option '%s' needs a value; see 'swsearch %s --help'", argv[optind - 1],
-                      argv[0]);
-            return CLI_EXIT_USAGE;
-        default:
-            cli_error("unknown option '%s'; see 'swsearch %s --help'", argv[optind - 1], argv[0]);
-            return CLI_EXIT_USAGE;
+        default: return cli_option_error(c, argv, argv[0]);
         }
     }
     if (optind < argc) {

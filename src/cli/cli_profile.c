@@ -40,12 +40,12 @@ static const char help[] =
     "                        distance of the two columns' frequencies, gap\n"
     "                        included, minimised; a column against a gap costs\n"
     "                        its distance to a column of gaps)\n"
-    "      --matrix M        substitution matrix for expected (default BLOSUM62;\n"
+    "      --matrix M        substitution matrix for expected (default " CLI_DEFAULT_MATRIX ";\n"
     "                        a shipped name or a file in NCBI format)\n"
-    "      --gap-open G      opening a gap (default 11 for expected, 0 for\n"
+    "      --gap-open G      opening a gap (default " CLI_TEXT(CLI_DEFAULT_GAP_OPEN) " for expected, 0 for\n"
     "                        euclid); expected charges it for each residue of\n"
     "                        the first column against the gap\n"
-    "      --gap-extend E    expected: each residue against a gap (default 1)\n"
+    "      --gap-extend E    expected: each residue against a gap (default " CLI_TEXT(CLI_DEFAULT_GAP_EXTEND) ")\n"
     "  -w, --weights W       none (default: every row counts alike) or henikoff\n"
     "                        (position-based weights, so that many similar rows\n"
     "                        do not outvote the rest)\n"
@@ -61,7 +61,8 @@ static const char help[] =
     "                        on the GPU all pairs go in batches; on the CPU they\n"
     "                        run side by side on the threads; each output\n"
     "                        appears whole once its pair is done; the first\n"
-    "                        error stops the run\n"
+    "                        error stops the run; two lines may not name one\n"
+    "                        output\n"
     "      --map FILE        also write the column map: the score, then for every\n"
     "                        merged column the column of A and of B (1-based,\n"
     "                        '-' for a gap)\n"
@@ -97,9 +98,9 @@ static int parse_args(int argc, char **argv, profile_args *a)
         {"gpu", required_argument, NULL, OPT_GPU},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
-    a->matrix = "BLOSUM62";
-    a->gap_open = 11;
-    a->gap_extend = 1;
+    a->matrix = CLI_DEFAULT_MATRIX;
+    a->gap_open = CLI_DEFAULT_GAP_OPEN;
+    a->gap_extend = CLI_DEFAULT_GAP_EXTEND;
     opterr = 0;
     optind = 1;
     int c;
@@ -128,11 +129,11 @@ static int parse_args(int argc, char **argv, profile_args *a)
         }
         case OPT_MATRIX: a->matrix = optarg; break;
         case OPT_GAP_OPEN:
-            if (cli_parse_long("--gap-open", optarg, 0, 255, &a->gap_open)) return CLI_EXIT_USAGE;
+            if (cli_parse_gap_open(optarg, &a->gap_open)) return CLI_EXIT_USAGE;
             a->open_given = 1;
             break;
         case OPT_GAP_EXTEND:
-            if (cli_parse_long("--gap-extend", optarg, 1, 255, &a->gap_extend)) return CLI_EXIT_USAGE;
+            if (cli_parse_gap_extend(optarg, &a->gap_extend)) return CLI_EXIT_USAGE;
             break;
         case OPT_MAP: a->map_path = optarg; break;
         case OPT_PAIRS: a->pairs_path = optarg; break;
@@ -152,12 +153,7 @@ static int parse_args(int argc, char **argv, profile_args *a)
             break;
         case 'q': a->quiet = 1; break;
         case 'h': fputs(help, stdout); return -1;
-        case ':':
-            cli_error("option '%s' needs a value; see 'swsearch profile --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
-        default:
-            cli_error("unknown option '%s'; see 'swsearch profile --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
+        default: return cli_option_error(c, argv, "profile");
         }
     }
     if (a->kind == SW_PROFILE_EUCLID && !a->open_given) a->gap_open = 0;
@@ -290,6 +286,76 @@ static void free_pairs(pair_job *jobs, size_t count)
         free(jobs[k].out);
     }
     free(jobs);
+}
+
+/* The file an output path names, for comparing the outputs of pairs: the
+ * real path of an existing file (a link's target: what is replaced), else
+ * of its folder with the name appended, else the path as given. "-" is
+ * standard output, whatever is in the working folder. */
+static char *output_identity(const char *path)
+{
+    if (!strcmp(path, "-")) return strdup(path);
+    char *real = realpath(path, NULL);
+    if (real) return real;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    char *real_dir = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    if (!real_dir) return strdup(path);
+    const size_t n = strlen(real_dir) + strlen(base) + 2;
+    char *id = malloc(n);
+    if (id) snprintf(id, n, "%s/%s", strcmp(real_dir, "/") ? real_dir : "", base);
+    free(real_dir);
+    return id;
+}
+
+typedef struct output_of {
+    char *id;
+    size_t job;
+} output_of;
+
+static int by_identity_then_line(const void *x, const void *y)
+{
+    const output_of *a = x, *b = y;
+    const int c = strcmp(a->id, b->id);
+    return c ? c : (a->job > b->job) - (a->job < b->job);
+}
+
+/* Two pairs that write one file would leave only the merge that finished
+ * last: refused before any pair runs, naming the list's first line whose
+ * output an earlier line already writes. */
+static int distinct_outputs(const char *list, const pair_job *jobs, size_t count, sw_error *err)
+{
+    output_of *o = calloc(count, sizeof *o);
+    int rc = o ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
+    for (size_t k = 0; !rc && k < count; ++k) {
+        o[k] = (output_of){output_identity(jobs[k].out), k};
+        if (!o[k].id) rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
+    }
+    if (!rc) {
+        qsort(o, count, sizeof *o, by_identity_then_line);
+        /* In each run of one file, sorted by line, the first two lines
+         * clash; of all such clashes, the one whose second line comes first. */
+        size_t first = 0, second = count;
+        for (size_t k = 1; k < count; ++k)
+            if (!strcmp(o[k].id, o[k - 1].id) && (k == 1 || strcmp(o[k - 1].id, o[k - 2].id)) &&
+                o[k].job < second) {
+                first = o[k - 1].job;
+                second = o[k].job;
+            }
+        if (second < count) {
+            const int same_name = !strcmp(jobs[first].out, jobs[second].out);
+            rc = sw_error_set(err, SW_EINVAL,
+                              "%s:%lu: output %s is also the output of line %lu%s%s%s: every pair needs a file of "
+                              "its own",
+                              list, jobs[second].line, jobs[second].out, jobs[first].line, same_name ? "" : " (",
+                              same_name ? "" : jobs[first].out, same_name ? "" : ")");
+        }
+    }
+    for (size_t k = 0; o && k < count; ++k) free(o[k].id);
+    free(o);
+    return rc;
 }
 
 /* Reads a pair's alignments (ms[0], ms[1]) and makes their profiles. */
@@ -445,6 +511,7 @@ static int run_pairs(const profile_args *a)
     pair_job *jobs = NULL;
     size_t count = 0;
     int rc = read_pairs(a->pairs_path, &jobs, &count, &err);
+    if (!rc) rc = distinct_outputs(a->pairs_path, jobs, count, &err);
     if (!rc) rc = load_matrix(a, &matrix, &err);
     if (rc) {
         cli_error("%s", err.message);
@@ -512,7 +579,7 @@ int cli_profile(int argc, char **argv)
             rc = sw_error_set(&err, SW_EINVAL, "--map %s: the same file as -o", a.map_path);
             goto done;
         }
-        if ((rc = cli_output_open(&map, a.map_path, inputs, 2, &err))) goto done;
+        if ((rc = cli_output_open_option(&map, "--map", a.map_path, inputs, 2, &err))) goto done;
     }
     const double t0 = sw_clock_seconds();
     if ((rc = make_profile(&a, ma, &pa, &err)) || (rc = make_profile(&a, mb, &pb, &err))) goto done;

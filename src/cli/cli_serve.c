@@ -299,12 +299,7 @@ int cli_serve(int argc, char **argv)
             if (cli_parse_choice("--device", optarg, cli_device_choices, &sv.device)) return CLI_EXIT_USAGE;
             break;
         case 'h': serve_usage(stdout); return CLI_EXIT_OK;
-        case ':':
-            cli_error("option '%s' needs a value; see 'swsearch serve --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
-        default:
-            cli_error("unknown option '%s'; see 'swsearch serve --help'", argv[optind - 1]);
-            return CLI_EXIT_USAGE;
+        default: return cli_option_error(c, argv, "serve");
         }
     }
     if (optind < argc) {

@@ -202,9 +202,10 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
     /* Residues the file lacks (NCBI's files have no U, O or J) score as
      * ssearch36 scores them, its engine being our reference: U
      * (selenocysteine) as C, O (pyrrolysine) as K, J (leucine or isoleucine)
-     * as the better of I and L; BLAST+ also scores U as C. Any other
-     * missing residue scores as X when X is present, else as the matrix
-     * minimum: an unknown residue should never look like a match. */
+     * as the better of I and L, against the file's letters; against each
+     * other as below. BLAST+ also scores U as C. Any other missing residue
+     * scores as X when X is present, else as the matrix minimum: an unknown
+     * residue should never look like a match. */
     int lo = INT_MAX, hi = INT_MIN;
     for (int i = 0; i < alpha->size; i++)
         for (int j = 0; j < alpha->size; j++)
@@ -227,7 +228,33 @@ int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix 
             m->table[i * SW_CODE_LIMIT + j] = (int8_t)(nrows && ncols_in ? v : lo);
         }
     }
-    /* Stand-ins copy existing entries, so they cannot raise the maximum. */
+    /* Where ssearch36 departs from the stand-ins (FASTA 36.3.8, initfa.c's
+     * init_altpam(), which fills U, O and J against the 25 letters of its
+     * own matrices only): U, O and J against each other keep its table's
+     * initial 0; J against J is the better of I:I and L:L; U against '*'
+     * scores as '*' against '*'. */
+    if (alpha->kind == SW_ALPHABET_PROTEIN) {
+        enum { I = 9, L = 10, J = 21, STOP = 24, U = 25, O = 26 };
+        const int added[3] = {J, U, O};
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                if (a != b && !have_row[added[a]] && !have_col[added[b]])
+                    m->table[added[a] * SW_CODE_LIMIT + added[b]] = 0;
+        if (!have_row[J] && !have_col[J]) {
+            const int ii = m->table[I * SW_CODE_LIMIT + I], ll = m->table[L * SW_CODE_LIMIT + L];
+            m->table[J * SW_CODE_LIMIT + J] = (int8_t)(ii > ll ? ii : ll);
+        }
+        if (have_row[STOP] && have_col[STOP]) {
+            const int8_t stops = m->table[STOP * SW_CODE_LIMIT + STOP];
+            if (!have_row[U]) m->table[U * SW_CODE_LIMIT + STOP] = stops;
+            if (!have_col[U]) m->table[STOP * SW_CODE_LIMIT + U] = stops;
+        }
+    }
+    /* Stand-ins copy existing entries, but those zeros may top a matrix of
+     * negative scores. */
+    for (int i = 0; i < alpha->size; i++)
+        for (int j = 0; j < alpha->size; j++)
+            hi = m->table[i * SW_CODE_LIMIT + j] > hi ? m->table[i * SW_CODE_LIMIT + j] : hi;
     m->max = hi;
     *out = m;
     return SW_OK;

@@ -24,7 +24,8 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err);
 /* Parses NCBI text format: '#' comment lines, a line of column letters, then
  * one row per letter: the row letter and one integer per column. Protein
  * residues that the file lacks score as ssearch36 scores them: U as C, O as
- * K, J as the better of I and L, any other as X. `source` names the text in
+ * K, J as the better of I and L, any other as X; U, O and J against each
+ * other 0, U against '*' as '*' against '*'. `source` names the text in
  * error messages. */
 int sw_matrix_parse(const char *text, size_t len, const char *source, sw_matrix **out,
                     sw_error *err);

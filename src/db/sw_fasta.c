@@ -55,6 +55,8 @@ struct sw_fasta {
     uint64_t file_size;
 
     uint64_t line;              /* number of the line that holds text[pos] */
+    size_t nl_at;               /* the next '\n' at or after pos, end for none, SIZE_MAX: not sought */
+    int cr_pending;             /* a '\r' ended the last block: a '\n' first in the next is its pair */
     int state;                  /* ST_HEADER: text[pos] is the '>' of the next record */
     int failed;                 /* the code of an earlier error, repeated */
 
@@ -98,9 +100,10 @@ static int read_error(const sw_fasta *f, sw_error *err)
 
 /* Replaces the (fully parsed) text block with the next one: returns 1, 0 at
  * the end of the input, or a negative code. */
-static int refill(sw_fasta *f, sw_error *err)
+static int refill_block(sw_fasta *f, sw_error *err)
 {
     f->pos = f->end = 0;
+    f->nl_at = SIZE_MAX;
     if (f->text_eof) return 0;
     if (!f->zds) {
         ssize_t n = read_some(f->fd, f->text, TEXT_BLOCK);
@@ -158,6 +161,45 @@ static int refill(sw_fasta *f, sw_error *err)
     return 1;
 }
 
+/* The next block with text not yet parsed, past the '\n' of a "\r\n" that
+ * the previous block's end cut in two: 1, 0 at the end, or a negative code. */
+static int refill(sw_fasta *f, sw_error *err)
+{
+    for (;;) {
+        int rc = refill_block(f, err);
+        if (rc <= 0) return rc;
+        if (f->cr_pending && f->text[0] == '\n') f->pos = 1;
+        f->cr_pending = 0;
+        if (f->pos < f->end) return 1;
+    }
+}
+
+/* Where the line at text[pos] ends within the block: its first '\r' or
+ * '\n' (a line ends in "\n", "\r\n" or a lone "\r", as old Mac files end
+ * them), or NULL. The next '\n' is sought once a block and line, so that a
+ * block of CR-only lines is not searched to its end for every line. */
+static const uint8_t *line_end(sw_fasta *f)
+{
+    if (f->nl_at == SIZE_MAX || f->nl_at < f->pos) {
+        const uint8_t *nl = memchr(f->text + f->pos, '\n', f->end - f->pos);
+        f->nl_at = nl ? (size_t)(nl - f->text) : f->end;
+    }
+    const uint8_t *cr = memchr(f->text + f->pos, '\r', f->nl_at - f->pos);
+    if (cr) return cr;
+    return f->nl_at < f->end ? f->text + f->nl_at : NULL;
+}
+
+/* Steps over the line end at text[pos] ("\n", "\r\n" or "\r") and counts
+ * the line. */
+static void end_line(sw_fasta *f)
+{
+    const uint8_t c = f->text[f->pos++];
+    f->line++;
+    if (c != '\r') return;
+    if (f->pos == f->end) f->cr_pending = 1;
+    else if (f->text[f->pos] == '\n') f->pos++;
+}
+
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) return 0;
@@ -193,9 +235,8 @@ static int find_first_header(sw_fasta *f, sw_error *err)
         while (!line_done) {
             for (; f->pos < f->end; f->pos++) {
                 unsigned char c = f->text[f->pos];
-                if (c == '\n') {
-                    f->pos++;
-                    f->line++;
+                if (c == '\n' || c == '\r') {
+                    end_line(f);
                     line_done = 1;
                     break;
                 }
@@ -225,9 +266,8 @@ static int read_header(sw_fasta *f, sw_error *err)
             if (rc == 0) break;
         }
         const uint8_t *s = f->text + f->pos;
-        size_t avail = f->end - f->pos;
-        const uint8_t *nl = memchr(s, '\n', avail);
-        size_t n = nl ? (size_t)(nl - s) : avail;
+        const uint8_t *nl = line_end(f);
+        size_t n = nl ? (size_t)(nl - s) : f->end - f->pos;
         if (f->header_len + n > SW_FASTA_MAX_HEADER)
             return sw_error_set(err, SW_ELIMIT, "%s:%llu: header line longer than %zu bytes", f->name,
                                 (unsigned long long)f->header_line, SW_FASTA_MAX_HEADER);
@@ -238,12 +278,10 @@ static int read_header(sw_fasta *f, sw_error *err)
         f->header_len += n;
         f->pos += n;
         if (nl) {
-            f->pos++;
-            f->line++;
+            end_line(f);
             break;
         }
     }
-    if (f->header_len && f->header[f->header_len - 1] == '\r') f->header_len--;
     if (!f->header && grow((void **)&f->header, &f->header_cap, 1, 1))
         return sw_error_set(err, SW_ENOMEM, "%s: out of memory", f->name);
     f->header[f->header_len] = '\0';
@@ -330,21 +368,13 @@ static int read_sequence(sw_fasta *f, sw_error *err)
             return 0;
         }
         const uint8_t *s = f->text + f->pos;
-        size_t avail = f->end - f->pos;
-        const uint8_t *nl = memchr(s, '\n', avail);
-        size_t n = nl ? (size_t)(nl - s) : avail;
-        /* Dropping the '\r' of CRLF here keeps such lines on the fast path;
-         * a '\r' split from its '\n' by a block boundary is dropped as a blank. */
-        size_t len = n;
-        if (nl && len && s[len - 1] == '\r') len--;
-        int rc = encode_piece(f, s, len, err);
+        const uint8_t *nl = line_end(f);
+        size_t n = nl ? (size_t)(nl - s) : f->end - f->pos;
+        int rc = encode_piece(f, s, n, err);
         if (rc < 0) return rc;
         f->pos += n;
         line_start = nl != NULL;
-        if (nl) {
-            f->pos++;
-            f->line++;
-        }
+        if (nl) end_line(f);
     }
 }
 
@@ -374,6 +404,7 @@ static int fasta_open(const char *path, int given_fd, const sw_fasta_options *op
         f->max_length = options->max_length;
     }
     f->line = 1;
+    f->nl_at = SIZE_MAX;
     f->state = ST_START;
     f->zret = 1;
 

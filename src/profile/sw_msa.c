@@ -206,6 +206,36 @@ static int sniff(const char *path, FILE **opened, sw_error *err)
     return kind;
 }
 
+/* The FASTA reader skips a record with no characters and reports it
+ * through its warning ("FILE:LINE: empty sequence 'ID' skipped"); in an
+ * alignment such a record is an error, never a row silently lost. */
+typedef struct empty_row {
+    int seen;
+    char message[1024];
+} empty_row;
+
+static void note_empty_row(void *user, const char *message)
+{
+    empty_row *e = user;
+    if (e->seen) return;
+    e->seen = 1;
+    snprintf(e->message, sizeof e->message, "%s", message);
+}
+
+/* The error for the empty record that note_empty_row() saw: "FILE:LINE:
+ * row 'ID' has no characters ...", or the reader's own words if they differ. */
+static int empty_row_error(const empty_row *e, sw_error *err)
+{
+    static const char mark[] = ": empty sequence '", tail[] = "' skipped";
+    const char *at = strstr(e->message, mark);
+    const size_t n = strlen(e->message), tail_len = sizeof tail - 1;
+    const char *id = at ? at + sizeof mark - 1 : NULL;
+    if (!at || n < tail_len || strcmp(e->message + n - tail_len, tail) || e->message + n - tail_len < id)
+        return sw_error_set(err, SW_EFORMAT, "%s: a row with no characters: not an alignment", e->message);
+    return sw_error_set(err, SW_EFORMAT, "%.*s: row '%.*s' has no characters, not even gaps: not an alignment",
+                        (int)(at - e->message), e->message, (int)(e->message + n - tail_len - id), id);
+}
+
 int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
 {
     *out = NULL;
@@ -224,7 +254,8 @@ int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
         return SW_OK;
     }
     const sw_alphabet alpha = gapped_alphabet();
-    const sw_fasta_options opt = {&alpha, NULL, NULL, 0};
+    empty_row empty = {0, ""};
+    const sw_fasta_options opt = {&alpha, note_empty_row, &empty, 0};
     sw_fasta *f = NULL;
     int rc = sw_fasta_open(path, &opt, &f, err);
     if (rc) return rc;
@@ -237,7 +268,7 @@ int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
     size_t cap = 0;
     sw_fasta_record rec;
     int more;
-    while ((more = sw_fasta_next(f, &rec, err)) == 1) {
+    while ((more = sw_fasta_next(f, &rec, err)) == 1 && !empty.seen) {
         if (m->rows == 0) m->columns = rec.length;
         if (rec.length != m->columns) {
             size_t id_len;
@@ -263,7 +294,9 @@ int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
         memcpy(m->codes + m->rows * m->columns, rec.residues, rec.length);
         ++m->rows;
     }
-    if (more < 0) rc = more;
+    /* An empty record comes before whatever stopped the loop. */
+    if (empty.seen) rc = empty_row_error(&empty, err);
+    else if (more < 0) rc = more;
     sw_fasta_close(f);
     if (!rc && m->rows == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no aligned sequences", name);
     if (rc) {

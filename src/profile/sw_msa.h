@@ -21,7 +21,9 @@ extern "C" {
 typedef struct sw_msa sw_msa;
 
 /* Reads `path` ("-": standard input). At least one row; every row as long
- * as the first; a row of gaps only is kept. */
+ * as the first; a row of gaps only is kept (as MUSCLE, HMMER's esl-msa and
+ * hhsuite keep it), a FASTA record with no characters at all is an error
+ * naming the file, the line and the row. */
 int sw_msa_read(const char *path, sw_msa **out, sw_error *err);
 
 /* An alignment of rows given in memory (for tests and callers that build

@@ -83,16 +83,34 @@ run
 expect_status 2 "no arguments"
 expect_stderr "makedb: expected FASTA and DB_PREFIX" "no arguments"
 
+# Usage errors read as swsearch's do (one helper words both): the option,
+# the problem, where the help is.
 run --frobnicate "$data/fasta_small.fa" "$tmp/db/x"
 expect_status 2 "unknown option"
-expect_stderr "makedb: unknown option '--frobnicate'" "unknown option"
+expect_stderr "makedb: unknown option '--frobnicate'; see 'makedb --help'" "unknown option"
+
+run -qZ "$data/fasta_small.fa" "$tmp/db/x"
+expect_status 2 "unknown short option"
+expect_stderr "makedb: unknown option '-Z'; see 'makedb --help'" "unknown short option"
 
 run --level 99 "$data/fasta_small.fa" "$tmp/db/x"
 expect_status 2 "bad level"
-expect_stderr "makedb: --level needs a whole number from 1 to 22" "bad level"
+expect_stderr "makedb: --level needs a whole number from 1 to 22, not '99'" "bad level"
+
+run --threads 2x "$data/fasta_small.fa" "$tmp/db/x"
+expect_status 2 "bad thread count"
+expect_stderr "makedb: --threads needs a whole number from 1 to 4096, not '2x'" "bad thread count"
 
 run --threads "$data/fasta_small.fa" "$tmp/db/x"
 expect_status 2 "missing option value"
+
+run "$data/fasta_small.fa" "$tmp/db/x" --level
+expect_status 2 "missing option value at the end"
+expect_stderr "makedb: option '--level' needs a value; see 'makedb --help'" "missing option value at the end"
+
+run "$data/fasta_small.fa"
+expect_status 2 "one argument"
+expect_stderr "makedb: expected FASTA and DB_PREFIX; see 'makedb --help'" "one argument"
 expect_no_files "usage errors"
 
 # A good build: the three files (the index and the data files it names),
@@ -124,10 +142,10 @@ rm -f "$tmp"/db/*
 # Every option at most once.
 for args in "--threads 2 --threads 3" "--level 3 --level 3" "--dna --dna" "-q --quiet"; do
   opt=${args%% *}
-  [ "$opt" = -q ] && opt=--quiet
+  [ "$opt" = -q ] && opt=-q/--quiet
   run $args "$data/fasta_small.fa" "$tmp/db/x"
   expect_status 2 "repeated option ($args)"
-  expect_stderr "makedb: option '$opt' is given more than once" "repeated option ($args)"
+  expect_stderr "makedb: option $opt given twice" "repeated option ($args)"
 done
 expect_no_files "repeated options"
 

@@ -176,7 +176,7 @@ if [ "$root" -eq 1 ] && mknod "$tmp/null" c 1 3 2> /dev/null && mknod "$tmp/full
   expect 0 "null device" -- search -o "$tmp/null"
   [ -c "$tmp/null" ] && pass || fail "the null device was replaced"
   expect 1 "full device" -- search -o "$tmp/full"
-  err_has "full: cannot write: No space left on device"
+  err_has "full: error writing results: No space left on device"
   [ -c "$tmp/full" ] && pass || fail "the full device was replaced"
   expect 0 "align to the null device" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine cpu -q -o "$tmp/null"
   [ -c "$tmp/null" ] && pass || fail "align replaced the null device"
@@ -192,6 +192,39 @@ if mkfifo "$tmp/fifo" 2> /dev/null; then
   unchanged "$tmp/from-fifo" "$tmp/table.tsv"
   [ -p "$tmp/fifo" ] && pass || fail "the FIFO was replaced"
 fi
+
+# A write that fails names the output and the system's reason, whether it
+# fails during the run (output larger than a buffer) or at its end, for -o,
+# standard output, --plot and --map alike.
+if [ -c /dev/full ]; then
+  i=0
+  while [ $i -lt 3000 ]; do printf '>q%d\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEV\n' $i; i=$((i + 1)); done > "$tmp/many.fa"
+  expect 1 "search -o /dev/full" -- "$swsearch" search -q "$tmp/many.fa" -d "$tmp/db" -o /dev/full
+  err_has "^swsearch: /dev/full: error writing results: No space left on device$"
+  expect 1 "search to a full standard output" -- sh -c '"$@" > /dev/full' sh "$swsearch" search -q "$tmp/many.fa" -d "$tmp/db"
+  err_has "^swsearch: standard output: error writing results: No space left on device$"
+  expect 1 "small search -o /dev/full" -- search -o /dev/full
+  err_has "^swsearch: /dev/full: error writing results: No space left on device$"
+  expect 1 "align -o /dev/full" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine cpu -q -o /dev/full
+  err_has "^swsearch: /dev/full: error writing results: No space left on device$"
+  expect 1 "align --plot /dev/full" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine cpu -q --plot /dev/full
+  err_has "^swsearch: /dev/full: error writing the plot: No space left on device$"
+  printf '>s1\nACDEFGHIK\n>s2\nACDE-GHIK\n' > "$tmp/a.afa"
+  printf '>t1\nACDFGHIK\n>t2\nAC-FGHLK\n' > "$tmp/b.afa"
+  expect 1 "profile -o /dev/full" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -q -o /dev/full
+  err_has "^swsearch: /dev/full: error writing results: No space left on device$"
+  expect 1 "profile --map /dev/full" -- "$swsearch" profile "$tmp/a.afa" "$tmp/b.afa" -q -o "$tmp/merged.afa" --map /dev/full
+  err_has "^swsearch: /dev/full: error writing the map: No space left on device$"
+  absent "$tmp/merged.afa"
+fi
+# A --plot or --map path that cannot be written is named as such, with the
+# system's reason.
+expect 1 "align --plot in a missing directory" -- "$swsearch" align "$tmp/a.fa" "$tmp/b.fa" --engine cpu -q --plot "$tmp/none/p.svg"
+err_has "^swsearch: --plot $tmp/none/p.svg: cannot create a file in .*: No such file or directory$"
+printf '>s1\nACDEFGHIK\n' > "$tmp/c.afa"
+expect 1 "profile --map in a missing directory" -- "$swsearch" profile "$tmp/c.afa" "$tmp/c.afa" -q -o "$tmp/m.afa" --map "$tmp/none/m.txt"
+err_has "^swsearch: --map $tmp/none/m.txt: cannot create a file in .*: No such file or directory$"
+absent "$tmp/m.afa"
 
 ls "$tmp" "$tmp/sub" | grep -q '\.tmp\.' && fail "temporary output left behind" || pass
 cli_checks_done

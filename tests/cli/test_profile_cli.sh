@@ -2,7 +2,8 @@
 # swsearch profile as a user meets it: help, usage errors, malformed
 # alignments named by file and line with nothing written, the hand-checked
 # merge in both formats, the column map, and the merge of two halves of a
-# real family keeping every row.
+# real family keeping every row; rows of gaps only kept, records with no
+# characters refused; --pairs lists, two pairs with one output refused.
 # Usage: test_profile_cli.sh SWSEARCH
 set -u
 swsearch=$1
@@ -117,6 +118,38 @@ err_has "bad.list:2: .*ragged.afa:3: row 'y' has 3 columns"
 absent "$tmp/n2.afa"
 expect 2 "--pairs with files" -- "$swsearch" profile --pairs "$tmp/list" "$tmp/a.afa" "$tmp/b.afa"
 err_has "it takes no files"
+
+# Two pairs that write one file: refused before any pair runs, naming the
+# file and both lines, whatever the spelling of the path.
+mkdir "$tmp/outs"
+ln -s "$tmp/outs" "$tmp/link"
+printf '%s %s %s\n%s %s %s\n# the first again\n%s %s %s\n' "$tmp/a.afa" "$tmp/b.afa" "$tmp/outs/c1.afa" \
+  "$tmp/b.afa" "$tmp/h1.afa" "$tmp/outs/c2.afa" "$tmp/h1.afa" "$tmp/h2.afa" "$tmp/outs/c1.afa" > "$tmp/clash.list"
+expect 1 "--pairs one output twice" -- "$swsearch" profile --pairs "$tmp/clash.list" -t 2
+err_has "clash.list:4: output $tmp/outs/c1.afa is also the output of line 1: every pair needs a file of its own"
+absent "$tmp/outs/c1.afa"
+absent "$tmp/outs/c2.afa"
+printf '%s %s %s\n%s %s %s\n' "$tmp/a.afa" "$tmp/b.afa" "$tmp/outs/c3.afa" \
+  "$tmp/b.afa" "$tmp/h1.afa" "$tmp/link/./c3.afa" > "$tmp/alias.list"
+expect 1 "--pairs one output by two names" -- "$swsearch" profile --pairs "$tmp/alias.list"
+err_has "alias.list:2: output $tmp/link/./c3.afa is also the output of line 1 ($tmp/outs/c3.afa)"
+absent "$tmp/outs/c3.afa"
+
+# A row of gaps only takes part (and comes out as it went in); a record
+# with no characters at all is no row of the alignment: an error naming
+# file, line and row, and no output.
+printf '>s1\nACDEFGHIK\n>none\n---------\n>s2\nACDE-GHIK\n' > "$tmp/gaprow.afa"
+expect 0 "a row of gaps only" -- "$swsearch" profile "$tmp/gaprow.afa" "$tmp/b.afa" -q
+[ "$(sed -n '3p;4p' "$tmp/out" | tr '\n' ' ')" = ">none --------- " ] && [ "$(grep -c '^>' "$tmp/out")" -eq 6 ] && pass ||
+  { fail "the row of gaps:"; cat "$tmp/out"; }
+printf '>s1\nACDEFGHIK\n>lost one\n>s2\nACDE-GHIK\n' > "$tmp/emptyrow.afa"
+expect 1 "a record with no characters" -- "$swsearch" profile "$tmp/b.afa" "$tmp/emptyrow.afa" -o "$tmp/never.afa"
+err_has "emptyrow.afa:3: row 'lost' has no characters, not even gaps: not an alignment"
+absent "$tmp/never.afa"
+printf '%s %s %s\n' "$tmp/emptyrow.afa" "$tmp/b.afa" "$tmp/never.afa" > "$tmp/empty.list"
+expect 1 "--pairs, a record with no characters" -- "$swsearch" profile --pairs "$tmp/empty.list"
+err_has "empty.list:1: .*emptyrow.afa:3: row 'lost' has no characters"
+absent "$tmp/never.afa"
 
 # --device: the GPU's merge is the CPU's, byte for byte; without a GPU,
 # --device gpu fails with a clear error and writes nothing.

@@ -307,4 +307,22 @@ err_has "option -d/--db given twice"
 expect 2 "calibrate --gpu twice" -- "$swsearch" calibrate -d "$tmp/db" --gpu 0 --gpu 1
 err_has "option --gpu given twice"
 
+# Old Mac line ends ("\r" alone), in the database and in the queries, plain
+# and zstd-compressed: the same sequences and hits as "\n" gives.
+"$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" > "$tmp/lf.tsv"
+tr '\n' '\r' < "$tmp/db.fa" > "$tmp/db_cr.fa"
+tr '\n' '\r' < "$tmp/q.fa" > "$tmp/q_cr.fa"
+expect 0 "makedb of CR-only FASTA" -- "$makedb" "$tmp/db_cr.fa" "$tmp/db_cr"
+err_has ": 4 sequences, 196 residues"
+expect 0 "search of CR-only FASTA" -- "$swsearch" search -q "$tmp/q_cr.fa" -d "$tmp/db_cr"
+cmp -s "$tmp/out" "$tmp/lf.tsv" && pass || fail "CR-only FASTA: other hits than with LF"
+if command -v zstd > /dev/null; then
+  zstd -q "$tmp/db_cr.fa" -o "$tmp/db_cr.fa.zst"
+  expect 0 "makedb of zstd CR-only FASTA" -- "$makedb" "$tmp/db_cr.fa.zst" "$tmp/db_crz"
+  err_has ": 4 sequences, 196 residues"
+fi
+printf '>q1\rMKTAYIAKQRQ\rISF#VKSH\r' > "$tmp/bad_cr.fa"
+expect 1 "bad residue in CR-only FASTA" -- "$swsearch" search -q "$tmp/bad_cr.fa" -d "$tmp/db"
+err_has "bad_cr.fa:3: invalid residue '#' in sequence q1"
+
 cli_checks_done

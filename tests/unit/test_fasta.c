@@ -154,6 +154,52 @@ Test(fasta, accepts_crlf_line_ends)
     cr_assert_eq(r.line[1], 5);
 }
 
+Test(fasta, accepts_cr_only_line_ends)
+{
+    RECORDS r = {0};
+    sw_error err;
+    const char *p = write_temp_str("\r>P1 first\rMKV\rLLA\r\r>P2\rACD\r");
+    cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(r.count, 2);
+    cr_assert_str_eq(r.header[0], "P1 first");
+    cr_assert_str_eq(r.seq[0], "MKVLLA");
+    cr_assert_str_eq(r.header[1], "P2");
+    cr_assert_str_eq(r.seq[1], "ACD");
+    cr_assert_eq(r.line[0], 2);
+    cr_assert_eq(r.line[1], 6);
+}
+
+Test(fasta, accepts_mixed_line_ends_in_one_file)
+{
+    RECORDS r = {0};
+    sw_error err;
+    const char *p = write_temp_str(">P1\r\nMK\rV\n\r\n>P2\rAC\r\n>P3\nD");
+    cr_assert_eq(read_all(p, NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(r.count, 3);
+    cr_assert_str_eq(r.seq[0], "MKV");
+    cr_assert_str_eq(r.header[1], "P2");
+    cr_assert_str_eq(r.seq[1], "AC");
+    cr_assert_str_eq(r.seq[2], "D");
+    cr_assert_eq(r.line[1], 5);
+    cr_assert_eq(r.line[2], 7);
+}
+
+Test(fasta, counts_cr_only_lines_in_messages)
+{
+    char want[512];
+    const char *p = write_temp_str("\r>P1\r\nMK\rV#\r");
+    snprintf(want, sizeof want, "%s:4: invalid residue '#' in sequence P1", p);
+    expect_error(p, SW_EFORMAT, want);
+}
+
+Test(fasta, counts_cr_only_lines_before_the_first_header)
+{
+    char want[512];
+    const char *p = write_temp_str("\r\r\nMKV\r");
+    snprintf(want, sizeof want, "%s:3: sequence data before the first '>' header", p);
+    expect_error(p, SW_EFORMAT, want);
+}
+
 Test(fasta, skips_blank_lines_anywhere)
 {
     RECORDS r = {0};
@@ -449,6 +495,37 @@ Test(fasta, reads_concatenated_zstd_frames)
     cr_assert_eq(r.count, 2);
     cr_assert_str_eq(r.seq[0], "MKV");
     cr_assert_str_eq(r.seq[1], "AC");
+}
+
+/* A "\r\n" cut in two by the end of a piece of text is one line end, in a
+ * header line and in a sequence line alike. */
+Test(fasta, reads_a_crlf_split_between_zstd_frames_as_one_line_end)
+{
+    RECORDS r = {0};
+    sw_error err;
+    cr_assert_eq(read_all(two_frames(">P1\r", "\nMK\r\nV\r"), NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(r.count, 1);
+    cr_assert_str_eq(r.header[0], "P1");
+    cr_assert_str_eq(r.seq[0], "MKV");
+    RECORDS s = {0};
+    cr_assert_eq(read_all(two_frames(">P1\rMK\r", "\n>P2\rA#"), NULL, &s, &err), SW_EFORMAT);
+    cr_assert_str_eq(strrchr(err.message, ':'), ": invalid residue '#' in sequence P2");
+    cr_assert_neq(strstr(err.message, ":4: invalid"), NULL, "%s", err.message);
+}
+
+Test(fasta, reads_cr_only_zstd_input_like_plain_input)
+{
+    const char *text = ">P1 first\rMKV\rLLA\r>P2\rACD";
+    size_t zn;
+    FREED void *z = zstd_compress(text, strlen(text), &zn);
+    RECORDS r = {0};
+    sw_error err;
+    cr_assert_eq(read_all(write_temp(z, zn), NULL, &r, &err), 0, "%s", err.message);
+    cr_assert_eq(r.count, 2);
+    cr_assert_str_eq(r.header[0], "P1 first");
+    cr_assert_str_eq(r.seq[0], "MKVLLA");
+    cr_assert_str_eq(r.seq[1], "ACD");
+    cr_assert_eq(r.line[1], 4);
 }
 
 Test(fasta, skips_a_byte_order_mark_that_is_a_zstd_frame_of_its_own)

@@ -133,8 +133,12 @@ Test(matrix, blosum62_has_the_ncbi_values)
     cr_assert_eq(score(m, 'N', 'B'), 3);
     cr_assert_eq(score(m, 'A', 'X'), 0);
     cr_assert_eq(score(m, 'X', 'X'), -1);
-    cr_assert_eq(score(m, '*', 'A'), -4);
-    cr_assert_eq(score(m, '*', '*'), 1);
+    /* The '*' row and column are ssearch36's (its BL62): X's scores, and 6
+     * against '*'. */
+    cr_assert_eq(score(m, '*', 'A'), 0);
+    cr_assert_eq(score(m, 'W', '*'), -2);
+    cr_assert_eq(score(m, '*', 'X'), -1);
+    cr_assert_eq(score(m, '*', '*'), 6);
     cr_assert_eq(sw_matrix_max(m), 11);
     /* Codes past the alphabet score the matrix minimum. */
     cr_assert_eq(sw_matrix_score(sw_matrix_table(m), SW_CODE_LIMIT - 1, SW_CODE_LIMIT - 1), -4);
@@ -162,8 +166,73 @@ Test(matrix, u_o_and_j_score_as_ssearch36_scores_them)
     cr_assert_eq(score(m, 'J', 'V'), 3);
     cr_assert_eq(score(m, 'J', 'K'), -2);
     cr_assert_eq(score(m, 'J', 'M'), 2);
-    /* Other residues the file lacks still score as X. */
-    cr_assert_eq(score(m, '*', 'A'), -4);
+    sw_matrix_free(m);
+}
+
+/* Every pair of * U O J B Z X, against each other and the 20 standard
+ * letters, as ssearch36 36.3.8 -s BL62 scores it (the same probe); the
+ * rest of the table is BLOSUM62's. */
+Test(matrix, special_letters_against_each_other_score_as_ssearch36_scores_them)
+{
+    sw_matrix *m = NULL;
+    sw_error err;
+    cr_assert_eq(sw_matrix_load(SW_MATRIX_DIR "/BLOSUM62", &m, &err), SW_OK, "%s", err.message);
+    static const char letters[] = "*UOJBZX";
+    static const int want[7][7] = {
+        /*        *   U   O   J   B   Z   X */
+        /* * */ {6, 6, -1, -1, -1, -1, -1},
+        /* U */ {6, 9, 0, 0, -3, -3, -2},
+        /* O */ {-1, 0, 5, 0, 0, 1, -1},
+        /* J */ {-1, 0, 0, 4, -3, -3, -1},
+        /* B */ {-1, -3, 0, -3, 4, 1, -1},
+        /* Z */ {-1, -3, 1, -3, 1, 4, -1},
+        /* X */ {-1, -2, -1, -1, -1, -1, -1},
+    };
+    for (int a = 0; a < 7; a++)
+        for (int b = 0; b < 7; b++)
+            cr_expect_eq(score(m, letters[a], letters[b]), want[a][b], "%c against %c: %d, ssearch36 %d", letters[a],
+                         letters[b], score(m, letters[a], letters[b]), want[a][b]);
+    /* '*' against the standard letters: X's scores, both ways. */
+    for (const char *a = "ARNDCQEGHILKMFPSTWYV"; *a; a++) {
+        cr_expect_eq(score(m, '*', *a), score(m, 'X', *a), "* against %c", *a);
+        cr_expect_eq(score(m, *a, '*'), score(m, *a, 'X'), "%c against *", *a);
+    }
+    sw_matrix_free(m);
+}
+
+Test(matrix, added_letters_follow_any_matrix)
+{
+    /* A file without U, O and J: they get 0 against each other, J against
+     * J the better of I:I and L:L (not I:L), U against '*' the file's '*'
+     * against '*', even where 0 tops every score of the file. */
+    char text[8192];
+    const char *letters = "ARNDCQEGHILKMFPSTWYVX*";
+    size_t n = (size_t)snprintf(text, sizeof text, " ");
+    for (const char *c = letters; *c; c++) n += (size_t)snprintf(text + n, sizeof text - n, " %c", *c);
+    n += (size_t)snprintf(text + n, sizeof text - n, "\n");
+    for (const char *r = letters; *r; r++) {
+        n += (size_t)snprintf(text + n, sizeof text - n, "%c", *r);
+        for (const char *c = letters; *c; c++) {
+            int v = *r == *c ? -1 : -5;
+            if ((*r == 'I' && *c == 'L') || (*r == 'L' && *c == 'I')) v = -1;
+            if (*r == 'I' && *c == 'I') v = -3;
+            if (*r == 'L' && *c == 'L') v = -2;
+            n += (size_t)snprintf(text + n, sizeof text - n, " %d", v);
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "\n");
+    }
+    sw_matrix *m = NULL;
+    sw_error err;
+    cr_assert_eq(sw_matrix_parse(text, n, "neg", &m, &err), SW_OK, "%s", err.message);
+    cr_expect_eq(score(m, 'U', 'O'), 0);
+    cr_expect_eq(score(m, 'O', 'J'), 0);
+    cr_expect_eq(score(m, 'J', 'U'), 0);
+    cr_expect_eq(score(m, 'J', 'J'), -2);
+    cr_expect_eq(score(m, 'J', 'I'), -1);
+    cr_expect_eq(score(m, 'U', '*'), -1);
+    cr_expect_eq(score(m, '*', 'U'), -1);
+    cr_expect_eq(score(m, 'O', '*'), -5);
+    cr_expect_eq(sw_matrix_max(m), 0);
     sw_matrix_free(m);
 }
 

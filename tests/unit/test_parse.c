@@ -86,3 +86,60 @@ Test(parse, rejects_a_size_below_the_least_or_malformed)
         cr_assert_eq(sw_parse_size(bad[i], 1 << 20, &v), SW_EINVAL, "'%s'", bad[i]);
     cr_assert_eq(v, 7);
 }
+
+/* The command-line messages every program prints after its name. */
+static const struct option test_longopts[] = {{"db", required_argument, NULL, 'd'},
+                                              {"level", required_argument, NULL, 256},
+                                              {NULL, 0, NULL, 0}};
+
+/* getopt_long over `args` (NULL-ended) until it returns ':' or '?'. */
+static int getopt_problem(char **args)
+{
+    int argc = 0;
+    while (args[argc]) argc++;
+    opterr = 0;
+    optind = 0; /* glibc: start afresh */
+    int c;
+    while ((c = getopt_long(argc, args, ":d:q", test_longopts, NULL)) != -1)
+        if (c == ':' || c == '?') return c;
+    return -1;
+}
+
+Test(parse_option, words_a_bad_number_with_the_option_and_its_range)
+{
+    long v = 5;
+    sw_error err;
+    cr_assert_eq(sw_parse_option_long("--level", "23", 1, 22, &v, &err), SW_EINVAL);
+    cr_assert_str_eq(err.message, "--level needs a whole number from 1 to 22, not '23'");
+    cr_assert_eq(v, 5);
+}
+
+Test(parse_option, names_a_repeated_option_by_both_spellings)
+{
+    sw_options_seen seen = {{0}};
+    sw_error err;
+    cr_assert_eq(sw_parse_option_once(&seen, 'd', test_longopts, &err), SW_OK);
+    cr_assert_eq(sw_parse_option_once(&seen, 256, test_longopts, &err), SW_OK);
+    cr_assert_eq(sw_parse_option_once(&seen, 'd', test_longopts, &err), SW_EINVAL);
+    cr_assert_str_eq(err.message, "option -d/--db given twice");
+    cr_assert_eq(sw_parse_option_once(&seen, 256, test_longopts, &err), SW_EINVAL);
+    cr_assert_str_eq(err.message, "option --level given twice");
+}
+
+Test(parse_option, words_a_missing_value_and_an_unknown_option)
+{
+    sw_error err;
+    char *missing[] = {"prog", "x", "--level", NULL};
+    int c = getopt_problem(missing);
+    cr_assert_eq(c, ':');
+    sw_parse_option_error(c, missing, "prog --help", &err);
+    cr_assert_str_eq(err.message, "option '--level' needs a value; see 'prog --help'");
+    char *unknown[] = {"prog", "--bogus", NULL};
+    c = getopt_problem(unknown);
+    sw_parse_option_error(c, unknown, "prog --help", &err);
+    cr_assert_str_eq(err.message, "unknown option '--bogus'; see 'prog --help'");
+    char *letter[] = {"prog", "-d", "x", "-qZ", NULL};
+    c = getopt_problem(letter);
+    sw_parse_option_error(c, letter, "prog --help", &err);
+    cr_assert_str_eq(err.message, "unknown option '-Z'; see 'prog --help'");
+}

@@ -2,7 +2,8 @@
  * full-matrix evaluation of the same recurrences on random profiles (both
  * column scores), one-row profiles against a plain global alignment of the
  * two sequences, gap-only columns, the merged alignment keeping every input
- * row and column, and malformed aligned FASTA. */
+ * row and column, malformed aligned FASTA, and rows of gaps only (kept)
+ * against records with no characters (refused). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,37 @@ Test(profile, malformed_alignments_are_refused_with_file_and_line)
     expect_read_error(">a\nACDE\n>b\nAC-\n", "bad.afa:3: row 'b' has 3 columns, the first row has 4");
     expect_read_error(">a\nAC#E\n", "bad.afa:2: invalid residue '#'");
     expect_read_error("ACDE\n", "bad.afa:1");
+}
+
+Test(profile, a_record_with_no_characters_is_refused_with_file_line_and_row)
+{
+    /* Not a row of gaps: it has none of the alignment's columns, so it is
+     * refused rather than skipped (as the FASTA reader skips an empty
+     * sequence), wherever it stands. */
+    expect_read_error(">a\nACDE\n>b\n>c\nAC-E\n", "bad.afa:3: row 'b' has no characters, not even gaps");
+    expect_read_error(">a desc\n>b\nACDE\n", "bad.afa:1: row 'a' has no characters");
+    expect_read_error(">a\nACDE\n>b\nAC-E\n>last\n\n", "bad.afa:5: row 'last' has no characters");
+    expect_read_error(">a\nACDE\n>\n>c\nAC-E\n", "bad.afa:3: row '' has no characters");
+    /* The first problem in the file is the one named. */
+    expect_read_error(">a\nACDE\n>b\n>c\nAC#E\n", "bad.afa:3: row 'b' has no characters");
+}
+
+Test(profile, a_row_of_gaps_only_is_kept)
+{
+    char dir[] = "/tmp/sw_profile.XXXXXX", path[300];
+    temp_dir_make(dir);
+    snprintf(path, sizeof path, "%s/gaps.afa", dir);
+    FILE *f = fopen(path, "w");
+    fputs(">a\nACDE\n>gaps\n--.-\n>c\nAC-E\n", f);
+    fclose(f);
+    sw_msa *m = NULL;
+    sw_error err = {0};
+    cr_assert_eq(sw_msa_read(path, &m, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_msa_rows(m), 3);
+    cr_expect_str_eq(sw_msa_name(m, 1), "gaps");
+    for (size_t c = 0; c < 4; ++c) cr_expect_eq(sw_msa_row(m, 1)[c], SW_MSA_GAP);
+    sw_msa_free(m);
+    temp_dir_remove(dir);
 }
 
 Test(profile, a_wrong_column_list_is_refused)

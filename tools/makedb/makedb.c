@@ -107,20 +107,6 @@ static void usage(FILE *out)
 
 enum { OPT_THREADS = 256, OPT_LEVEL, OPT_DNA, OPT_VERSION };
 
-/* The name of an option for messages, whichever spelling was used. */
-static const char *option_name(int c)
-{
-    switch (c) {
-    case OPT_THREADS: return "--threads";
-    case OPT_LEVEL: return "--level";
-    case OPT_DNA: return "--dna";
-    case OPT_VERSION: return "--version";
-    case 'q': return "--quiet";
-    case 'h': return "--help";
-    default: return "?";
-    }
-}
-
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -135,48 +121,33 @@ int main(int argc, char **argv)
     makedb m = {0};
     long threads = 0, level = 0;
     int dna = 0, quiet = 0;
-    /* A repeated option is refused rather than letting the last one win
-     * silently: `--threads 2 --threads 3` is more likely a mistake. */
-    int seen[OPT_VERSION + 1] = {0};
+    sw_error err;
+    sw_error_clear(&err);
 
+    /* Options are checked and worded as swsearch's are (sw_parse.h). */
     opterr = 0;
     int c;
+    sw_options_seen seen = {{0}};
     while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
-        if (c >= 0 && c <= OPT_VERSION && c != ':' && c != '?' && seen[c]++) {
-            message(&m, "option '%s' is given more than once; try 'makedb --help'",
-                    option_name(c));
-            return EXIT_USAGE;
-        }
+        if (sw_parse_option_once(&seen, c, longopts, &err)) goto usage_error;
         switch (c) {
         case OPT_THREADS:
-            if (sw_parse_long(optarg, 1, 4096, &threads)) {
-                message(&m, "--threads needs a whole number from 1 to 4096, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
+            if (sw_parse_option_long("--threads", optarg, 1, 4096, &threads, &err)) goto usage_error;
             break;
         case OPT_LEVEL:
-            if (sw_parse_long(optarg, 1, 22, &level)) {
-                message(&m, "--level needs a whole number from 1 to 22, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
+            if (sw_parse_option_long("--level", optarg, 1, 22, &level, &err)) goto usage_error;
             break;
         case OPT_DNA: dna = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case OPT_VERSION: printf("makedb (swsearch) %s\n", SW_VERSION); return 0;
-        case ':':
-            message(&m, "option '%s' needs a value; try 'makedb --help'", argv[optind - 1]);
-            return EXIT_USAGE;
         default:
-            if (optopt)
-                message(&m, "unknown option '-%c'; try 'makedb --help'", optopt);
-            else
-                message(&m, "unknown option '%s'; try 'makedb --help'", argv[optind - 1]);
-            return EXIT_USAGE;
+            sw_parse_option_error(c, argv, "makedb --help", &err);
+            goto usage_error;
         }
     }
     if (argc - optind != 2) {
-        message(&m, "expected FASTA and DB_PREFIX; try 'makedb --help'");
+        message(&m, "expected FASTA and DB_PREFIX; see 'makedb --help'");
         return EXIT_USAGE;
     }
     const char *fasta_path = argv[optind], *prefix = argv[optind + 1];
@@ -192,8 +163,6 @@ int main(int argc, char **argv)
     sw_progress_init(&m.line, m.progress ? stderr : NULL, &style);
     m.start = m.line.start;
 
-    sw_error err;
-    sw_error_clear(&err);
     sw_fasta *fasta = NULL;
     sw_db_writer *writer = NULL;
     sw_fasta_record rec;
@@ -269,4 +238,8 @@ fail:
     if (!err.message[0]) sw_error_set(&err, rc, "%s", sw_strerror(rc));
     message(&m, "%s", err.message);
     return EXIT_DATA;
+
+usage_error:
+    message(&m, "%s", err.message);
+    return EXIT_USAGE;
 }

@@ -1,0 +1,31 @@
+/* The options of `swsearch search`, shared by the search, its --server
+ * client and `swsearch serve`. */
+#ifndef CLI_SEARCH_ARGS_H
+#define CLI_SEARCH_ARGS_H
+
+#include <stdint.h>
+
+#include "cli_common.h"
+
+typedef struct search_args {
+    const char *query_path, *db_path, *out_path, *matrix, *outfmt, *server_path;
+    long top, gap_open, gap_extend, threads;
+    cli_gpus gpus; /* --gpus or --gpu; none given: every GPU */
+    uint64_t gpu_memory; /* --gpu-memory; 0: not given */
+    double evalue;
+    int stats;
+    uint32_t threshold;
+    int cpu_engine, device, verbose;
+} search_args;
+
+/* Parses `swsearch search` options (argv[0] is the command's name). A
+ * server's request (`for_server`) must not name files. CLI_EXIT_OK,
+ * CLI_EXIT_USAGE after an error message, or -1 after --help. */
+int cli_search_parse(int argc, char **argv, int for_server, search_args *a);
+
+/* The search options of `a` as arguments that cli_search_parse() takes back
+ * (for a server): argv[0] is "search"; free with cli_wire_free_args(). 0, or
+ * -1 when out of memory. */
+int cli_search_forward_args(const search_args *a, int *argc, char ***argv);
+
+#endif
