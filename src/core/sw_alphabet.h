@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "swsearch.h" /* sw_alphabet_kind */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,8 +26,6 @@ extern "C" {
  * code (scored as a mismatch against everything). */
 #define SW_DNA_CODES 5
 #define SW_DNA_N 4
-
-typedef enum { SW_ALPHABET_PROTEIN = 0, SW_ALPHABET_DNA = 1 } sw_alphabet_kind;
 
 typedef struct sw_alphabet {
     sw_alphabet_kind kind;

@@ -489,7 +489,7 @@ void sw_db_close(sw_db *db)
 }
 
 uint32_t sw_db_format_version(const sw_db *db) { return db->version; }
-int sw_db_alphabet(const sw_db *db) { return db->alphabet; }
+sw_alphabet_kind sw_db_alphabet(const sw_db *db) { return (sw_alphabet_kind)db->alphabet; }
 uint64_t sw_db_num_seqs(const sw_db *db) { return db->num_seqs; }
 uint64_t sw_db_num_residues(const sw_db *db) { return db->num_residues; }
 uint32_t sw_db_max_length(const sw_db *db) { return db->max_length; }

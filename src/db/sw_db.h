@@ -92,7 +92,7 @@ const char *sw_db_path(const sw_db *db, int which);
 int sw_db_index_id(const char *prefix, uint32_t *version, uint64_t *id, sw_error *err);
 
 uint32_t sw_db_format_version(const sw_db *db);
-int sw_db_alphabet(const sw_db *db);  /* an sw_alphabet_kind */
+sw_alphabet_kind sw_db_alphabet(const sw_db *db);
 uint64_t sw_db_num_seqs(const sw_db *db);
 uint64_t sw_db_num_residues(const sw_db *db);
 uint32_t sw_db_max_length(const sw_db *db);

@@ -339,6 +339,26 @@ static void put_field(FILE *out, field_id id, const sw_outfmt_query *q, const sw
     }
 }
 
+int sw_outfmt_field_text(const char *field, const sw_outfmt_query *q, const sw_outfmt_hit *h, char **out,
+                         sw_error *err)
+{
+    *out = NULL;
+    const field_name *n = find_field(field, strlen(field));
+    if (!n) return sw_error_set(err, SW_EINVAL, "unknown output field '%s'", field);
+    if (!h->alignment && field_needs_alignment(n->id)) return sw_error_set(err, SW_EINVAL, "'%s' needs the alignment", field);
+    if (!h->residues && field_needs_sequences(n->id)) return sw_error_set(err, SW_EINVAL, "'%s' needs the sequences", field);
+    size_t len = 0;
+    FILE *mem = open_memstream(out, &len);
+    if (!mem) return sw_error_set(err, SW_ENOMEM, "out of memory writing the field '%s'", field);
+    put_field(mem, n->id, q, h);
+    if (fclose(mem) || !*out) {
+        free(*out);
+        *out = NULL;
+        return sw_error_set(err, SW_ENOMEM, "out of memory writing the field '%s'", field);
+    }
+    return SW_OK;
+}
+
 int sw_outfmt_begin(FILE *out, const sw_outfmt *f, const sw_outfmt_run *run, sw_error *err)
 {
     (void)run;

@@ -54,6 +54,12 @@ typedef struct sw_outfmt_hit {
     const sw_alignment *alignment; /* NULL unless an alignment is needed */
 } sw_outfmt_hit;
 
+/* One field of format 6 ("qseq", "cigar", "evalue", ...) of one hit as
+ * the format writes it, into a malloc'ed string: what the library hands
+ * out is the program's output, character for character. */
+int sw_outfmt_field_text(const char *field, const sw_outfmt_query *q, const sw_outfmt_hit *h, char **out,
+                         sw_error *err);
+
 /* Before the first query (tsv's header line; nothing for the others). */
 int sw_outfmt_begin(FILE *out, const sw_outfmt *f, const sw_outfmt_run *run, sw_error *err);
 /* One query and its hits, best first (`n` may be 0: formats 7 and 0 say

@@ -680,12 +680,14 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
             .residues = residues,
             .stats = r->with_stats ? sw_stats_describe(qr[q].stats) : "",
         };
-        rc = sw_outfmt_write_query(r->out, r->report->format, &r->report->run, &query, lines, qr[q].n, err);
+        rc = r->report->sink ? r->report->sink(r->report->sink_user, &query, lines, qr[q].n, err)
+                             : sw_outfmt_write_query(r->out, r->report->format, &r->report->run, &query, lines,
+                                                     qr[q].n, err);
         free(header);
         if (rc) goto done;
         r->summary->hits += qr[q].n;
     }
-    if (ferror(r->out)) rc = sw_error_set(err, SW_EIO, "error writing results");
+    if (r->out && ferror(r->out)) rc = sw_error_set(err, SW_EIO, "error writing results");
 
 done:
     for (size_t q = first; q < end; q++) query_report_clear(&qr[q]);
@@ -835,7 +837,7 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
             at += sw_db_lengths(db)[i];
         }
     }
-    /* Each batch is one sw_search_run call. On the GPU, the batches after
+    /* Each batch is one sw_search_dispatch call. On the GPU, the batches after
      * the first use a resident copy of the database (sw_resident.h), so
      * the database is decoded and uploaded twice in all, however many
      * batches there are, and batches can stay small: hits are written
@@ -895,7 +897,7 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
                 ahead_stop(&a, 1); /* no thread could start: everything after the search */
             }
         }
-        rc = sw_search_run(db, batch, scoring, &run_opt, &results, err);
+        rc = sw_search_dispatch(db, batch, scoring, &run_opt, &results, err);
         if (rc == SW_OK) {
             sw_search_stats st;
             sw_results_stats(results, &st);
@@ -908,7 +910,7 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
                     opt.gpu_threshold_kept = 1;
                 }
                 if (!st.on_gpu) opt.device = SW_DEVICE_CPU;
-                rc = sw_outfmt_begin(out, report->format, &report->run, err);
+                if (!report->sink) rc = sw_outfmt_begin(out, report->format, &report->run, err);
             }
             sum.batches++;
             sum.queries += sw_queries_count(batch);
@@ -926,8 +928,8 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         sw_queries_free(batch);
         if (rc) break;
     }
-    if (rc == SW_OK) rc = sw_outfmt_end(out, report->format, &report->run, sum.queries, err);
-    if (rc == SW_OK && ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
+    if (rc == SW_OK && !report->sink) rc = sw_outfmt_end(out, report->format, &report->run, sum.queries, err);
+    if (rc == SW_OK && out && ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
     if (summary) *summary = sum;
     if (!options->resident) free(r.offsets);
     sw_resident_free(own_resident);

@@ -50,6 +50,12 @@ typedef struct sw_report_options {
     /* Hits with a larger E-value are left out (formats with statistics). */
     double max_evalue;
     sw_outfmt_run run; /* what output headers name */
+    /* Not NULL: each query and its hits go to `sink` instead of the
+     * format's writer, which writes nothing then (`out` may be NULL); the
+     * format still says what is computed. The pointers are valid during
+     * the call only. A nonzero return stops the search with that code. */
+    int (*sink)(void *user, const sw_outfmt_query *query, const sw_outfmt_hit *hits, size_t n, sw_error *err);
+    void *sink_user;
 } sw_report_options;
 
 /* What a batched search did. `stats` has the engine and GPU threshold of the

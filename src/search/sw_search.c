@@ -6,7 +6,7 @@
 
 #include "sw_gpu.h"
 
-int sw_search_run(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
+int sw_search_dispatch(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err)
 {
     sw_device device = options->device;

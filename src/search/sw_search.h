@@ -16,11 +16,7 @@ typedef enum {
     SW_CPU_ENGINE_REFERENCE = 1  /* the scalar reference: slow, for checking */
 } sw_cpu_engine;
 
-typedef enum {
-    SW_DEVICE_AUTO = 0,  /* the GPU when one is usable, else the CPU */
-    SW_DEVICE_CPU = 1,
-    SW_DEVICE_GPU = 2
-} sw_device;
+/* sw_device: include/swsearch.h. */
 
 typedef struct sw_search_options {
     size_t top_n;          /* hits kept per query */
@@ -82,7 +78,7 @@ typedef struct sw_search_options {
  * reference engine, which exists only on the CPU, makes SW_DEVICE_AUTO the
  * CPU; SW_DEVICE_AUTO falls back to the CPU when no GPU is usable or the GPU
  * fails, with a note. */
-int sw_search_run(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
+int sw_search_dispatch(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err);
 
 /* The CPU engine (sw_search_cpu.c): worker threads take blocks of database

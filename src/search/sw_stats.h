@@ -10,11 +10,7 @@
 
 #include "sw_error.h"
 
-typedef enum {
-    SW_STATS_AUTO = 0,  /* the table where it lists the matrix and gap costs, else a fit */
-    SW_STATS_TABLE = 1, /* NCBI's parameters; SW_ENOTFOUND where none are published */
-    SW_STATS_FIT = 2    /* fitted to every database sequence's score for the query */
-} sw_stats_method;
+/* sw_stats_method: include/swsearch.h. */
 
 /* Published parameters of one matrix and gap costs (NCBI blast_stat.c). */
 typedef struct sw_stats_params {

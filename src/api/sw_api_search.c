@@ -1,0 +1,495 @@
+/* The public database search (include/swsearch.h): a search's settings,
+ * runs through the batched report of `swsearch search` (sw_report.h), and
+ * the hit sets, whose every field is what the program prints. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sw_alphabet.h"
+#include "sw_db.h"
+#include "sw_matrix.h"
+#include "sw_outfmt.h"
+#include "sw_queries.h"
+#include "sw_report.h"
+#include "sw_search.h"
+#include "swsearch.h"
+
+#define SW_MAX_GPUS 64
+
+struct sw_search {
+    char *matrix_spec; /* as given: a name or a path */
+    sw_matrix *matrix;
+    int gap_open, gap_extend;
+    double evalue;
+    size_t top;
+    sw_device device;
+    int gpus[SW_MAX_GPUS];
+    int num_gpus, gpus_listed;
+    uint64_t gpu_memory;
+    int threads;
+    sw_stats_method stats;
+    int alignments;
+    sw_message_fn message;
+    void *message_user;
+};
+
+typedef struct stored_query {
+    char *id;
+    size_t length, first, count;
+} stored_query;
+
+struct sw_hits {
+    stored_query *queries;
+    size_t num_queries, queries_cap;
+    sw_hit_info *hits;
+    size_t num_hits, hits_cap;
+    char engine[160];
+};
+
+int sw_search_create(sw_search **out, sw_error *err)
+{
+    sw_error_clear(err);
+    if (!out) return sw_error_set(err, SW_EINVAL, "sw_search_create: no place for the search");
+    *out = NULL;
+    sw_search *s = calloc(1, sizeof *s);
+    if (!s || !(s->matrix_spec = strdup("BLOSUM62"))) {
+        free(s);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    int rc = sw_matrix_load(s->matrix_spec, &s->matrix, err);
+    if (rc) {
+        sw_search_free(s);
+        return rc;
+    }
+    s->gap_open = 11;
+    s->gap_extend = 1;
+    s->evalue = 10.0;
+    s->top = 500;
+    s->device = SW_DEVICE_AUTO;
+    s->stats = SW_STATS_AUTO;
+    s->alignments = 1;
+    *out = s;
+    return SW_OK;
+}
+
+void sw_search_free(sw_search *s)
+{
+    if (!s) return;
+    sw_matrix_free(s->matrix);
+    free(s->matrix_spec);
+    free(s);
+}
+
+#define CHECK_SEARCH(s, fn)                                                                                  \
+    do {                                                                                                     \
+        sw_error_clear(err);                                                                                 \
+        if (!(s)) return sw_error_set(err, SW_EINVAL, fn ": no search given");                               \
+    } while (0)
+
+int sw_search_set_matrix(sw_search *s, const char *name_or_path, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_matrix");
+    if (!name_or_path || !*name_or_path) return sw_error_set(err, SW_EINVAL, "sw_search_set_matrix: no matrix named");
+    sw_matrix *m = NULL;
+    char *spec = strdup(name_or_path);
+    if (!spec) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    int rc = sw_matrix_load(name_or_path, &m, err);
+    sw_scoring check;
+    if (rc == SW_OK) rc = sw_scoring_init(&check, m, s->gap_open, s->gap_extend, err);
+    if (rc == SW_OK && sw_matrix_alphabet(m)->kind != SW_ALPHABET_PROTEIN)
+        rc = sw_error_set(err, SW_EINVAL, "%s: a DNA matrix; a search compares proteins", name_or_path);
+    if (rc) {
+        sw_matrix_free(m);
+        free(spec);
+        return rc;
+    }
+    sw_matrix_free(s->matrix);
+    free(s->matrix_spec);
+    s->matrix = m;
+    s->matrix_spec = spec;
+    return SW_OK;
+}
+
+int sw_search_set_gap_costs(sw_search *s, int gap_open, int gap_extend, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_gap_costs");
+    sw_scoring check;
+    int rc = sw_scoring_init(&check, s->matrix, gap_open, gap_extend, err);
+    if (rc) return rc;
+    s->gap_open = gap_open;
+    s->gap_extend = gap_extend;
+    return SW_OK;
+}
+
+int sw_search_set_evalue(sw_search *s, double max_evalue, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_evalue");
+    if (!(max_evalue > 0)) return sw_error_set(err, SW_EINVAL, "the E-value cutoff must be above 0, not %g", max_evalue);
+    s->evalue = max_evalue;
+    return SW_OK;
+}
+
+int sw_search_set_top(sw_search *s, size_t top, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_top");
+    /* The program's bound: hit lists are allocated whole. */
+    if (top < 1 || top > 1000000) return sw_error_set(err, SW_EINVAL, "top must be from 1 to 1000000, not %zu", top);
+    s->top = top;
+    return SW_OK;
+}
+
+int sw_search_set_device(sw_search *s, sw_device device, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_device");
+    if (device != SW_DEVICE_AUTO && device != SW_DEVICE_CPU && device != SW_DEVICE_GPU)
+        return sw_error_set(err, SW_EINVAL, "unknown device %d", (int)device);
+    s->device = device;
+    return SW_OK;
+}
+
+int sw_search_set_gpus(sw_search *s, const int *gpus, int count, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_gpus");
+    if (count < 0 || count > SW_MAX_GPUS)
+        return sw_error_set(err, SW_EINVAL, "a search uses 1 to %d GPUs, not %d", SW_MAX_GPUS, count);
+    if (gpus && count == 0) return sw_error_set(err, SW_EINVAL, "an empty list of GPUs");
+    for (int i = 0; gpus && i < count; i++) {
+        if (gpus[i] < 0) return sw_error_set(err, SW_EINVAL, "no GPU %d", gpus[i]);
+        s->gpus[i] = gpus[i];
+    }
+    s->num_gpus = count;
+    s->gpus_listed = gpus != NULL;
+    return SW_OK;
+}
+
+int sw_search_set_gpu_memory(sw_search *s, uint64_t bytes, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_gpu_memory");
+    s->gpu_memory = bytes;
+    return SW_OK;
+}
+
+int sw_search_set_threads(sw_search *s, int threads, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_threads");
+    if (threads < 0 || threads > 4096) return sw_error_set(err, SW_EINVAL, "threads must be from 0 to 4096, not %d", threads);
+    s->threads = threads;
+    return SW_OK;
+}
+
+int sw_search_set_statistics(sw_search *s, sw_stats_method method, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_statistics");
+    if (method != SW_STATS_AUTO && method != SW_STATS_TABLE && method != SW_STATS_FIT)
+        return sw_error_set(err, SW_EINVAL, "unknown statistics method %d", (int)method);
+    s->stats = method;
+    return SW_OK;
+}
+
+int sw_search_set_alignments(sw_search *s, int with_alignments, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_alignments");
+    s->alignments = with_alignments != 0;
+    return SW_OK;
+}
+
+int sw_search_set_messages(sw_search *s, sw_message_fn fn, void *user, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_messages");
+    s->message = fn;
+    s->message_user = user;
+    return SW_OK;
+}
+
+/* ---- Runs ---- */
+
+/* The format whose fields the hits are made of: it also tells the report
+ * what to compute (statistics always; the alignment and the rows when
+ * asked). */
+static const char *const FIELDS_ALIGNED = "6 qseqid sseqid stitle qlen slen score evalue bitscore qseq sseq cigar btop";
+static const char *const FIELDS_SCORES = "6 qseqid sseqid stitle qlen slen score evalue bitscore";
+
+static char *prefix_of(const sw_db *db)
+{
+    const char *index = sw_db_path(db, SW_DB_FILE_INDEX);
+    char *p = strdup(index ? index : "");
+    size_t n = p ? strlen(p) : 0;
+    if (n > 4 && !strcmp(p + n - 4, ".swi")) p[n - 4] = '\0';
+    return p;
+}
+
+static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const char *outfmt, FILE *out,
+                  int (*sink)(void *, const sw_outfmt_query *, const sw_outfmt_hit *, size_t, sw_error *),
+                  void *sink_user, char *engine, size_t engine_cap, sw_error *err)
+{
+    if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN)
+        return sw_error_set(err, SW_EFORMAT, "a DNA database; search compares proteins");
+    sw_outfmt *format = NULL;
+    sw_scoring scoring;
+    char *db_path = prefix_of(db);
+    int rc = db_path ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+    if (rc == SW_OK) rc = sw_outfmt_parse(outfmt, &format, err);
+    if (rc == SW_OK) rc = sw_scoring_init(&scoring, s->matrix, s->gap_open, s->gap_extend, err);
+    if (rc == SW_OK) {
+        sw_search_options opt = {
+            .top_n = s->top,
+            .threads = s->threads,
+            .cpu_engine = SW_CPU_ENGINE_SIMD,
+            .device = s->device,
+            .gpus = s->gpus_listed ? s->gpus : NULL,
+            .num_gpus = s->num_gpus,
+            .gpu_memory = s->gpu_memory,
+            .note = s->message,
+            .note_user = s->message_user,
+        };
+        sw_report_options rep = {
+            .format = format,
+            .stats = s->stats,
+            .matrix_name = sw_matrix_name(s->matrix),
+            .max_evalue = s->evalue,
+            .run =
+                {
+                    .version = SW_VERSION_STRING,
+                    .db_path = db_path,
+                    .db_seqs = sw_db_num_seqs(db),
+                    .db_residues = sw_db_num_residues(db),
+                    .matrix = s->matrix_spec,
+                    .gap_open = s->gap_open,
+                    .gap_extend = s->gap_extend,
+                    .evalue_cutoff = s->evalue,
+                    .table = sw_matrix_table(s->matrix),
+                },
+            .sink = sink,
+            .sink_user = sink_user,
+        };
+        sw_report_summary summary;
+        rc = sw_report_search(out, db, queries, &scoring, &opt, &rep, NULL, &summary, err);
+        if (rc == SW_OK && engine) snprintf(engine, engine_cap, "%s", summary.stats.engine);
+    }
+    sw_outfmt_free(format);
+    free(db_path);
+    return rc;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+typedef struct collect {
+    sw_hits *h;
+    int aligned;
+} collect;
+
+static int text(const char *field, const sw_outfmt_query *q, const sw_outfmt_hit *hit, const char **out,
+                sw_error *err)
+{
+    char *s = NULL;
+    int rc = sw_outfmt_field_text(field, q, hit, &s, err);
+    if (rc == SW_OK) *out = s;
+    return rc;
+}
+
+static double percent(size_t part, size_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
+
+static int collect_query(void *user, const sw_outfmt_query *q, const sw_outfmt_hit *hits, size_t n, sw_error *err)
+{
+    collect *c = user;
+    sw_hits *h = c->h;
+    if (grow((void **)&h->queries, &h->queries_cap, h->num_queries + 1, sizeof *h->queries) ||
+        grow((void **)&h->hits, &h->hits_cap, h->num_hits + n, sizeof *h->hits))
+        return sw_error_set(err, SW_ENOMEM, "out of memory keeping hits");
+    stored_query *sq = &h->queries[h->num_queries];
+    memset(sq, 0, sizeof *sq);
+    sq->length = q->length;
+    sq->first = h->num_hits;
+    sw_outfmt_hit none = {.header = ""};
+    const char *id = NULL;
+    int rc = text("qseqid", q, &none, &id, err);
+    if (rc) return rc;
+    sq->id = (char *)id;
+    h->num_queries++;
+    for (size_t i = 0; i < n; i++) {
+        const sw_outfmt_hit *x = &hits[i];
+        sw_hit_info *o = &h->hits[h->num_hits];
+        memset(o, 0, sizeof *o);
+        o->qseqid = sq->id;
+        o->qlen = q->length;
+        o->slen = x->length;
+        o->score = x->score;
+        o->bitscore = x->bits;
+        o->evalue = x->evalue;
+        o->qseq = o->sseq = o->cigar = o->btop = "";
+        h->num_hits++; /* counted before its strings, so that sw_hits_free frees what was made */
+        sq->count++;
+        if ((rc = text("sseqid", q, x, &o->sseqid, err)) || (rc = text("stitle", q, x, &o->stitle, err))) return rc;
+        const sw_alignment *a = x->alignment;
+        if (!c->aligned || !a) continue;
+        o->qstart = a->query_start;
+        o->qend = a->query_end;
+        o->sstart = a->subject_start;
+        o->send = a->subject_end;
+        o->length = a->length;
+        o->nident = a->identities;
+        o->mismatch = a->mismatches;
+        o->positive = a->positives;
+        o->gapopen = a->gap_opens;
+        o->gaps = a->gaps;
+        o->pident = percent(a->identities, a->length);
+        o->ppos = percent(a->positives, a->length);
+        o->qcovhsp = percent(a->query_end - a->query_start + 1, q->length);
+        if ((rc = text("qseq", q, x, &o->qseq, err)) || (rc = text("sseq", q, x, &o->sseq, err)) ||
+            (rc = text("cigar", q, x, &o->cigar, err)) || (rc = text("btop", q, x, &o->btop, err)))
+            return rc;
+    }
+    return SW_OK;
+}
+
+static int run_reader(sw_search *s, const sw_db *db, sw_query_reader *queries, sw_hits **out, sw_error *err)
+{
+    sw_hits *h = calloc(1, sizeof *h);
+    if (!h) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    collect c = {h, s->alignments};
+    int rc = report(s, db, queries, s->alignments ? FIELDS_ALIGNED : FIELDS_SCORES, NULL, collect_query, &c,
+                    h->engine, sizeof h->engine, err);
+    if (rc) {
+        sw_hits_free(h);
+        return rc;
+    }
+    *out = h;
+    return SW_OK;
+}
+
+/* Queries given in memory become a FASTA text in an anonymous file, read
+ * by the same reader as a query file, after a check that names the query
+ * at fault (the reader's messages would name lines of the text). */
+static int queries_in_memory(const sw_sequence *queries, size_t n, sw_query_reader **out, sw_error *err)
+{
+    const sw_alphabet *protein = sw_alphabet_protein();
+    for (size_t i = 0; i < n; i++) {
+        const sw_sequence *q = &queries[i];
+        const char *header = q->header ? q->header : "";
+        size_t len = q->residues && !q->length ? strlen(q->residues) : q->length;
+        if (!q->residues || len == 0) return sw_error_set(err, SW_EFORMAT, "query %zu (%.64s): no residues", i + 1, header);
+        if (strpbrk(header, "\r\n"))
+            return sw_error_set(err, SW_EFORMAT, "query %zu: a line break in its header", i + 1);
+        for (size_t k = 0; k < len; k++) {
+            unsigned char ch = (unsigned char)q->residues[k];
+            if (sw_alphabet_encode(protein, ch) == SW_CODE_INVALID) {
+                char shown[16];
+                sw_error_quote(shown, sizeof shown, &ch, 1, 4);
+                return sw_error_set(err, SW_EFORMAT, "query %zu (%.64s): invalid residue '%s' at position %zu", i + 1,
+                                    header[0] ? header : "no header", shown, k + 1);
+            }
+        }
+    }
+    int fd = memfd_create("swsearch-queries", MFD_CLOEXEC);
+    if (fd < 0) return sw_error_set(err, SW_EIO, "cannot hold the queries: memfd_create failed");
+    FILE *f = fdopen(dup(fd), "w");
+    int rc = f ? SW_OK : sw_error_set(err, SW_EIO, "cannot hold the queries");
+    for (size_t i = 0; rc == SW_OK && i < n; i++) {
+        const sw_sequence *q = &queries[i];
+        size_t len = q->length ? q->length : strlen(q->residues);
+        fprintf(f, ">%s\n", q->header ? q->header : "");
+        fwrite(q->residues, 1, len, f);
+        fputc('\n', f);
+    }
+    if (f && (fclose(f) != 0) && rc == SW_OK) rc = sw_error_set(err, SW_EIO, "cannot hold the queries");
+    if (rc == SW_OK && lseek(fd, 0, SEEK_SET) != 0) rc = sw_error_set(err, SW_EIO, "cannot hold the queries");
+    if (rc == SW_OK) rc = sw_queries_open_fd(fd, "<queries>", protein, 0, NULL, NULL, out, err);
+    /* The reader reads the descriptor it was given, left open: the reader
+     * is closed before the descriptor (see sw_search_run). */
+    if (rc) close(fd);
+    return rc == SW_OK ? fd : rc;
+}
+
+int sw_search_run(sw_search *s, const sw_db *db, const sw_sequence *queries, size_t num_queries, sw_hits **out,
+                  sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_run");
+    if (!db || !out || (num_queries && !queries)) return sw_error_set(err, SW_EINVAL, "sw_search_run: missing argument");
+    *out = NULL;
+    if (num_queries == 0) return sw_error_set(err, SW_EINVAL, "no queries given");
+    sw_query_reader *reader = NULL;
+    int fd = queries_in_memory(queries, num_queries, &reader, err);
+    if (fd < 0) return fd;
+    int rc = run_reader(s, db, reader, out, err);
+    sw_queries_close(reader);
+    close(fd);
+    return rc;
+}
+
+int sw_search_run_fasta(sw_search *s, const sw_db *db, const char *fasta_path, sw_hits **out, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_run_fasta");
+    if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_run_fasta: missing argument");
+    *out = NULL;
+    sw_query_reader *reader = NULL;
+    int rc = sw_queries_open(fasta_path, sw_alphabet_protein(), s->message, s->message_user, &reader, err);
+    if (rc == SW_OK) rc = run_reader(s, db, reader, out, err);
+    sw_queries_close(reader);
+    return rc;
+}
+
+int sw_search_write(sw_search *s, const sw_db *db, const char *fasta_path, const char *outfmt, FILE *out,
+                    sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_write");
+    if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write: missing argument");
+    sw_query_reader *reader = NULL;
+    int rc = sw_queries_open(fasta_path, sw_alphabet_protein(), s->message, s->message_user, &reader, err);
+    if (rc == SW_OK) rc = report(s, db, reader, outfmt ? outfmt : "6", out, NULL, NULL, NULL, 0, err);
+    sw_queries_close(reader);
+    return rc;
+}
+
+/* ---- Hit sets ---- */
+
+void sw_hits_free(sw_hits *h)
+{
+    if (!h) return;
+    for (size_t i = 0; i < h->num_hits; i++) {
+        sw_hit_info *o = &h->hits[i];
+        free((char *)o->sseqid);
+        free((char *)o->stitle);
+        if (*o->qseq) free((char *)o->qseq);
+        if (*o->sseq) free((char *)o->sseq);
+        if (*o->cigar) free((char *)o->cigar);
+        if (*o->btop) free((char *)o->btop);
+    }
+    for (size_t q = 0; q < h->num_queries; q++) free(h->queries[q].id);
+    free(h->hits);
+    free(h->queries);
+    free(h);
+}
+
+size_t sw_hits_num_queries(const sw_hits *h) { return h ? h->num_queries : 0; }
+
+const char *sw_hits_query_id(const sw_hits *h, size_t q) { return h && q < h->num_queries ? h->queries[q].id : NULL; }
+
+size_t sw_hits_query_length(const sw_hits *h, size_t q) { return h && q < h->num_queries ? h->queries[q].length : 0; }
+
+size_t sw_hits_count(const sw_hits *h, size_t q) { return h && q < h->num_queries ? h->queries[q].count : 0; }
+
+const char *sw_hits_engine(const sw_hits *h) { return h ? h->engine : ""; }
+
+int sw_hits_get(const sw_hits *h, size_t q, size_t i, sw_hit_info *out, sw_error *err)
+{
+    sw_error_clear(err);
+    if (!h || !out) return sw_error_set(err, SW_EINVAL, "sw_hits_get: missing argument");
+    if (q >= h->num_queries)
+        return sw_error_set(err, SW_EINVAL, "query %zu of %zu: out of range", q, h->num_queries);
+    if (i >= h->queries[q].count)
+        return sw_error_set(err, SW_EINVAL, "hit %zu of query %zu, which has %zu: out of range", i, q,
+                            h->queries[q].count);
+    *out = h->hits[h->queries[q].first + i];
+    return SW_OK;
+}
