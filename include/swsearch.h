@@ -216,6 +216,52 @@ SW_API int sw_hits_get(const sw_hits *h, size_t q, size_t i, sw_hit_info *out, s
 /* Which engine ran ("CPU simd (avx2)", "GPUs 0,1 (NVIDIA H100 ...)"). */
 SW_API const char *sw_hits_engine(const sw_hits *h);
 
+/* ---- Pairwise alignment of long DNA sequences ------------------------- */
+
+typedef struct sw_aligner sw_aligner;
+typedef struct sw_aligned sw_aligned;
+
+/* The best local alignment of two DNA sequences (up to 2^31 bases each),
+ * exact, with affine gaps, in memory linear in their lengths, on the GPU
+ * (CUDAlign's wavefront or the overlap engine) or the CPU, as `swsearch
+ * align` does. A, C, G and T count in either case; N and the other IUPAC
+ * codes score as mismatches against everything. Defaults: match 1,
+ * mismatch -3, gap open 3, extend 2; SW_DEVICE_AUTO; every core; the best
+ * alignment with its path. */
+SW_API int sw_aligner_create(sw_aligner **out, sw_error *err);
+SW_API void sw_aligner_free(sw_aligner *a);
+SW_API int sw_aligner_set_scores(sw_aligner *a, int match, int mismatch, int gap_open, int gap_extend,
+                                 sw_error *err);
+SW_API int sw_aligner_set_device(sw_aligner *a, sw_device device, sw_error *err);
+/* The forward pass's row slices on `count` GPUs (`gpus` their CUDA device
+ * numbers; NULL: 0, 1, ...); 0 or 1: one GPU, `gpus[0]` or 0. */
+SW_API int sw_aligner_set_gpus(sw_aligner *a, const int *gpus, int count, sw_error *err);
+SW_API int sw_aligner_set_threads(sw_aligner *a, int threads, sw_error *err);
+/* The k best alignments that share no cell (1: the best alone). */
+SW_API int sw_aligner_set_best(sw_aligner *a, int k, sw_error *err);
+/* 0: score and coordinates only, no path (no CIGAR or counts). */
+SW_API int sw_aligner_set_path(sw_aligner *a, int with_path, sw_error *err);
+/* Aligns x (x_len letters) with y; a length of 0 means a NUL-terminated
+ * string. */
+SW_API int sw_aligner_run(sw_aligner *a, const char *x, size_t x_len, const char *y, size_t y_len, sw_aligned **out,
+                          sw_error *err);
+
+/* One alignment: score 0 when no pair of bases scores above zero (then
+ * every other field is 0 or ""). Strings live until sw_aligned_free(). */
+typedef struct sw_aligned_info {
+    int score;
+    uint64_t x_start, x_end; /* 1-based, inclusive */
+    uint64_t y_start, y_end;
+    uint64_t columns, matches, mismatches, gap_openings, gap_bases;
+    double identity;         /* 100 * matches / columns */
+    const char *cigar;       /* M, I (x against a gap), D (y against a gap) */
+    const char *engine;      /* which engine ran the forward pass */
+} sw_aligned_info;
+
+SW_API size_t sw_aligned_count(const sw_aligned *r);
+SW_API int sw_aligned_get(const sw_aligned *r, size_t i, sw_aligned_info *out, sw_error *err);
+SW_API void sw_aligned_free(sw_aligned *r);
+
 #ifdef __cplusplus
 }
 #endif

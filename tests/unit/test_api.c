@@ -281,3 +281,62 @@ Test(api, written_output_is_the_formats)
     sw_db_close(db);
     sw_search_free(s);
 }
+
+Test(api, aligner_finds_the_best_local_alignment_and_its_path)
+{
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_device(a, SW_DEVICE_CPU, &err), SW_OK);
+    /* 10 matches, two bases of x against a gap (3 + 2 x 2 = 7), 10
+     * matches: 10 - 7 + 10 = 13 beats either half alone. */
+    const char *x = "CCCCACGTTGCAACGGTCAGGATCCACCCC", *y = "TTTTACGTTGCAACTCAGGATCCATTTT";
+    cr_assert_eq(sw_aligner_run(a, x, 0, y, 0, &r, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_aligned_count(r), 1);
+    sw_aligned_info i;
+    cr_assert_eq(sw_aligned_get(r, 0, &i, &err), SW_OK);
+    cr_assert_eq(i.score, 13);
+    cr_assert_eq(i.x_start, 5);
+    cr_assert_eq(i.x_end, 26);
+    cr_assert_eq(i.y_start, 5);
+    cr_assert_eq(i.y_end, 24);
+    cr_assert_str_eq(i.cigar, "10M2I10M");
+    cr_assert_eq(i.columns, 22);
+    cr_assert_eq(i.matches, 20);
+    cr_assert_eq(i.gap_openings, 1);
+    cr_assert_eq(i.gap_bases, 2);
+    cr_assert_str_eq(i.engine, "cpu");
+    cr_assert_eq(sw_aligned_get(r, 1, &i, &err), SW_EINVAL);
+    sw_aligned_free(r);
+    sw_aligner_free(a);
+}
+
+Test(api, aligner_best_k_and_errors)
+{
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_device(a, SW_DEVICE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_best(a, 2, &err), SW_OK);
+    /* Two copies of one motif in x, one in y: the second best is the other copy. */
+    const char *x = "GATTACAGATTACAttttttttttttGATTACAGATTACA", *y = "cccGATTACAGATTACAccc";
+    cr_assert_eq(sw_aligner_run(a, x, 0, y, 0, &r, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_aligned_count(r), 2);
+    sw_aligned_info first, second;
+    sw_aligned_get(r, 0, &first, NULL);
+    sw_aligned_get(r, 1, &second, NULL);
+    cr_assert_eq(first.score, 14);
+    cr_assert_eq(second.score, 14);
+    cr_assert_eq(first.x_start, 1);
+    cr_assert_eq(second.x_start, 27);
+    cr_assert_eq(second.y_start, first.y_start);
+    cr_assert_str_eq(first.cigar, "14M");
+    sw_aligned_free(r);
+    cr_assert_eq(sw_aligner_run(a, "ACGT", 0, "AC#T", 0, &r, &err), SW_EFORMAT);
+    cr_assert_not_null(strstr(err.message, "position 3"), "%s", err.message);
+    cr_assert_lt(sw_aligner_set_scores(a, 0, -1, 1, 1, &err), 0);
+    cr_assert_eq(sw_aligner_set_best(a, 0, &err), SW_EINVAL);
+    sw_aligner_free(a);
+}
