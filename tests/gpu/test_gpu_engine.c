@@ -553,7 +553,7 @@ static void read_queries(seqset *q20)
 
 /* The Swiss-Prot-like sequences into `path` in `dir`: the benchmark
  * generator's database with the queries' homologs planted (SW_SYNTHDB,
- * built from tests/support/synthdb.c). The planted homologs of the queries
+ * built from bench/synthdb.c). The planted homologs of the queries
  * and five giants (up to 35,213 residues) come first; then every 29th of
  * the rest, which spans the whole length distribution: 20,000 in all, or
  * the first `limit` of those. */
