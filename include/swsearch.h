@@ -262,6 +262,58 @@ SW_API size_t sw_aligned_count(const sw_aligned *r);
 SW_API int sw_aligned_get(const sw_aligned *r, size_t i, sw_aligned_info *out, sw_error *err);
 SW_API void sw_aligned_free(sw_aligned *r);
 
+/* ---- Profile-profile alignment ---------------------------------------- */
+
+typedef struct sw_profile_aligner sw_profile_aligner;
+typedef struct sw_merged sw_merged;
+
+typedef enum {
+    /* The expected matrix score of a symbol of one column against one of
+     * the other (f^T M g), maximised, with affine gaps in matrix units. */
+    SW_PROFILE_SCORE_EXPECTED = 0,
+    /* Hanif and Zimmermann's squared Euclidean distance between the two
+     * columns' frequencies, the gap included, minimised (gap open 0 unless
+     * set). */
+    SW_PROFILE_SCORE_EUCLID = 1
+} sw_profile_score;
+
+/* The best global alignment of two multiple alignments (aligned FASTA,
+ * Clustal or Stockholm) as profiles, merged into one alignment, as
+ * `swsearch profile` does. Defaults: SW_PROFILE_SCORE_EXPECTED, BLOSUM62,
+ * gap open 11, extend 1, rows weighed equally, SW_DEVICE_AUTO (GPU 0, else
+ * every core). */
+SW_API int sw_profile_aligner_create(sw_profile_aligner **out, sw_error *err);
+SW_API void sw_profile_aligner_free(sw_profile_aligner *a);
+SW_API int sw_profile_aligner_set_score(sw_profile_aligner *a, sw_profile_score score, sw_error *err);
+SW_API int sw_profile_aligner_set_matrix(sw_profile_aligner *a, const char *name_or_path, sw_error *err);
+SW_API int sw_profile_aligner_set_gap_costs(sw_profile_aligner *a, int gap_open, int gap_extend, sw_error *err);
+/* Nonzero: Henikoff position-based weights for the rows. */
+SW_API int sw_profile_aligner_set_weights(sw_profile_aligner *a, int henikoff, sw_error *err);
+SW_API int sw_profile_aligner_set_device(sw_profile_aligner *a, sw_device device, sw_error *err);
+SW_API int sw_profile_aligner_set_gpu(sw_profile_aligner *a, int gpu, sw_error *err);
+SW_API int sw_profile_aligner_set_threads(sw_profile_aligner *a, int threads, sw_error *err);
+/* Aligns the alignments in the files a_path and b_path ("-": standard
+ * input, for one of them). */
+SW_API int sw_profile_aligner_run(sw_profile_aligner *a, const char *a_path, const char *b_path, sw_merged **out,
+                                  sw_error *err);
+
+typedef struct sw_merged_info {
+    size_t a_columns, a_rows, b_columns, b_rows;
+    size_t columns;     /* of the merged alignment */
+    int64_t score;      /* in 64 x 64ths of the matrix's (or distance) units, exact */
+    double units;       /* the score in matrix (or distance) units */
+    const char *engine; /* "GPU 0", "16 CPU threads" */
+} sw_merged_info;
+
+SW_API int sw_merged_get_info(const sw_merged *m, sw_merged_info *out, sw_error *err);
+/* The merged alignment, every row of both inputs: format 0 aligned FASTA,
+ * 1 Clustal. */
+SW_API int sw_merged_write(const sw_merged *m, int format, FILE *out, sw_error *err);
+/* "#score S", a header line, then a line a merged column: the 1-based
+ * column of each input, '-' for a gap. */
+SW_API int sw_merged_write_map(const sw_merged *m, FILE *out, sw_error *err);
+SW_API void sw_merged_free(sw_merged *m);
+
 #ifdef __cplusplus
 }
 #endif

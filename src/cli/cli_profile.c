@@ -192,26 +192,6 @@ static sw_profile_scoring scoring_of(const profile_args *a, const sw_matrix *mat
     return (sw_profile_scoring){a->kind, sw_matrix_table(matrix), (int)a->gap_open, (int)a->gap_extend};
 }
 
-/* Aligns one pair on the device asked for: the GPU, falling back to the
- * CPU's threads under --device auto when no GPU is usable or the scores do
- * not fit it. *on_gpu says where it ran. */
-static int align_one(const profile_args *a, const sw_profile *pa, const sw_profile *pb,
-                     const sw_profile_scoring *scoring, sw_profile_alignment **x, int *on_gpu, sw_error *err)
-{
-    *on_gpu = 0;
-    if (a->device != SW_DEVICE_CPU) {
-        const sw_profile_gpu_options go = {.device = (int)a->gpu};
-        const int rc = sw_profile_align_gpu(&pa, &pb, 1, scoring, &go, x, NULL, err);
-        if (rc == SW_OK) {
-            *on_gpu = 1;
-            return SW_OK;
-        }
-        if (a->device == SW_DEVICE_GPU || (rc != SW_ENODEV && rc != SW_ELIMIT)) return rc;
-        sw_error_clear(err);
-    }
-    return sw_profile_align_threads(pa, pb, scoring, (int)a->threads, x, err);
-}
-
 /* One pair of a --pairs list. */
 typedef struct pair_job {
     char *a, *b, *out;
@@ -563,15 +543,22 @@ int cli_profile(int argc, char **argv)
     if (a.pairs_path) return run_pairs(&a);
     sw_error err;
     sw_error_clear(&err);
-    sw_msa *ma = NULL, *mb = NULL;
-    sw_profile *pa = NULL, *pb = NULL;
-    sw_matrix *matrix = NULL;
-    sw_profile_alignment *x = NULL;
+    /* One pair through the public API (include/swsearch.h). */
+    sw_profile_aligner *aligner = NULL;
+    sw_merged *merged = NULL;
     cli_output out = {0}, map = {0};
     int rc;
-    if ((rc = sw_msa_read(a.path_a, &ma, &err)) || (rc = sw_msa_read(a.path_b, &mb, &err)) ||
-        (rc = load_matrix(&a, &matrix, &err)))
+    if ((rc = sw_profile_aligner_create(&aligner, &err)) ||
+        (rc = sw_profile_aligner_set_score(
+             aligner, a.kind == SW_PROFILE_EUCLID ? SW_PROFILE_SCORE_EUCLID : SW_PROFILE_SCORE_EXPECTED, &err)) ||
+        (rc = sw_profile_aligner_set_matrix(aligner, a.matrix, &err)) ||
+        (rc = sw_profile_aligner_set_gap_costs(aligner, (int)a.gap_open, (int)a.gap_extend, &err)) ||
+        (rc = sw_profile_aligner_set_weights(aligner, a.weighted, &err)) ||
+        (rc = sw_profile_aligner_set_device(aligner, (sw_device)a.device, &err)) ||
+        (rc = sw_profile_aligner_set_gpu(aligner, (int)a.gpu, &err)) ||
+        (rc = sw_profile_aligner_set_threads(aligner, (int)a.threads, &err)))
         goto done;
+    /* Outputs open before the long computation, so a bad path fails early. */
     const cli_input inputs[] = {{"an input alignment", a.path_a, NULL}, {"an input alignment", a.path_b, NULL}};
     if ((rc = cli_output_open(&out, a.out_path, inputs, 2, &err))) goto done;
     if (a.map_path) {
@@ -582,31 +569,23 @@ int cli_profile(int argc, char **argv)
         if ((rc = cli_output_open_option(&map, "--map", a.map_path, inputs, 2, &err))) goto done;
     }
     const double t0 = sw_clock_seconds();
-    if ((rc = make_profile(&a, ma, &pa, &err)) || (rc = make_profile(&a, mb, &pb, &err))) goto done;
-    const sw_profile_scoring scoring = scoring_of(&a, matrix);
-    int on_gpu = 0;
-    if ((rc = align_one(&a, pa, pb, &scoring, &x, &on_gpu, &err))) goto done;
+    if ((rc = sw_profile_aligner_run(aligner, a.path_a, a.path_b, &merged, &err))) goto done;
     const double seconds = sw_clock_seconds() - t0;
-    const int threads = a.threads > 0 ? (int)a.threads : sw_clock_online_cpus();
-    char where[64];
-    if (on_gpu) snprintf(where, sizeof where, "GPU %ld", a.gpu);
-    else snprintf(where, sizeof where, "%d CPU thread%s", threads, threads == 1 ? "" : "s");
-    sw_profile_write_merged(out.file, a.format, ma, mb, x);
+    sw_merged_info info;
+    if ((rc = sw_merged_get_info(merged, &info, &err)) || (rc = sw_merged_write(merged, (int)a.format, out.file, &err)))
+        goto done;
     if (a.map_path) {
-        sw_profile_write_map(map.file, x);
-        if ((rc = cli_output_commit(&map, &err))) goto done;
+        if ((rc = sw_merged_write_map(merged, map.file, &err)) || (rc = cli_output_commit(&map, &err))) goto done;
     }
     if ((rc = cli_output_commit(&out, &err))) goto done;
     if (!a.quiet) {
-        const double cells = (double)sw_msa_columns(ma) * (double)sw_msa_columns(mb);
+        const double cells = (double)info.a_columns * (double)info.b_columns;
         fprintf(stderr,
                 "swsearch: profile: %zu x %zu columns (%zu and %zu rows): score %lld (%.4f in %s units), %zu merged "
                 "columns; %.3f s on %s (%.3f GCUPS)\n",
-                sw_msa_columns(ma), sw_msa_columns(mb), sw_msa_rows(ma), sw_msa_rows(mb),
-                (long long)sw_profile_alignment_score(x),
-                (double)sw_profile_alignment_score(x) / (SW_PROFILE_SCALE * SW_PROFILE_SCALE),
-                a.kind == SW_PROFILE_EXPECTED ? "matrix" : "distance", sw_profile_alignment_length(x), seconds,
-                where, seconds > 0 ? cells / seconds / 1e9 : 0.0);
+                info.a_columns, info.b_columns, info.a_rows, info.b_rows, (long long)info.score, info.units,
+                a.kind == SW_PROFILE_EXPECTED ? "matrix" : "distance", info.columns, seconds, info.engine,
+                seconds > 0 ? cells / seconds / 1e9 : 0.0);
     }
 
 done:
@@ -615,11 +594,7 @@ done:
         cli_output_abort(&map);
         cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
     }
-    sw_profile_alignment_free(x);
-    sw_profile_free(pa);
-    sw_profile_free(pb);
-    sw_msa_free(ma);
-    sw_msa_free(mb);
-    sw_matrix_free(matrix);
+    sw_merged_free(merged);
+    sw_profile_aligner_free(aligner);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

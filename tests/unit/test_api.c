@@ -340,3 +340,53 @@ Test(api, aligner_best_k_and_errors)
     cr_assert_eq(sw_aligner_set_best(a, 0, &err), SW_EINVAL);
     sw_aligner_free(a);
 }
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(api, profile_aligner_merges_two_alignments)
+{
+    char a_path[160], b_path[160];
+    snprintf(a_path, sizeof a_path, "%s/a.afa", dir);
+    snprintf(b_path, sizeof b_path, "%s/b.afa", dir);
+    write_file(a_path, ">a1\nMKTAYIAKQR\n>a2\nMKTA-IAKQR\n");
+    write_file(b_path, ">b1\nMKTAYIAKQRW\n>b2\nMKSAYIAKQRW\n>b3\nMKTAYLAKQRW\n");
+    sw_profile_aligner *p = NULL;
+    sw_merged *m = NULL;
+    sw_error err;
+    cr_assert_eq(sw_profile_aligner_create(&p, &err), SW_OK);
+    cr_assert_eq(sw_profile_aligner_set_device(p, SW_DEVICE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_profile_aligner_run(p, a_path, b_path, &m, &err), SW_OK, "%s", err.message);
+    sw_merged_info info;
+    cr_assert_eq(sw_merged_get_info(m, &info, &err), SW_OK);
+    cr_assert_eq(info.a_rows, 2);
+    cr_assert_eq(info.b_rows, 3);
+    cr_assert_eq(info.a_columns, 10);
+    cr_assert_eq(info.b_columns, 11);
+    cr_assert_eq(info.columns, 11, "the W of b against a gap");
+    cr_assert_gt(info.score, 0);
+    cr_assert_float_eq(info.units, (double)info.score / 4096.0, 1e-9);
+    cr_assert_not_null(strstr(info.engine, "CPU"), "%s", info.engine);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_merged_write(m, 0, mem, &err), SW_OK);
+    fclose(mem);
+    /* Every row of both, each as long as the merged alignment. */
+    cr_assert_not_null(strstr(text, ">a1\nMKTAYIAKQR-\n"), "%s", text);
+    cr_assert_not_null(strstr(text, ">b3\nMKTAYLAKQRW\n"), "%s", text);
+    free(text);
+    cr_assert_eq(sw_merged_write(m, 7, stdout, &err), SW_EINVAL);
+    sw_merged_free(m);
+    /* An input that is no alignment names its file and line. */
+    write_file(b_path, ">b1\nMKTAYIAKQRW\n>b2\nMKSA\n");
+    cr_assert_lt(sw_profile_aligner_run(p, a_path, b_path, &m, &err), 0);
+    cr_assert_null(m);
+    cr_assert_not_null(strstr(err.message, "b.afa"), "%s", err.message);
+    sw_profile_aligner_free(p);
+}
