@@ -3,8 +3,11 @@
 # prefix, examples/api/search.c built against what it installed (through
 # pkg-config, shared and static, and through find_package), run, and its
 # hits compared with the program's.
+# SW_TEST_CFLAGS: the build's C flags (a sanitized library needs its
+# program compiled with the same sanitizers).
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR SWSEARCH MAKEDB DATA_DIR
 set -u
+cflags=${SW_TEST_CFLAGS:-}
 build=$1 src=$2 swsearch=$3 makedb=$4 data=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,14 +38,14 @@ head -20 "$data/queries20.fasta" > "$tmp/q.fa"
 [ -s "$tmp/want.tsv" ] || fail "no hits from swsearch search"
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-cc -o "$tmp/search-pc" "$src/examples/api/search.c" $(pkg-config --cflags --libs swsearch) > "$tmp/cc.log" 2>&1 ||
+cc $cflags -o "$tmp/search-pc" "$src/examples/api/search.c" $(pkg-config --cflags --libs swsearch) > "$tmp/cc.log" 2>&1 ||
   { cat "$tmp/cc.log"; fail "cc with pkg-config"; }
 LD_LIBRARY_PATH="$libdir" "$tmp/search-pc" "$tmp/db.fa" "$tmp/db1" "$tmp/q.fa" > "$tmp/pc.tsv" 2> "$tmp/pc.err" ||
   { cat "$tmp/pc.err"; fail "the pkg-config build did not run"; }
 if cmp -s "$tmp/want.tsv" "$tmp/pc.tsv"; then pass; else fail "pkg-config build: hits differ from swsearch search"; fi
 
 # Static: nothing of swsearch needed at run time.
-if cc -o "$tmp/search-static" "$src/examples/api/search.c" -I"$prefix/include" "$libdir/libswsearch.a" \
+if cc $cflags -o "$tmp/search-static" "$src/examples/api/search.c" -I"$prefix/include" "$libdir/libswsearch.a" \
   $(pkg-config --libs-only-L --libs-only-l --static swsearch | sed 's/-lswsearch//') -lstdc++ > "$tmp/cc-static.log" 2>&1; then
   "$tmp/search-static" "$tmp/db.fa" "$tmp/db2" "$tmp/q.fa" > "$tmp/static.tsv" 2> /dev/null
   if cmp -s "$tmp/want.tsv" "$tmp/static.tsv"; then pass; else fail "static build: hits differ"; fi
@@ -50,7 +53,7 @@ else
   cat "$tmp/cc-static.log"; fail "static build"
 fi
 
-cmake -S "$src/examples/api" -B "$tmp/example" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/cmake.log" 2>&1 &&
+cmake -S "$src/examples/api" -B "$tmp/example" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$cflags" > "$tmp/cmake.log" 2>&1 &&
   cmake --build "$tmp/example" > "$tmp/cmake-build.log" 2>&1 || { cat "$tmp/cmake.log" "$tmp/cmake-build.log" | tail -30; fail "find_package build"; }
 "$tmp/example/search" "$tmp/db.fa" "$tmp/db3" "$tmp/q.fa" > "$tmp/cmake.tsv" 2> /dev/null
 if cmp -s "$tmp/want.tsv" "$tmp/cmake.tsv"; then pass; else fail "find_package build: hits differ"; fi
