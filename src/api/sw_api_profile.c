@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdatomic.h>
+
 #include "sw_clock.h"
 #include "sw_matrix.h"
 #include "sw_msa.h"
+#include "sw_pool.h"
 #include "sw_profile.h"
 #include "sw_profile_align.h"
 #include "sw_profile_gpu.h"
@@ -140,6 +143,13 @@ int sw_profile_aligner_set_threads(sw_profile_aligner *a, int threads, sw_error 
     return SW_OK;
 }
 
+/* Euclid's gap opening is 0 unless asked for, as in the program. */
+static sw_profile_scoring scoring_of(const sw_profile_aligner *a)
+{
+    return (sw_profile_scoring){a->kind, sw_matrix_table(a->matrix),
+                                a->kind == SW_PROFILE_EUCLID && !a->open_given ? 0 : a->gap_open, a->gap_extend};
+}
+
 static int make_profile(const sw_profile_aligner *a, const sw_msa *m, sw_profile **out, sw_error *err)
 {
     return a->weighted ? sw_profile_from_msa_weighted(m, out, err) : sw_profile_from_msa(m, out, err);
@@ -155,10 +165,7 @@ int sw_profile_aligner_run(sw_profile_aligner *a, const char *a_path, const char
     if (!m) return sw_error_set(err, SW_ENOMEM, "out of memory");
     m->kind = a->kind;
     sw_profile *pa = NULL, *pb = NULL;
-    /* Euclid's gap opening is 0 unless asked for, as in the program. */
-    const sw_profile_scoring scoring = {a->kind, sw_matrix_table(a->matrix),
-                                        a->kind == SW_PROFILE_EUCLID && !a->open_given ? 0 : a->gap_open,
-                                        a->gap_extend};
+    const sw_profile_scoring scoring = scoring_of(a);
     int rc = sw_msa_read(a_path, &m->a, err);
     if (rc == SW_OK) rc = sw_msa_read(b_path, &m->b, err);
     if (rc == SW_OK) rc = make_profile(a, m->a, &pa, err);
@@ -235,4 +242,161 @@ void sw_merged_free(sw_merged *m)
     sw_msa_free(m->a);
     sw_msa_free(m->b);
     free(m);
+}
+
+/* ---- Many pairs ---- */
+
+typedef struct pairs_run {
+    const sw_profile_aligner *a;
+    const char *const *a_paths, *const *b_paths, *const *names;
+    sw_merged_fn done;
+    void *user;
+    sw_merged **merged; /* the GPU's batch: every pair read, then aligned, then handed out */
+    sw_profile **profiles; /* 2 a pair */
+    atomic_ullong cells;
+} pairs_run;
+
+/* A pair's failure, named by its name. */
+static int pair_failed(const pairs_run *r, size_t k, int rc, const sw_error *inner, sw_error *err)
+{
+    const char *why = inner->message[0] ? inner->message : sw_strerror(rc);
+    if (r->names && r->names[k]) return sw_error_set(err, rc, "%s: %s", r->names[k], why);
+    return sw_error_set(err, rc, "pair %zu: %s", k + 1, why);
+}
+
+static int read_pair(const pairs_run *r, size_t k, sw_merged *m, sw_profile **pa, sw_profile **pb, sw_error *err)
+{
+    int rc;
+    (void)((rc = sw_msa_read(r->a_paths[k], &m->a, err)) || (rc = sw_msa_read(r->b_paths[k], &m->b, err)) ||
+           (rc = make_profile(r->a, m->a, pa, err)) || (rc = make_profile(r->a, m->b, pb, err)));
+    return rc;
+}
+
+static int hand_out(pairs_run *r, size_t k, const sw_merged *m, sw_error *err)
+{
+    int rc = r->done ? r->done(r->user, k, m, err) : SW_OK;
+    if (rc == SW_OK)
+        atomic_fetch_add(&r->cells, (unsigned long long)sw_msa_columns(m->a) * sw_msa_columns(m->b));
+    return rc;
+}
+
+/* The CPU: one pair a task, read, aligned on one thread and handed out. */
+static int cpu_pair_task(void *ctx, int worker, size_t k, sw_error *err)
+{
+    (void)worker;
+    pairs_run *r = ctx;
+    sw_error e;
+    sw_error_clear(&e);
+    sw_merged m = {.kind = r->a->kind};
+    snprintf(m.engine, sizeof m.engine, "1 CPU thread");
+    sw_profile *pa = NULL, *pb = NULL;
+    const sw_profile_scoring scoring = scoring_of(r->a);
+    int rc = read_pair(r, k, &m, &pa, &pb, &e);
+    if (rc == SW_OK) rc = sw_profile_align_threads(pa, pb, &scoring, 1, &m.x, &e);
+    if (rc == SW_OK) rc = hand_out(r, k, &m, &e);
+    sw_profile_free(pa);
+    sw_profile_free(pb);
+    sw_profile_alignment_free(m.x);
+    sw_msa_free(m.a);
+    sw_msa_free(m.b);
+    return rc ? pair_failed(r, k, rc, &e, err) : SW_OK;
+}
+
+static int gpu_read_task(void *ctx, int worker, size_t k, sw_error *err)
+{
+    (void)worker;
+    pairs_run *r = ctx;
+    sw_error e;
+    sw_error_clear(&e);
+    const int rc = read_pair(r, k, r->merged[k], &r->profiles[2 * k], &r->profiles[2 * k + 1], &e);
+    return rc ? pair_failed(r, k, rc, &e, err) : SW_OK;
+}
+
+static int gpu_hand_out_task(void *ctx, int worker, size_t k, sw_error *err)
+{
+    (void)worker;
+    pairs_run *r = ctx;
+    sw_error e;
+    sw_error_clear(&e);
+    const int rc = hand_out(r, k, r->merged[k], &e);
+    return rc ? pair_failed(r, k, rc, &e, err) : SW_OK;
+}
+
+/* The GPU's batch. *pair_fault: the failure is a pair's (reading or handing
+ * it out), else the GPU's, after which SW_ENODEV or SW_ELIMIT (nothing
+ * handed out) let SW_DEVICE_AUTO fall back to the CPU. */
+static int run_pairs_gpu(pairs_run *r, size_t count, int threads, int *pair_fault, sw_error *err)
+{
+    *pair_fault = 0;
+    r->merged = calloc(count, sizeof *r->merged);
+    r->profiles = calloc(2 * count, sizeof *r->profiles);
+    const sw_profile **first = malloc(2 * count * sizeof *first);
+    int rc = r->merged && r->profiles && first ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
+    for (size_t k = 0; rc == SW_OK && k < count; k++) {
+        if (!(r->merged[k] = calloc(1, sizeof **r->merged))) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+        else {
+            r->merged[k]->kind = r->a->kind;
+            snprintf(r->merged[k]->engine, sizeof r->merged[k]->engine, "GPU %d", r->a->gpu);
+        }
+    }
+    const sw_pool_tasks reading = {count, gpu_read_task, NULL, NULL}, handing = {count, gpu_hand_out_task, NULL, NULL};
+    if (rc == SW_OK && (rc = sw_pool_each(threads, &reading, r, NULL, err))) *pair_fault = 1;
+    if (rc == SW_OK) {
+        /* The first profile of every pair, then the second. */
+        for (size_t k = 0; k < count; k++) {
+            first[k] = r->profiles[2 * k];
+            first[count + k] = r->profiles[2 * k + 1];
+        }
+        const sw_profile_scoring scoring = scoring_of(r->a);
+        const sw_profile_gpu_options go = {.device = r->a->gpu};
+        sw_profile_alignment **x = malloc(count * sizeof *x);
+        rc = x ? sw_profile_align_gpu(first, first + count, count, &scoring, &go, x, NULL, err)
+               : sw_error_set(err, SW_ENOMEM, "out of memory");
+        for (size_t k = 0; rc == SW_OK && k < count; k++) r->merged[k]->x = x[k];
+        free(x);
+    }
+    if (rc == SW_OK && (rc = sw_pool_each(threads, &handing, r, NULL, err))) *pair_fault = 1;
+    for (size_t k = 0; r->merged && k < count; k++) sw_merged_free(r->merged[k]);
+    for (size_t k = 0; r->profiles && k < 2 * count; k++) sw_profile_free(r->profiles[k]);
+    free(r->merged);
+    free(r->profiles);
+    free(first);
+    r->merged = NULL;
+    r->profiles = NULL;
+    return rc;
+}
+
+int sw_profile_aligner_run_pairs(sw_profile_aligner *a, size_t count, const char *const *a_paths,
+                                 const char *const *b_paths, const char *const *names, sw_merged_fn done, void *user,
+                                 sw_pairs_info *info, sw_error *err)
+{
+    CHECK_PROFILE(a, "sw_profile_aligner_run_pairs");
+    if (info) memset(info, 0, sizeof *info);
+    if (count && (!a_paths || !b_paths)) return sw_error_set(err, SW_EINVAL, "sw_profile_aligner_run_pairs: no paths");
+    for (size_t k = 0; k < count; k++)
+        if (!a_paths[k] || !b_paths[k]) return sw_error_set(err, SW_EINVAL, "pair %zu: a path is missing", k + 1);
+    pairs_run r = {.a = a, .a_paths = a_paths, .b_paths = b_paths, .names = names, .done = done, .user = user};
+    atomic_init(&r.cells, 0);
+    int threads = a->threads > 0 ? a->threads : sw_clock_online_cpus();
+    if ((size_t)threads > count) threads = count ? (int)count : 1;
+    int rc = SW_OK, on_gpu = 0, used = 0;
+    if (count && a->device != SW_DEVICE_CPU) {
+        int pair_fault = 0;
+        rc = run_pairs_gpu(&r, count, threads, &pair_fault, err);
+        if (rc == SW_OK) on_gpu = 1;
+        else if (!pair_fault && a->device == SW_DEVICE_AUTO && (rc == SW_ENODEV || rc == SW_ELIMIT)) {
+            sw_error_clear(err);
+            rc = SW_OK;
+        }
+    }
+    if (count && !on_gpu && rc == SW_OK) {
+        const sw_pool_tasks merging = {count, cpu_pair_task, NULL, NULL};
+        rc = sw_pool_each(threads, &merging, &r, &used, err);
+    }
+    if (info) {
+        info->on_gpu = on_gpu;
+        info->threads = on_gpu ? threads : (used ? used : 1);
+        info->cells = atomic_load(&r.cells);
+    }
+    return rc;
 }

@@ -1,17 +1,20 @@
 /* The public database search (include/swsearch.h): a search's settings,
- * runs through the batched report of `swsearch search` (sw_report.h), and
- * the hit sets, whose every field is what the program prints. */
+ * query inputs, a database held between runs (sw_resident.h), runs through
+ * the batched report of `swsearch search` (sw_report.h) and their summary,
+ * and the hit sets, whose every field is what the program prints. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "sw_alphabet.h"
+#include "sw_api_internal.h"
 #include "sw_db.h"
 #include "sw_matrix.h"
 #include "sw_outfmt.h"
 #include "sw_queries.h"
 #include "sw_report.h"
+#include "sw_resident.h"
 #include "sw_search.h"
 #include "swsearch.h"
 
@@ -30,8 +33,25 @@ struct sw_search {
     int threads;
     sw_stats_method stats;
     int alignments;
+    sw_cpu_engine cpu_engine;
+    uint32_t gpu_threshold;
     sw_message_fn message;
     void *message_user;
+    sw_message_fn warn; /* NULL: to `message` */
+    void *warn_user;
+    sw_progress_fn progress;
+    void *progress_user;
+    const sw_db *held_db; /* with `resident`, its decoded copy (sw_search_hold) */
+    sw_resident *resident;
+    sw_search_summary summary; /* of the last run */
+};
+
+/* Queries read through a trampoline, so that their warnings reach the
+ * search that reads them, whichever it is. */
+struct sw_query_input {
+    sw_query_reader *reader;
+    sw_message_fn warn;
+    void *warn_user;
 };
 
 typedef struct stored_query {
@@ -53,7 +73,7 @@ int sw_search_create(sw_search **out, sw_error *err)
     if (!out) return sw_error_set(err, SW_EINVAL, "sw_search_create: no place for the search");
     *out = NULL;
     sw_search *s = calloc(1, sizeof *s);
-    if (!s || !(s->matrix_spec = strdup("BLOSUM62"))) {
+    if (!s || !(s->matrix_spec = strdup(SW_API_DEFAULT_MATRIX))) {
         free(s);
         return sw_error_set(err, SW_ENOMEM, "out of memory");
     }
@@ -62,8 +82,8 @@ int sw_search_create(sw_search **out, sw_error *err)
         sw_search_free(s);
         return rc;
     }
-    s->gap_open = 11;
-    s->gap_extend = 1;
+    s->gap_open = SW_API_DEFAULT_GAP_OPEN;
+    s->gap_extend = SW_API_DEFAULT_GAP_EXTEND;
     s->evalue = 10.0;
     s->top = 500;
     s->device = SW_DEVICE_AUTO;
@@ -76,6 +96,7 @@ int sw_search_create(sw_search **out, sw_error *err)
 void sw_search_free(sw_search *s)
 {
     if (!s) return;
+    sw_resident_free(s->resident);
     sw_matrix_free(s->matrix);
     free(s->matrix_spec);
     free(s);
@@ -202,6 +223,126 @@ int sw_search_set_messages(sw_search *s, sw_message_fn fn, void *user, sw_error 
     return SW_OK;
 }
 
+int sw_search_set_cpu_engine(sw_search *s, const char *name, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_cpu_engine");
+    if (name && !strcmp(name, "simd")) s->cpu_engine = SW_CPU_ENGINE_SIMD;
+    else if (name && !strcmp(name, "reference")) s->cpu_engine = SW_CPU_ENGINE_REFERENCE;
+    else return sw_error_set(err, SW_EINVAL, "the CPU engine is 'simd' or 'reference', not '%s'", name ? name : "");
+    return SW_OK;
+}
+
+int sw_search_set_gpu_threshold(sw_search *s, uint32_t length, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_gpu_threshold");
+    s->gpu_threshold = length;
+    return SW_OK;
+}
+
+int sw_search_set_progress(sw_search *s, sw_progress_fn fn, void *user, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_progress");
+    s->progress = fn;
+    s->progress_user = user;
+    return SW_OK;
+}
+
+int sw_search_set_warnings(sw_search *s, sw_message_fn fn, void *user, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_set_warnings");
+    s->warn = fn;
+    s->warn_user = user;
+    return SW_OK;
+}
+
+int sw_search_check_format(const char *outfmt, sw_error *err)
+{
+    sw_error_clear(err);
+    if (!outfmt) return sw_error_set(err, SW_EINVAL, "sw_search_check_format: no format given");
+    sw_outfmt *format = NULL;
+    int rc = sw_outfmt_parse(outfmt, &format, err);
+    sw_outfmt_free(format);
+    return rc;
+}
+
+int sw_search_hold(sw_search *s, const sw_db *db, sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_hold");
+    sw_resident_free(s->resident);
+    s->resident = NULL;
+    s->held_db = NULL;
+    if (!db) return SW_OK;
+    int rc = sw_db_check_headers(db, err);
+    if (rc == SW_OK) rc = sw_resident_create(db, s->threads, 1, &s->resident, err);
+    if (rc == SW_OK) s->held_db = db;
+    return rc;
+}
+
+int sw_search_get_summary(const sw_search *s, sw_search_summary *out, sw_error *err)
+{
+    sw_error_clear(err);
+    if (!s || !out) return sw_error_set(err, SW_EINVAL, "sw_search_get_summary: missing argument");
+    *out = s->summary;
+    return SW_OK;
+}
+
+static void warn_of_search(const sw_search *s, sw_message_fn *fn, void **user)
+{
+    *fn = s->warn ? s->warn : s->message;
+    *user = s->warn ? s->warn_user : s->message_user;
+}
+
+/* ---- Query inputs ---- */
+
+static void input_warn(void *user, const char *message)
+{
+    sw_query_input *in = user;
+    if (in->warn) in->warn(in->warn_user, message);
+}
+
+static int input_new(sw_query_input **out, sw_error *err)
+{
+    sw_error_clear(err);
+    if (!out) return sw_error_set(err, SW_EINVAL, "sw_query_input_open: no place for the input");
+    *out = calloc(1, sizeof **out);
+    return *out ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+}
+
+int sw_query_input_open(const char *fasta_path, sw_query_input **out, sw_error *err)
+{
+    int rc = input_new(out, err);
+    if (rc) return rc;
+    if (!fasta_path) rc = sw_error_set(err, SW_EINVAL, "sw_query_input_open: no file named");
+    else rc = sw_queries_open(fasta_path, sw_alphabet_protein(), input_warn, *out, &(*out)->reader, err);
+    if (rc) {
+        sw_query_input_close(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int sw_query_input_open_fd(int fd, const char *name, uint64_t max_length, sw_query_input **out, sw_error *err)
+{
+    int rc = input_new(out, err);
+    if (rc) return rc;
+    if (fd < 0) rc = sw_error_set(err, SW_EINVAL, "sw_query_input_open_fd: no descriptor (%d)", fd);
+    else
+        rc = sw_queries_open_fd(fd, name ? name : "<queries>", sw_alphabet_protein(), max_length, input_warn, *out,
+                                &(*out)->reader, err);
+    if (rc) {
+        sw_query_input_close(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+void sw_query_input_close(sw_query_input *in)
+{
+    if (!in) return;
+    sw_queries_close(in->reader);
+    free(in);
+}
+
 /* ---- Runs ---- */
 
 /* The format whose fields the hits are made of: it also tells the report
@@ -219,29 +360,72 @@ static char *prefix_of(const sw_db *db)
     return p;
 }
 
+static void keep_summary(sw_search_summary *o, const sw_report_summary *r)
+{
+    const sw_search_stats *st = &r->stats;
+    memset(o, 0, sizeof *o);
+    o->queries = r->queries;
+    o->batches = r->batches;
+    o->query_residues = r->query_residues;
+    snprintf(o->engine, sizeof o->engine, "%s", st->engine);
+    o->threads = st->threads;
+    o->on_gpu = st->on_gpu;
+    o->scan_seconds = st->scan_seconds;
+    o->cells = st->cells;
+    o->load_seconds = st->load_seconds;
+    o->gpu_plan_seconds = st->gpu_plan_seconds;
+    o->gpu_start_seconds = st->gpu_start_seconds;
+    o->decode_seconds = st->decode_seconds;
+    o->decode_wait_seconds = st->decode_wait_seconds;
+    o->upload_seconds = st->upload_seconds;
+    o->transfer_seconds = st->transfer_seconds;
+    o->recomputed = st->recomputed;
+    o->gpu_streamed = st->gpu_streamed;
+    o->gpu_qp_length = st->gpu_qp_length;
+    o->gpu_threshold = st->gpu_threshold;
+    o->gpu_thresholds_differ = st->gpu_thresholds_differ;
+    snprintf(o->gpu_threshold_source, sizeof o->gpu_threshold_source, "%s",
+             st->gpu_threshold_source ? st->gpu_threshold_source : "");
+    o->hits = r->hits;
+    o->alignments = r->alignments;
+    o->aligned_ahead = r->aligned_ahead;
+    o->align_seconds = r->align_seconds;
+    o->read_seconds = r->read_seconds;
+    snprintf(o->statistics, sizeof o->statistics, "%s", r->statistics);
+}
+
 static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const char *outfmt, FILE *out,
                   int (*sink)(void *, const sw_outfmt_query *, const sw_outfmt_hit *, size_t, sw_error *),
                   void *sink_user, char *engine, size_t engine_cap, sw_error *err)
 {
+    memset(&s->summary, 0, sizeof s->summary);
     if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN)
         return sw_error_set(err, SW_EFORMAT, "a DNA database; search compares proteins");
+    const int held = s->resident && s->held_db == db;
     sw_outfmt *format = NULL;
     sw_scoring scoring;
     char *db_path = prefix_of(db);
     int rc = db_path ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+    /* A damaged header chunk fails the run before any output, not when a
+     * hit happens to fall into it (a held database was checked once). */
+    if (rc == SW_OK && !held) rc = sw_db_check_headers(db, err);
     if (rc == SW_OK) rc = sw_outfmt_parse(outfmt, &format, err);
     if (rc == SW_OK) rc = sw_scoring_init(&scoring, s->matrix, s->gap_open, s->gap_extend, err);
     if (rc == SW_OK) {
         sw_search_options opt = {
             .top_n = s->top,
             .threads = s->threads,
-            .cpu_engine = SW_CPU_ENGINE_SIMD,
+            .cpu_engine = s->cpu_engine,
             .device = s->device,
             .gpus = s->gpus_listed ? s->gpus : NULL,
             .num_gpus = s->num_gpus,
             .gpu_memory = s->gpu_memory,
+            .gpu_threshold = s->gpu_threshold,
+            .progress = s->progress,
+            .progress_user = s->progress_user,
             .note = s->message,
             .note_user = s->message_user,
+            .resident = held ? s->resident : NULL,
         };
         sw_report_options rep = {
             .format = format,
@@ -264,8 +448,10 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
             .sink_user = sink_user,
         };
         sw_report_summary summary;
+        memset(&summary, 0, sizeof summary);
         rc = sw_report_search(out, db, queries, &scoring, &opt, &rep, NULL, &summary, err);
         if (rc == SW_OK && engine) snprintf(engine, engine_cap, "%s", summary.stats.engine);
+        keep_summary(&s->summary, &summary);
     }
     sw_outfmt_free(format);
     free(db_path);
@@ -432,10 +618,13 @@ int sw_search_run_fasta(sw_search *s, const sw_db *db, const char *fasta_path, s
     CHECK_SEARCH(s, "sw_search_run_fasta");
     if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_run_fasta: missing argument");
     *out = NULL;
-    sw_query_reader *reader = NULL;
-    int rc = sw_queries_open(fasta_path, sw_alphabet_protein(), s->message, s->message_user, &reader, err);
-    if (rc == SW_OK) rc = run_reader(s, db, reader, out, err);
-    sw_queries_close(reader);
+    sw_query_input *in = NULL;
+    int rc = sw_query_input_open(fasta_path, &in, err);
+    if (rc == SW_OK) {
+        warn_of_search(s, &in->warn, &in->warn_user);
+        rc = run_reader(s, db, in->reader, out, err);
+    }
+    sw_query_input_close(in);
     return rc;
 }
 
@@ -444,10 +633,21 @@ int sw_search_write(sw_search *s, const sw_db *db, const char *fasta_path, const
 {
     CHECK_SEARCH(s, "sw_search_write");
     if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write: missing argument");
-    sw_query_reader *reader = NULL;
-    int rc = sw_queries_open(fasta_path, sw_alphabet_protein(), s->message, s->message_user, &reader, err);
-    if (rc == SW_OK) rc = report(s, db, reader, outfmt ? outfmt : "6", out, NULL, NULL, NULL, 0, err);
-    sw_queries_close(reader);
+    sw_query_input *in = NULL;
+    int rc = sw_query_input_open(fasta_path, &in, err);
+    if (rc == SW_OK) rc = sw_search_write_input(s, db, in, outfmt, out, err);
+    sw_query_input_close(in);
+    return rc;
+}
+
+int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, const char *outfmt, FILE *out,
+                          sw_error *err)
+{
+    CHECK_SEARCH(s, "sw_search_write_input");
+    if (!db || !in || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write_input: missing argument");
+    warn_of_search(s, &in->warn, &in->warn_user);
+    int rc = report(s, db, in->reader, outfmt ? outfmt : "6", out, NULL, NULL, NULL, 0, err);
+    in->warn = NULL;
     return rc;
 }
 

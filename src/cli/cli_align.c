@@ -8,16 +8,11 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "cli_output.h"
 #include "sw_clock.h"
-#include "sw_pair.h"
-#include "sw_pair_input.h"
-#include "sw_pair_mpi.h"
-#include "sw_pair_path.h"
-#include "sw_pair_plot.h"
-#include "sw_pair_report.h"
-#include "sw_pair_view.h"
 #include "sw_parse.h"
-#include "sw_raster.h"
+#include "sw_progress.h"
+#include "swsearch.h"
 
 static const char help[] =
     "usage: swsearch align A.fasta [B.fasta] [options]\n"
@@ -112,11 +107,13 @@ static const char help[] =
 
 typedef struct align_args {
     const char *path_a, *path_b, *out_path;
-    sw_pair_scoring scoring;
-    sw_pair_engine engine;
+    struct {
+        int match, mismatch, gap_open, gap_extend;
+    } scoring;
+    sw_align_engine engine;
     long threads, gpu;
     int gpu_given;
-    sw_pair_report_format format;
+    sw_align_format format;
     int quiet, progress, no_pruning;
     long best, gpus;
     int format_given, alignment;
@@ -134,7 +131,7 @@ static int parse_view(const char *text, align_args *a)
     if (!colon || colon == text || (size_t)(colon - text) >= sizeof from) goto bad;
     memcpy(from, text, (size_t)(colon - text));
     from[colon - text] = 0;
-    if (sw_parse_long(from, 1, (long)SW_PAIR_MAX_LENGTH, &f) || sw_parse_long(colon + 1, 1, (long)SW_PAIR_MAX_LENGTH, &t) ||
+    if (sw_parse_long(from, 1, (long)SW_ALIGN_MAX_LENGTH, &f) || sw_parse_long(colon + 1, 1, (long)SW_ALIGN_MAX_LENGTH, &t) ||
         f > t)
         goto bad;
     a->view = 1;
@@ -180,8 +177,11 @@ static int parse_args(int argc, char **argv, align_args *a)
     memset(a, 0, sizeof *a);
     /* CUDAlign's +1, -3 and gaps of -5 for the first base, -2 for each
      * further one, in our convention of open + k * extend. */
-    a->scoring = (sw_pair_scoring){.match = 1, .mismatch = -3, .gap_open = 3, .gap_extend = 2};
-    a->engine = SW_PAIR_ENGINE_AUTO;
+    a->scoring.match = 1;
+    a->scoring.mismatch = -3;
+    a->scoring.gap_open = 3;
+    a->scoring.gap_extend = 2;
+    a->engine = SW_ALIGN_ENGINE_AUTO;
     a->progress = -1;
     a->best = 1;
     a->gpus = 1;
@@ -193,32 +193,32 @@ static int parse_args(int argc, char **argv, align_args *a)
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case 'e': {
-            static const cli_choice engines[] = {{"auto", SW_PAIR_ENGINE_AUTO},
-                                                 {"cpu", SW_PAIR_ENGINE_CPU},
-                                                 {"cudalign", SW_PAIR_ENGINE_CUDALIGN},
-                                                 {"overlap", SW_PAIR_ENGINE_OVERLAP},
+            static const cli_choice engines[] = {{"auto", SW_ALIGN_ENGINE_AUTO},
+                                                 {"cpu", SW_ALIGN_ENGINE_CPU},
+                                                 {"cudalign", SW_ALIGN_ENGINE_CUDALIGN},
+                                                 {"overlap", SW_ALIGN_ENGINE_OVERLAP},
                                                  {NULL, 0}};
             int v;
             if (cli_parse_choice("--engine", optarg, engines, &v)) return CLI_EXIT_USAGE;
-            a->engine = (sw_pair_engine)v;
+            a->engine = (sw_align_engine)v;
             break;
         }
         case OPT_MATCH:
-            if (parse_score("--match", optarg, 1, SW_PAIR_MAX_SCORE, "a positive score", &a->scoring.match))
+            if (parse_score("--match", optarg, 1, SW_ALIGN_MAX_SCORE, "a positive score", &a->scoring.match))
                 return CLI_EXIT_USAGE;
             break;
         case OPT_MISMATCH:
-            if (parse_score("--mismatch", optarg, -SW_PAIR_MAX_GAP, 0, "a score of zero or less",
+            if (parse_score("--mismatch", optarg, -SW_ALIGN_MAX_GAP, 0, "a score of zero or less",
                             &a->scoring.mismatch))
                 return CLI_EXIT_USAGE;
             break;
         case OPT_GAP_OPEN:
-            if (parse_score("--gap-open", optarg, 0, SW_PAIR_MAX_GAP - 1, "a penalty of zero or more",
+            if (parse_score("--gap-open", optarg, 0, SW_ALIGN_MAX_GAP - 1, "a penalty of zero or more",
                             &a->scoring.gap_open))
                 return CLI_EXIT_USAGE;
             break;
         case OPT_GAP_EXTEND:
-            if (parse_score("--gap-extend", optarg, 1, SW_PAIR_MAX_GAP, "a positive penalty",
+            if (parse_score("--gap-extend", optarg, 1, SW_ALIGN_MAX_GAP, "a positive penalty",
                             &a->scoring.gap_extend))
                 return CLI_EXIT_USAGE;
             break;
@@ -230,14 +230,14 @@ static int parse_args(int argc, char **argv, align_args *a)
             a->gpu_given = 1;
             break;
         case 'f': {
-            static const cli_choice formats[] = {{"tsv", SW_PAIR_REPORT_TSV},
-                                                 {"json", SW_PAIR_REPORT_JSON},
-                                                 {"paf", SW_PAIR_REPORT_PAF},
-                                                 {"maf", SW_PAIR_REPORT_MAF},
+            static const cli_choice formats[] = {{"tsv", SW_ALIGN_FORMAT_TSV},
+                                                 {"json", SW_ALIGN_FORMAT_JSON},
+                                                 {"paf", SW_ALIGN_FORMAT_PAF},
+                                                 {"maf", SW_ALIGN_FORMAT_MAF},
                                                  {NULL, 0}};
             int v;
             if (cli_parse_choice("--format", optarg, formats, &v)) return CLI_EXIT_USAGE;
-            a->format = (sw_pair_report_format)v;
+            a->format = (sw_align_format)v;
             a->format_given = 1;
             break;
         }
@@ -276,19 +276,23 @@ static int parse_args(int argc, char **argv, align_args *a)
         cli_error("--view writes the alignment as text; it takes no --format");
         return CLI_EXIT_USAGE;
     }
-    if (sw_pair_report_needs_paths(a->format) || a->view || a->plot_path) a->alignment = 1;
+    /* PAF and MAF are made of the alignment itself, as the view and the plot are. */
+    if (a->format == SW_ALIGN_FORMAT_PAF || a->format == SW_ALIGN_FORMAT_MAF || a->view || a->plot_path)
+        a->alignment = 1;
     a->path_a = argv[optind];
     a->path_b = files == 2 ? argv[optind + 1] : NULL;
     if (a->progress < 0) a->progress = !a->quiet && isatty(STDERR_FILENO);
     return CLI_EXIT_OK;
 }
 
-/* Progress of the two passes. On a terminal one line is redrawn in place;
- * elsewhere (a log file under --progress) a line is appended now and then. */
+/* Progress of the two passes and of the alignment itself (the aligner's
+ * pass 3). On a terminal one line is redrawn in place; elsewhere (a log file
+ * under --progress) a line is appended now and then. */
 typedef struct align_progress {
     int tty;
+    int paths; /* pass 3 has begun */
     /* Its clock restarts when pass 2 begins, which is when pass 1 ends:
-     * the call for pass 1 with done == total. */
+     * the call for pass 1 with done == total; and when pass 3 begins. */
     sw_progress line;
 } align_progress;
 
@@ -299,9 +303,32 @@ static void format_duration(char *dst, size_t cap, double s)
     else snprintf(dst, cap, "%.1f h", s / 3600);
 }
 
+static void draw_path_progress(align_progress *p, uint64_t done, uint64_t total)
+{
+    if (done >= total || !sw_progress_due(&p->line, 0)) return;
+    const double frac = total ? (double)done / (double)total : 0;
+    char left[64] = "";
+    if (frac > 0.001) {
+        char d[32];
+        format_duration(d, sizeof d, sw_progress_left(&p->line, frac));
+        snprintf(left, sizeof left, ", about %s left", d);
+    }
+    sw_progress_line(&p->line, "alignment: %.1f%% of about %.1e cells%s", 100 * frac, (double)total, left);
+}
+
 static void draw_progress(void *user, int pass, uint64_t done, uint64_t total)
 {
     align_progress *p = user;
+    if (pass == 3) {
+        if (!p->paths) {
+            /* The passes' line goes; the clock restarts for the alignment. */
+            p->paths = 1;
+            sw_progress_end(&p->line);
+            sw_progress_restart(&p->line);
+        }
+        draw_path_progress(p, done, total);
+        return;
+    }
     if (done >= total) {
         /* Not a line of progress: it neither waits for nor delays one. */
         sw_progress_due(&p->line, 1);
@@ -324,20 +351,6 @@ static void draw_progress(void *user, int pass, uint64_t done, uint64_t total)
     sw_progress_line(&p->line, "pass %d/2: %.1f%% of %.1e cells%s", pass, 100 * frac, (double)total, left);
 }
 
-static void draw_path_progress(void *user, uint64_t done, uint64_t total)
-{
-    align_progress *p = user;
-    if (done >= total || !sw_progress_due(&p->line, 0)) return;
-    const double frac = total ? (double)done / (double)total : 0;
-    char left[64] = "";
-    if (frac > 0.001) {
-        char d[32];
-        format_duration(d, sizeof d, sw_progress_left(&p->line, frac));
-        snprintf(left, sizeof left, ", about %s left", d);
-    }
-    sw_progress_line(&p->line, "alignment: %.1f%% of about %.1e cells%s", 100 * frac, (double)total, left);
-}
-
 static double gcups(uint64_t cells, double seconds)
 {
     return seconds > 0 ? (double)cells / seconds / 1e9 : 0.0;
@@ -352,29 +365,45 @@ static void print_pass(const char *name, uint64_t swept, uint64_t pruned, double
     fprintf(stderr, " in %.3f s (%.2f GCUPS)", seconds, gcups(swept, seconds));
 }
 
-static void print_summary(const sw_pair_result *r, uint64_t a_len, uint64_t b_len, int processes, int gpus)
+static void print_summary(const sw_aligned_stats *r)
 {
     /* The overlap engine computes some cells more than once; the forward
      * pass covers the whole matrix either way. */
-    const uint64_t forward = a_len * b_len;
-    const uint64_t cells = forward + r->reverse_cells + r->reverse_pruned;
-    const double seconds = r->forward_seconds + r->reverse_seconds;
-    fprintf(stderr, "swsearch: %s engine: ", sw_pair_engine_name(r->engine));
+    const uint64_t forward = r->x_length * r->y_length;
+    const uint64_t cells = forward + r->start_cells + r->start_pruned;
+    const double seconds = r->forward_seconds + r->start_seconds;
+    const int processes = r->processes, gpus = r->gpus;
+    fprintf(stderr, "swsearch: %s engine: ", sw_align_engine_name(r->engine));
     print_pass("forward", forward, r->forward_pruned, r->forward_seconds);
     if (processes > 1 || gpus > 1)
         fprintf(stderr, " [%d %s, %d recomputation round%s, %lld slice%s recomputed]", processes > 1 ? processes : gpus,
                 processes > 1 ? "processes" : "GPUs", r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed,
                 r->recomputed == 1 ? "" : "s");
-    else if (r->engine == SW_PAIR_ENGINE_OVERLAP)
+    else if (r->engine == SW_ALIGN_ENGINE_OVERLAP)
         fprintf(stderr, " [%lld chunks, %d recomputation round%s, %lld chunk%s recomputed]", (long long)r->chunks,
                 r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed, r->recomputed == 1 ? "" : "s");
     /* With score 0 there is no alignment whose start the second pass could
      * look for. */
-    if (r->score > 0)
-        print_pass(r->engine == SW_PAIR_ENGINE_OVERLAP ? ", start (cudalign)" : ", start",
-                   r->reverse_cells + r->reverse_pruned, r->reverse_pruned, r->reverse_seconds);
+    if (r->found > 0)
+        print_pass(r->engine == SW_ALIGN_ENGINE_OVERLAP ? ", start (cudalign)" : ", start",
+                   r->start_cells + r->start_pruned, r->start_pruned, r->start_seconds);
     else fputs(", no start pass (nothing aligns)", stderr);
     fprintf(stderr, "; %.3e cells in %.3f s, %.2f GCUPS\n", (double)cells, seconds, gcups(cells, seconds));
+}
+
+/* The aligner with the command's settings; the GPUs ID .. ID + N - 1. */
+static int configure(sw_aligner *al, const align_args *a, sw_error *err)
+{
+    int gpus[64];
+    for (long k = 0; k < a->gpus; ++k) gpus[k] = (int)(a->gpu + k);
+    int rc;
+    if ((rc = sw_aligner_set_scores(al, a->scoring.match, a->scoring.mismatch, a->scoring.gap_open,
+                                    a->scoring.gap_extend, err)) ||
+        (rc = sw_aligner_set_engine(al, a->engine, err)) || (rc = sw_aligner_set_threads(al, (int)a->threads, err)) ||
+        (rc = sw_aligner_set_gpus(al, gpus, (int)a->gpus, err)) || (rc = sw_aligner_set_best(al, (int)a->best, err)) ||
+        (rc = sw_aligner_set_path(al, a->alignment, err)) || (rc = sw_aligner_set_pruning(al, !a->no_pruning, err)))
+        return rc;
+    return sw_aligner_set_messages(al, cli_warn, NULL, err);
 }
 
 int cli_align(int argc, char **argv)
@@ -385,39 +414,28 @@ int cli_align(int argc, char **argv)
 
     sw_error err;
     sw_error_clear(&err);
-    sw_pair_seq seq_a, seq_b;
-    memset(&seq_a, 0, sizeof seq_a);
-    memset(&seq_b, 0, sizeof seq_b);
+    sw_aligner *al = NULL;
+    sw_aligned *result = NULL;
     cli_output out = {0}, plot = {0};
-    sw_pair_result *results = NULL;
-    sw_pair_path **paths = NULL;
-    int found = 0;
-    sw_pair_mpi *mpi = NULL;
-    int rc, rank = 0;
+    int rc, rank = 0, ranks = 1, local_rank = 0;
     /* Under mpirun every rank reads both sequences and computes a slice of
      * the rows of the first; rank 0 alone writes the result. */
-    if (sw_pair_mpi_launched()) {
-        if ((rc = sw_pair_mpi_start(&mpi, &err))) goto done;
-        rank = sw_pair_mpi_ops(mpi)->rank;
+    if ((rc = sw_aligner_create(&al, &err)) || (rc = sw_aligner_set_mpi(al, 1, &err)) ||
+        (rc = sw_aligner_get_rank(al, &rank, &ranks, &local_rank, &err)))
+        goto done;
+    if (ranks > 1) {
         if (rank != 0) {
             a.quiet = 1;
             a.progress = 0;
         }
-        if (!a.gpu_given) a.gpu = sw_pair_mpi_local_rank(mpi);
-        if (!sw_pair_best_allowed((int)a.best, sw_pair_mpi_ops(mpi))) {
-            rc = sw_error_set(&err, SW_EINVAL, "--best runs in one process, not under mpirun with %d processes",
-                              sw_pair_mpi_ops(mpi)->ranks);
+        if (!a.gpu_given) a.gpu = local_rank;
+        if (a.best > 1) {
+            rc = sw_error_set(&err, SW_EINVAL, "--best runs in one process, not under mpirun with %d processes", ranks);
             goto done;
         }
     }
-    results = calloc((size_t)a.best, sizeof *results);
-    paths = calloc((size_t)a.best, sizeof *paths);
-    if (!results || !paths) {
-        rc = sw_error_set(&err, SW_ENOMEM, "out of memory for %ld results", a.best);
-        goto done;
-    }
-    rc = sw_pair_read(a.path_a, a.path_b, &seq_a, &seq_b, cli_warn, NULL, &err);
-    if (!rc) rc = sw_pair_check_scoring(&a.scoring, seq_a.length, seq_b.length, &err);
+    if ((rc = configure(al, &a, &err))) goto done;
+    rc = sw_aligner_read_files(al, a.path_a, a.path_b, &err);
     /* Open the output before the long computation, so a bad path fails early. */
     if (!rc && rank == 0) {
         const cli_input inputs[] = {{"the input", a.path_a, NULL}, {"the input", a.path_b, NULL}};
@@ -426,128 +444,66 @@ int cli_align(int argc, char **argv)
             if (!a.plot_path[0]) rc = sw_error_set(&err, SW_EINVAL, "--plot needs a file name");
             else if (a.out_path && !strcmp(a.plot_path, a.out_path))
                 rc = sw_error_set(&err, SW_EINVAL, "--plot %s: the same file as -o", a.plot_path);
-            else if (sw_pair_plot_format_of(a.plot_path) == SW_PAIR_PLOT_PNG && !sw_raster_png_supported())
+            else if (sw_align_plot_format_of(a.plot_path) == SW_ALIGN_PLOT_PNG && !sw_align_png_supported())
                 rc = sw_error_set(&err, SW_EINVAL,
                                   "--plot %s: this build writes no PNG (libpng was not found when it was built); "
                                   "name an .svg file",
                                   a.plot_path);
             else rc = cli_output_open_option(&plot, "--plot", a.plot_path, inputs, 2, &err);
         }
-        if (!rc && a.view && a.view_from > seq_a.length)
+        const char *a_id = NULL;
+        uint64_t a_length = 0;
+        if (!rc && a.view && !(rc = sw_aligner_get_sequence(al, 0, &a_id, &a_length, &err)) && a.view_from > a_length)
             rc = sw_error_set(&err, SW_EINVAL, "--view %llu:%llu: %s has %llu bases", (unsigned long long)a.view_from,
-                              (unsigned long long)a.view_to, seq_a.id, (unsigned long long)seq_a.length);
+                              (unsigned long long)a.view_to, a_id, (unsigned long long)a_length);
     }
-    if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
-    if (rc) goto done;
+    if ((rc = sw_aligner_agree(al, rc, &err))) goto done;
 
-    /* On a terminal sw_pair throttles the calls; elsewhere a line every 10 s. */
+    /* On a terminal the aligner throttles the calls; elsewhere a line every 10 s. */
     align_progress progress = {.tty = isatty(STDERR_FILENO)};
     const sw_progress_style style = progress.tty
                                         ? (sw_progress_style){.tail = "\033[K", .redraw = 1}
                                         : (sw_progress_style){.prefix = "swsearch: ", .interval = 10};
     sw_progress_init(&progress.line, stderr, &style);
-    sw_pair_options opt = {
-        .engine = a.engine,
-        .threads = (int)a.threads,
-        .device = (int)a.gpu,
-        .progress = a.progress ? draw_progress : NULL,
-        .progress_user = &progress,
-        .progress_interval = progress.tty ? 1.0 : 2.0,
-        .note = cli_warn,
-        .no_pruning = a.no_pruning,
-        .slices = mpi ? sw_pair_mpi_ops(mpi) : NULL,
-        .gpus = (int)a.gpus,
-    };
+    if (a.progress &&
+        (rc = sw_aligner_set_progress(al, draw_progress, &progress, progress.tty ? 1.0 : 2.0, &err)))
+        goto done;
     const double t0 = sw_clock_seconds();
-    if (a.best > 1) {
-        rc = sw_pair_align_best(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, (int)a.best,
-                                results, &found, &err);
-    } else {
-        rc = sw_pair_align(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &opt, &results[0], &err);
-        found = results[0].score > 0;
-    }
+    /* The passes, then on rank 0 the alignments themselves, each checked by
+     * re-scoring. */
+    rc = sw_aligner_align(al, &result, &err);
     if (a.progress) sw_progress_end(&progress.line);
-    if (mpi) rc = sw_pair_split_agree(sw_pair_mpi_ops(mpi), rc, &err);
     if (rc || rank != 0) goto done;
-    /* The alignments themselves, each checked by re-scoring. */
-    const double t_path = sw_clock_seconds();
-    uint64_t path_cells = 0, gpu_cells = 0, gpu_passes = 0;
-    double gpu_busy = 0;
-    if (a.alignment) {
-        sw_progress_restart(&progress.line);
-        /* The k-th of --best keeps out of the boxes of the better ones, as
-         * its passes did. */
-        sw_pair_box *boxes = found > 1 ? malloc((size_t)found * sizeof *boxes) : NULL;
-        if (found > 1 && !boxes) {
-            rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
-            goto done;
-        }
-        for (int k = 0; k < found && !rc; ++k) {
-            /* The splits' passes go where the result's passes went: a
-             * GPU engine's result has its large splits done on that GPU. */
-            const sw_pair_path_options po = {
-                .threads = (int)a.threads,
-                .progress = a.progress ? draw_path_progress : NULL,
-                .progress_user = &progress,
-                .forbidden = boxes,
-                .forbidden_count = k,
-                .gpu = results[k].engine != SW_PAIR_ENGINE_CPU,
-                .gpu_device = (int)a.gpu,
-            };
-            rc = sw_pair_path_find(seq_a.codes, seq_a.length, seq_b.codes, seq_b.length, &a.scoring, &results[k], &po,
-                                   &paths[k], &err);
-            if (boxes)
-                boxes[k] = (sw_pair_box){results[k].a_start, results[k].a_end, results[k].b_start, results[k].b_end};
-            if (!rc) {
-                path_cells += sw_pair_path_cells(paths[k]);
-                gpu_cells += sw_pair_path_gpu_cells(paths[k]);
-                gpu_passes += sw_pair_path_gpu_passes(paths[k]);
-                gpu_busy += sw_pair_path_gpu_busy_seconds(paths[k]);
-            }
-        }
-        free(boxes);
-        if (a.progress) sw_progress_end(&progress.line);
-        if (rc) goto done;
-    }
-    const double path_seconds = sw_clock_seconds() - t_path;
-    const int rounds = found < a.best ? found + 1 : found;
-    if (a.view) {
-        if (!found) fprintf(out.file, "Nothing aligns: no pair of bases scores above zero.\n");
-        for (int k = 0; k < found; ++k) {
-            if (k) fputc('\n', out.file);
-            sw_pair_view_write(out.file, &seq_a, &seq_b, &results[k], paths[k], a.view_from, a.view_to);
-        }
-    } else {
-        sw_pair_report_write(out.file, a.format, &seq_a, &seq_b, &a.scoring, results,
-                             a.alignment ? (const sw_pair_path *const *)paths : NULL, found, rounds, a.best > 1);
-    }
+    sw_aligned_stats st;
+    if ((rc = sw_aligned_get_stats(result, &st, &err))) goto done;
+    if (a.view) rc = sw_aligned_write_view(result, a.view_from, a.view_to, out.file, &err);
+    else rc = sw_aligned_write(result, a.format, out.file, &err);
+    if (rc) goto done;
     if (a.plot_path) {
-        rc = sw_pair_plot_write(plot.file, sw_pair_plot_format_of(a.plot_path), &seq_a, &seq_b, results,
-                                (const sw_pair_path *const *)paths, found, &err);
+        rc = sw_aligned_write_plot(result, sw_align_plot_format_of(a.plot_path), plot.file, &err);
         if ((rc = cli_output_check(&plot, rc, &err)) || (rc = cli_output_commit(&plot, &err))) goto done;
     }
     if ((rc = cli_output_check(&out, SW_OK, &err)) || (rc = cli_output_commit(&out, &err))) goto done;
     if (!a.quiet) {
-        print_summary(&results[0], seq_a.length, seq_b.length, mpi ? sw_pair_mpi_ops(mpi)->ranks : 1,
-                      results[0].engine != SW_PAIR_ENGINE_CPU ? (int)a.gpus : 1);
-        if (a.alignment && found) {
-            const sw_pair_path_summary ps = sw_pair_path_get_summary(paths[0]);
+        print_summary(&st);
+        sw_aligned_info best;
+        if (a.alignment && st.found && !(rc = sw_aligned_get(result, 0, &best, &err))) {
             fprintf(stderr,
                     "swsearch: alignment: %llu columns, %llu matches, %llu mismatches, %llu gap openings, %llu gap "
                     "bases, identity %.2f%%; %s found in %.3f s (%.3e cells computed, %.2f G a second",
-                    (unsigned long long)ps.columns, (unsigned long long)ps.matches,
-                    (unsigned long long)ps.mismatches, (unsigned long long)ps.gap_openings,
-                    (unsigned long long)ps.gap_bases, sw_pair_path_identity(&ps),
-                    found > 1 ? "all alignments" : "the alignment", path_seconds, (double)path_cells,
-                    gcups(path_cells, path_seconds));
-            if (gpu_passes)
-                fprintf(stderr, "; %.3e of them in %llu passes on the GPU, busy %.3f s", (double)gpu_cells,
-                        (unsigned long long)gpu_passes, gpu_busy);
+                    (unsigned long long)best.columns, (unsigned long long)best.matches,
+                    (unsigned long long)best.mismatches, (unsigned long long)best.gap_openings,
+                    (unsigned long long)best.gap_bases, best.identity,
+                    st.found > 1 ? "all alignments" : "the alignment", st.path_seconds, (double)st.path_cells,
+                    gcups(st.path_cells, st.path_seconds));
+            if (st.path_gpu_passes)
+                fprintf(stderr, "; %.3e of them in %llu passes on the GPU, busy %.3f s", (double)st.path_gpu_cells,
+                        (unsigned long long)st.path_gpu_passes, st.path_gpu_seconds);
             fprintf(stderr, ")\n");
         }
         if (a.best > 1)
-            fprintf(stderr, "swsearch: best %ld: %d alignment%s in %.3f s (%d forward pass%s)\n", a.best, found,
-                    found == 1 ? "" : "s", sw_clock_seconds() - t0, rounds, rounds == 1 ? "" : "es");
+            fprintf(stderr, "swsearch: best %ld: %d alignment%s in %.3f s (%d forward pass%s)\n", a.best, st.found,
+                    st.found == 1 ? "" : "s", sw_clock_seconds() - t0, st.passes, st.passes == 1 ? "" : "es");
     }
 
 done:
@@ -560,11 +516,8 @@ done:
         if (rank == 0) cli_error("%s", why);
         else if (!strstr(why, "another process")) cli_error("rank %d: %s", rank, why);
     }
-    for (int k = 0; paths && k < found; ++k) sw_pair_path_free(paths[k]);
-    free(paths);
-    free(results);
-    sw_pair_seq_free(&seq_a);
-    sw_pair_seq_free(&seq_b);
-    sw_pair_mpi_end(mpi);
+    sw_aligned_free(result);
+    /* Leaves the MPI job, after the others' last words. */
+    sw_aligner_free(al);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

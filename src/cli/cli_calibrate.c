@@ -7,12 +7,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
-#include "sw_calibrate.h"
-#include "sw_db.h"
-#include "sw_gpu.h"
-#include "sw_gpu_engine.h"
-#include "sw_gpu_team.h"
-#include "sw_matrix.h"
+#include "swsearch.h"
 
 static const char help[] =
     "usage: swsearch calibrate -d DB [--gpus G | --gpu ID]\n"
@@ -34,11 +29,11 @@ static const char help[] =
 
 /* Measures GPU `gpu`, prints its table and what it predicts for `db`,
  * and caches it. */
-static int calibrate_one(int gpu, const sw_db *db, const char *db_path, const sw_scoring *scoring, sw_error *err)
+static int calibrate_one(int gpu, const sw_db *db, const char *db_path, sw_error *err)
 {
-    sw_calibration cal;
+    sw_gpu_calibration cal;
     char path[4096];
-    int rc = sw_calibration_measure(gpu, scoring, &cal, err);
+    int rc = sw_gpu_calibrate(gpu, db, &cal, err);
     if (rc) return rc;
     printf("GPU %d: %s; swsearch %s; query of %u residues; measured in %.2f s\n\n", gpu, cal.gpu_name,
            cal.version, cal.query_length, cal.seconds);
@@ -46,26 +41,18 @@ static int calibrate_one(int gpu, const sw_db *db, const char *db_path, const sw
     for (size_t i = 0; i < cal.num_points; i++)
         printf("%10u %14.1f %14.1f\n", cal.length[i], cal.inter_gcups[i], cal.intra_gcups[i]);
 
-    const uint32_t *lengths = sw_db_lengths(db);
-    const uint64_t n = sw_db_num_seqs(db);
-    double best_time = 0;
-    const uint32_t best = sw_calibration_pick(&cal, lengths, n, &best_time);
     printf("\n%s: %llu sequences, %llu residues; predicted scan seconds per 1,000 query residues:\n", db_path,
-           (unsigned long long)n, (unsigned long long)sw_db_num_residues(db));
+           (unsigned long long)sw_db_num_seqs(db), (unsigned long long)sw_db_num_residues(db));
     printf("%10s %10s %12s\n", "threshold", "seconds", "intra seqs");
     for (size_t i = 0; i <= cal.num_points; i++) {
-        const uint32_t t = i < cal.num_points ? cal.length[i] : UINT32_MAX;
-        uint64_t above = 0;
-        for (uint64_t s = 0; s < n; s++) above += lengths[s] > t;
+        const uint32_t t = i < cal.num_points ? cal.length[i] : SW_GPU_THRESHOLD_NONE;
         char name[16];
-        if (t == UINT32_MAX) snprintf(name, sizeof name, "none");
+        if (t == SW_GPU_THRESHOLD_NONE) snprintf(name, sizeof name, "none");
         else snprintf(name, sizeof name, "%u", t);
-        printf("%10s %10.4f %12llu%s\n", name, 1000 * sw_calibration_predict(&cal, lengths, n, t),
-               (unsigned long long)above, t == best ? "  <- chosen" : "");
+        printf("%10s %10.4f %12llu%s\n", name, 1000 * cal.predicted[i], (unsigned long long)cal.above[i],
+               t == cal.chosen ? "  <- chosen" : "");
     }
-    if ((rc = sw_calibration_cache_path(cal.gpu_name, path, sizeof path, err)) ||
-        (rc = sw_calibration_save(path, &cal, err)))
-        return rc;
+    if ((rc = sw_gpu_calibration_save(&cal, path, sizeof path, err))) return rc;
     printf("\ncalibration saved to %s\n", path);
     return SW_OK;
 }
@@ -111,34 +98,29 @@ int cli_calibrate(int argc, char **argv)
     sw_error err;
     sw_error_clear(&err);
     sw_db *db = NULL;
-    sw_matrix *matrix = NULL;
-    sw_scoring scoring;
-    sw_gpu_info infos[SW_GPU_TEAM_MAX];
-    int devices[SW_GPU_TEAM_MAX], n = 0;
+    sw_gpu_props gpu[CLI_MAX_GPUS];
+    int n = 0;
     int rc;
-    /* The devices asked for, in order, as a search takes them. */
-    /* Measured with the scoring a search takes by default. */
-    if ((rc = sw_db_open(db_path, &db, &err)) || (rc = sw_matrix_load(CLI_DEFAULT_MATRIX, &matrix, &err)) ||
-        (rc = sw_scoring_init(&scoring, matrix, CLI_DEFAULT_GAP_OPEN, CLI_DEFAULT_GAP_EXTEND, &err)) ||
-        (rc = sw_gpu_team_devices(gpus.is_list ? gpus.list : NULL, gpus.count, infos, devices, &n, &err)))
+    /* The devices asked for, in order, as a search takes them; measured
+     * with the scoring a search takes by default. */
+    if ((rc = sw_db_open(db_path, &db, &err)) ||
+        (rc = sw_gpus_select(gpus.is_list ? gpus.list : NULL, gpus.count, gpu, CLI_MAX_GPUS, &n, &err)))
         goto done;
     for (int i = 0; i < n && rc == SW_OK; i++) {
         int model_seen = -1;
         for (int k = 0; k < i && model_seen < 0; k++)
-            if (!strcmp(infos[devices[k]].name, infos[devices[i]].name)) model_seen = devices[k];
-        if (model_seen == devices[i]) continue; /* listed twice */
+            if (!strcmp(gpu[k].name, gpu[i].name)) model_seen = gpu[k].id;
+        if (model_seen == gpu[i].id) continue; /* listed twice */
         if (model_seen >= 0) {
-            printf("\nGPU %d: %s, the model of GPU %d, which was measured\n", devices[i], infos[devices[i]].name,
-                   model_seen);
+            printf("\nGPU %d: %s, the model of GPU %d, which was measured\n", gpu[i].id, gpu[i].name, model_seen);
             continue;
         }
         if (i) printf("\n");
-        rc = calibrate_one(devices[i], db, db_path, &scoring, &err);
+        rc = calibrate_one(gpu[i].id, db, db_path, &err);
     }
 
 done:
     if (rc) cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
-    sw_matrix_free(matrix);
     sw_db_close(db);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

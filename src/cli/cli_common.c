@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "sw_parse.h"
-#include "sw_search.h"
+#include "swsearch.h"
 
 const cli_choice cli_device_choices[] = {{"auto", SW_DEVICE_AUTO},
                                          {"gpu", SW_DEVICE_GPU},

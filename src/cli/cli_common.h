@@ -53,12 +53,12 @@ typedef struct cli_choice {
 /* `text` must be one of choices[] (ended by a NULL name): its value goes to
  * *out; else "OPTION is 'a', 'b' or 'c', not 'TEXT'" and -1. */
 int cli_parse_choice(const char *option, const char *text, const cli_choice *choices, int *out);
-/* --device's words and their SW_DEVICE_* values (sw_search.h), for every
+/* --device's words and their SW_DEVICE_* values (swsearch.h), for every
  * command that has the option. */
 extern const cli_choice cli_device_choices[];
 
 /* The GPUs a command uses, from --gpus all|N|LIST or --gpu ID, as
- * sw_search_options.gpus and num_gpus take them. */
+ * sw_search_set_gpus takes them. */
 #define CLI_MAX_GPUS 64
 typedef struct cli_gpus {
     int list[CLI_MAX_GPUS];

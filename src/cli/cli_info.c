@@ -1,10 +1,12 @@
 /* swsearch info and swsearch verify. */
 #include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_common.h"
-#include "sw_db.h"
+#include "swsearch.h"
 
 /* Parses "-d DB" (and --help) for the database commands; returns -1 after
  * printing help. */
@@ -69,38 +71,36 @@ int cli_info(int argc, char **argv)
     sw_db *db;
     int status = open_db_args(argc, argv, help, &path, &db);
     if (status) return status < 0 ? CLI_EXIT_OK : status;
-    uint64_t n = sw_db_num_seqs(db), residues = sw_db_num_residues(db);
-    const uint32_t *len = sw_db_lengths(db);
-    sw_db_files files;
-    sw_db_file_info(db, &files);
+    sw_db_info info;
+    sw_error err;
+    if (sw_db_get_info(db, &info, &err)) {
+        cli_error("%s", err.message);
+        sw_db_close(db);
+        return CLI_EXIT_FAILURE;
+    }
+    uint64_t n = info.sequences, residues = info.residues;
 
     printf("database   %s\n", path);
-    printf("format     version %u\n", sw_db_format_version(db));
-    printf("alphabet   %s\n", sw_db_alphabet(db) == 0 ? "protein" : "DNA");
+    printf("format     version %u\n", info.format_version);
+    printf("alphabet   %s\n", info.alphabet == SW_ALPHABET_PROTEIN ? "protein" : "DNA");
     printf("sequences  %llu\n", (unsigned long long)n);
     printf("residues   %llu\n", (unsigned long long)residues);
     if (n) {
-        /* Lengths are sorted, so order statistics are direct reads. */
-        printf("lengths    min %u, median %u, mean %.1f, max %u\n", len[0], len[n / 2],
-               (double)residues / (double)n, len[n - 1]);
+        printf("lengths    min %u, median %u, mean %.1f, max %u\n", info.min_length, info.median_length,
+               (double)residues / (double)n, info.max_length);
     }
-    printf("chunks     %zu residue chunks, %llu header chunks\n", sw_db_num_chunks(db),
-           (unsigned long long)files.num_header_chunks);
+    printf("chunks     %llu residue chunks, %llu header chunks\n", (unsigned long long)info.residue_chunks,
+           (unsigned long long)info.header_chunks);
     printf("files\n");
-    print_size("index", files.index_bytes);
-    print_size("residues", files.residue_bytes);
-    print_size("headers", files.header_bytes);
-    if (files.residue_bytes)
-        printf("  residue compression %.2fx\n", (double)residues / (double)files.residue_bytes);
+    print_size("index", info.index_bytes);
+    print_size("residues", info.residue_bytes);
+    print_size("headers", info.header_bytes);
+    if (info.residue_bytes)
+        printf("  residue compression %.2fx\n", (double)residues / (double)info.residue_bytes);
 
     printf("length histogram\n");
-    uint64_t i = 0;
-    for (uint64_t lo = 1; i < n; lo *= 2) {
-        uint64_t hi = lo * 2 - 1, count = 0;
-        while (i < n && len[i] <= hi) {
-            count++;
-            i++;
-        }
+    for (int k = 0; k < 32; k++) {
+        uint64_t lo = (uint64_t)1 << k, hi = lo * 2 - 1, count = info.length_histogram[k];
         if (!count) continue;
         int bar = (int)(50.0 * (double)count / (double)n + 0.5);
         char range[48];

@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 #include "sw_cleanup.h"
-#include "sw_db.h"
-#include "sw_file_io.h"
 
 /* The kernel's own limit on symlinks followed in one lookup (ELOOP). */
 enum { MAX_SYMLINKS = 40 };
@@ -108,8 +106,11 @@ static int refuse_inputs(const char *option, const char *name, const struct stat
         if (!in->path) continue;
         if (in->db) {
             /* The files as the reader opened them, whatever the version. */
-            for (int f = SW_DB_FILE_INDEX; f <= SW_DB_FILE_HEADERS; f++) {
-                const char *file = sw_db_path(in->db, f);
+            sw_db_info info;
+            if (sw_db_get_info(in->db, &info, NULL)) continue;
+            const char *const files[] = {info.index_path, info.residue_path, info.header_path};
+            for (int f = 0; f < 3; f++) {
+                const char *file = files[f];
                 struct stat st;
                 if (!file || stat(file, &st) != 0 || !same_file(&st, out)) continue;
                 if (!strcmp(file, name))
@@ -128,20 +129,6 @@ static int refuse_inputs(const char *option, const char *name, const struct stat
                             in->role, is_stdin ? "(standard input)" : in->path);
     }
     return SW_OK;
-}
-
-/* Whether the file starts like a file of a swsearch database. */
-static int has_db_magic(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) return 0;
-    char magic[SW_DB_MAGIC_SIZE];
-    int found = sw_io_pread_exact(fd, magic, sizeof magic, 0) == 0 &&
-                (!memcmp(magic, SW_DB_MAGIC_INDEX, sizeof magic) ||
-                 !memcmp(magic, SW_DB_MAGIC_RESIDUES, sizeof magic) ||
-                 !memcmp(magic, SW_DB_MAGIC_HEADERS, sizeof magic));
-    close(fd);
-    return found;
 }
 
 struct cli_output_sink {
@@ -314,7 +301,7 @@ static int open_target(cli_output *o, const char *path, const cli_input *inputs,
     if (!S_ISREG(st.st_mode))
         return sw_error_set(err, SW_EINVAL, "%s %s is not a regular file, device or pipe", o->option, path);
     if ((rc = refuse_inputs(o->option, path, &st, inputs, num_inputs, err))) return rc;
-    if (has_db_magic(o->target))
+    if (sw_db_is_file(o->target))
         return sw_error_set(err, SW_EINVAL, "%s %s is a swsearch database file; refusing to overwrite it", o->option,
                             path);
     return open_replacement(o, &st, err);

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sw_db.h"
 #include "sw_error.h"
+#include "swsearch.h"
 
 /* A file the command reads, which -o must not replace. */
 typedef struct cli_input {

@@ -2,7 +2,6 @@
  * profiles; the merged alignment, its score, and on request the column map. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,10 +10,6 @@
 #include "cli_output.h"
 #include "sw_cleanup.h"
 #include "sw_clock.h"
-#include "sw_matrix.h"
-#include "sw_pool.h"
-#include "sw_profile_report.h"
-#include "sw_search.h"
 
 static const char help[] =
     "usage: swsearch profile A.afa B.afa [options]\n"
@@ -78,8 +73,8 @@ static const char help[] =
 
 typedef struct profile_args {
     const char *path_a, *path_b, *out_path, *map_path, *matrix, *pairs_path;
-    sw_profile_format format;
-    sw_profile_kind kind;
+    int format; /* 0: aligned FASTA, 1: Clustal (sw_merged_write) */
+    sw_profile_score kind;
     long gap_open, gap_extend, threads, gpu;
     int open_given, quiet, weighted, device;
 } profile_args;
@@ -110,21 +105,21 @@ static int parse_args(int argc, char **argv, profile_args *a)
         switch (c) {
         case 'o': a->out_path = optarg; break;
         case 'f': {
-            static const cli_choice formats[] = {{"fasta", SW_PROFILE_FASTA},
-                                                 {"clustal", SW_PROFILE_CLUSTAL},
+            static const cli_choice formats[] = {{"fasta", 0},
+                                                 {"clustal", 1},
                                                  {NULL, 0}};
             int v;
             if (cli_parse_choice("--format", optarg, formats, &v)) return CLI_EXIT_USAGE;
-            a->format = (sw_profile_format)v;
+            a->format = v;
             break;
         }
         case 's': {
-            static const cli_choice kinds[] = {{"expected", SW_PROFILE_EXPECTED},
-                                               {"euclid", SW_PROFILE_EUCLID},
+            static const cli_choice kinds[] = {{"expected", SW_PROFILE_SCORE_EXPECTED},
+                                               {"euclid", SW_PROFILE_SCORE_EUCLID},
                                                {NULL, 0}};
             int v;
             if (cli_parse_choice("--score", optarg, kinds, &v)) return CLI_EXIT_USAGE;
-            a->kind = (sw_profile_kind)v;
+            a->kind = (sw_profile_score)v;
             break;
         }
         case OPT_MATRIX: a->matrix = optarg; break;
@@ -156,7 +151,7 @@ static int parse_args(int argc, char **argv, profile_args *a)
         default: return cli_option_error(c, argv, "profile");
         }
     }
-    if (a->kind == SW_PROFILE_EUCLID && !a->open_given) a->gap_open = 0;
+    if (a->kind == SW_PROFILE_SCORE_EUCLID && !a->open_given) a->gap_open = 0;
     if (a->pairs_path) {
         if (argc - optind != 0 || a->out_path || a->map_path) {
             cli_error("--pairs names the inputs and outputs of every pair: it takes no files, -o or --map");
@@ -173,25 +168,6 @@ static int parse_args(int argc, char **argv, profile_args *a)
     return CLI_EXIT_OK;
 }
 
-static int make_profile(const profile_args *a, const sw_msa *m, sw_profile **out, sw_error *err)
-{
-    return a->weighted ? sw_profile_from_msa_weighted(m, out, err) : sw_profile_from_msa(m, out, err);
-}
-
-/* The --matrix, which must score proteins. */
-static int load_matrix(const profile_args *a, sw_matrix **out, sw_error *err)
-{
-    int rc = sw_matrix_load(a->matrix, out, err);
-    if (!rc && sw_matrix_alphabet(*out)->kind != SW_ALPHABET_PROTEIN)
-        rc = sw_error_set(err, SW_EINVAL, "--matrix %s: not a protein matrix", a->matrix);
-    return rc;
-}
-
-static sw_profile_scoring scoring_of(const profile_args *a, const sw_matrix *matrix)
-{
-    return (sw_profile_scoring){a->kind, sw_matrix_table(matrix), (int)a->gap_open, (int)a->gap_extend};
-}
-
 /* One pair of a --pairs list. */
 typedef struct pair_job {
     char *a, *b, *out;
@@ -200,10 +176,8 @@ typedef struct pair_job {
 
 typedef struct batch {
     const profile_args *args;
-    const sw_matrix *matrix;
     pair_job *jobs;
     size_t count;
-    atomic_ullong cells;
 } batch;
 
 /* Reads LIST: every line "A B OUT". */
@@ -338,200 +312,99 @@ static int distinct_outputs(const char *list, const pair_job *jobs, size_t count
     return rc;
 }
 
-/* Reads a pair's alignments (ms[0], ms[1]) and makes their profiles. */
-static int read_pair(const profile_args *a, const pair_job *j, sw_msa **ms, sw_profile **ps, sw_error *err)
+/* Writes a pair's merge into its output, on one of the library's threads;
+ * the output appears only on success. */
+static int write_pair(void *user, size_t k, const sw_merged *m, sw_error *err)
 {
-    int rc;
-    (void)((rc = sw_msa_read(j->a, &ms[0], err)) || (rc = sw_msa_read(j->b, &ms[1], err)) ||
-           (rc = make_profile(a, ms[0], &ps[0], err)) || (rc = make_profile(a, ms[1], &ps[1], err)));
-    return rc;
-}
-
-/* Writes a pair's merge; the output appears only on success. */
-static int write_pair(const profile_args *a, const pair_job *j, sw_msa *const *ms, const sw_profile_alignment *x,
-                      sw_error *err)
-{
+    const batch *bt = user;
+    const pair_job *j = &bt->jobs[k];
     cli_output out = {0};
     const cli_input inputs[] = {{"an input alignment", j->a, NULL}, {"an input alignment", j->b, NULL}};
     int rc = cli_output_open(&out, j->out, inputs, 2, err);
-    if (!rc) {
-        sw_profile_write_merged(out.file, a->format, ms[0], ms[1], x);
-        rc = cli_output_commit(&out, err);
-    }
+    if (!rc && !(rc = sw_merged_write(m, bt->args->format, out.file, err))) rc = cli_output_commit(&out, err);
     if (rc) cli_output_abort(&out);
     return rc;
 }
 
-/* Merges one pair into its output on this thread. */
-static int merge_pair(const batch *bt, const pair_job *j, uint64_t *cells, sw_error *err)
+/* --matrix, named in the message when it is no protein matrix. */
+static int set_matrix(sw_profile_aligner *aligner, const char *matrix, sw_error *err)
 {
-    sw_msa *ms[2] = {NULL, NULL};
-    sw_profile *ps[2] = {NULL, NULL};
-    sw_profile_alignment *x = NULL;
-    int rc = read_pair(bt->args, j, ms, ps, err);
-    if (!rc) {
-        const sw_profile_scoring scoring = scoring_of(bt->args, bt->matrix);
-        if (!(rc = sw_profile_align_threads(ps[0], ps[1], &scoring, 1, &x, err)) &&
-            !(rc = write_pair(bt->args, j, ms, x, err)))
-            *cells = (uint64_t)sw_msa_columns(ms[0]) * sw_msa_columns(ms[1]);
+    int rc = sw_profile_aligner_set_matrix(aligner, matrix, err);
+    if (rc == SW_EINVAL && err) {
+        char why[sizeof err->message];
+        snprintf(why, sizeof why, "%s", err->message);
+        rc = sw_error_set(err, rc, "--matrix %s", why);
     }
-    sw_profile_alignment_free(x);
-    sw_profile_free(ps[0]);
-    sw_profile_free(ps[1]);
-    sw_msa_free(ms[0]);
-    sw_msa_free(ms[1]);
     return rc;
 }
 
-/* A pair's failure, named by the list's file and line. */
-static int pair_error(const batch *bt, size_t k, int rc, const sw_error *inner, sw_error *err)
+/* The settings every pair shares, from the command line. */
+static int make_aligner(const profile_args *a, sw_profile_aligner **out, sw_error *err)
 {
-    return sw_error_set(err, rc, "%s:%lu: %s", bt->args->pairs_path, bt->jobs[k].line, inner->message);
-}
-
-/* The GPU's batch: every pair's alignments and profiles read on the
- * threads, all pairs aligned on the GPU at once, the outputs written on the
- * threads. */
-typedef struct gpu_batch {
-    batch *bt;
-    sw_msa **msa;         /* 2 a pair */
-    sw_profile **profile; /* 2 a pair */
-    sw_profile_alignment **x;
-} gpu_batch;
-
-static int gpu_read_task(void *ctx, int worker, size_t k, sw_error *err)
-{
-    (void)worker;
-    gpu_batch *gb = ctx;
-    sw_error e;
-    sw_error_clear(&e);
-    const int rc = read_pair(gb->bt->args, &gb->bt->jobs[k], &gb->msa[2 * k], &gb->profile[2 * k], &e);
-    return rc ? pair_error(gb->bt, k, rc, &e, err) : SW_OK;
-}
-
-static int gpu_write_task(void *ctx, int worker, size_t k, sw_error *err)
-{
-    (void)worker;
-    gpu_batch *gb = ctx;
-    sw_error e;
-    sw_error_clear(&e);
-    const int rc = write_pair(gb->bt->args, &gb->bt->jobs[k], &gb->msa[2 * k], gb->x[k], &e);
-    if (rc) return pair_error(gb->bt, k, rc, &e, err);
-    atomic_fetch_add(&gb->bt->cells,
-                     (unsigned long long)sw_msa_columns(gb->msa[2 * k]) * sw_msa_columns(gb->msa[2 * k + 1]));
-    return SW_OK;
-}
-
-/* Runs the batch on the GPU. *pair_failed: the error is a pair's (reading
- * or writing it), else the GPU's; SW_ENODEV or SW_ELIMIT from the GPU
- * (nothing written) let --device auto fall back to the CPU. */
-static int run_pairs_gpu(batch *bt, int threads, int *pair_failed, sw_error *err)
-{
-    const size_t count = bt->count;
-    gpu_batch gb = {bt, calloc(2 * count, sizeof(sw_msa *)), calloc(2 * count, sizeof(sw_profile *)),
-                    calloc(count, sizeof(sw_profile_alignment *))};
-    const sw_pool_tasks reading = {count, gpu_read_task, NULL, NULL}, writing = {count, gpu_write_task, NULL, NULL};
-    int rc = SW_OK;
-    *pair_failed = 0;
-    if (!gb.msa || !gb.profile || !gb.x) {
-        rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
-        goto done;
+    sw_profile_aligner *aligner = NULL;
+    int rc;
+    (void)((rc = sw_profile_aligner_create(&aligner, err)) ||
+           (rc = sw_profile_aligner_set_score(aligner, a->kind, err)) ||
+           (rc = set_matrix(aligner, a->matrix, err)) ||
+           (rc = sw_profile_aligner_set_gap_costs(aligner, (int)a->gap_open, (int)a->gap_extend, err)) ||
+           (rc = sw_profile_aligner_set_weights(aligner, a->weighted, err)) ||
+           (rc = sw_profile_aligner_set_device(aligner, (sw_device)a->device, err)) ||
+           (rc = sw_profile_aligner_set_gpu(aligner, (int)a->gpu, err)) ||
+           (rc = sw_profile_aligner_set_threads(aligner, (int)a->threads, err)));
+    if (rc) {
+        sw_profile_aligner_free(aligner);
+        aligner = NULL;
     }
-    if ((rc = sw_pool_each(threads, &reading, &gb, NULL, err))) {
-        *pair_failed = 1;
-        goto done;
-    }
-    {
-        /* The first profile of every pair, then the second. */
-        const sw_profile **pa = malloc(2 * count * sizeof *pa);
-        if (!pa) {
-            rc = sw_error_set(err, SW_ENOMEM, "out of memory for %zu pairs", count);
-            goto done;
-        }
-        for (size_t k = 0; k < count; ++k) {
-            pa[k] = gb.profile[2 * k];
-            pa[count + k] = gb.profile[2 * k + 1];
-        }
-        const sw_profile_scoring scoring = scoring_of(bt->args, bt->matrix);
-        const sw_profile_gpu_options go = {.device = (int)bt->args->gpu};
-        rc = sw_profile_align_gpu(pa, pa + count, count, &scoring, &go, gb.x, NULL, err);
-        free(pa);
-        if (rc) goto done;
-    }
-    if ((rc = sw_pool_each(threads, &writing, &gb, NULL, err))) *pair_failed = 1;
-
-done:
-    for (size_t k = 0; gb.x && k < count; ++k) sw_profile_alignment_free(gb.x[k]);
-    for (size_t k = 0; gb.profile && k < 2 * count; ++k) sw_profile_free(gb.profile[k]);
-    for (size_t k = 0; gb.msa && k < 2 * count; ++k) sw_msa_free(gb.msa[k]);
-    free(gb.x);
-    free(gb.profile);
-    free(gb.msa);
+    *out = aligner;
     return rc;
-}
-
-static int merge_task(void *ctx, int worker, size_t k, sw_error *err)
-{
-    (void)worker;
-    batch *bt = ctx;
-    sw_error e;
-    sw_error_clear(&e);
-    uint64_t cells = 0;
-    const int rc = merge_pair(bt, &bt->jobs[k], &cells, &e);
-    if (rc) return pair_error(bt, k, rc, &e, err);
-    atomic_fetch_add(&bt->cells, cells);
-    return SW_OK;
 }
 
 static int run_pairs(const profile_args *a)
 {
     sw_error err;
     sw_error_clear(&err);
-    sw_matrix *matrix = NULL;
+    sw_profile_aligner *aligner = NULL;
     pair_job *jobs = NULL;
     size_t count = 0;
+    const char **paths = NULL;
+    char **names = NULL;
     int rc = read_pairs(a->pairs_path, &jobs, &count, &err);
     if (!rc) rc = distinct_outputs(a->pairs_path, jobs, count, &err);
-    if (!rc) rc = load_matrix(a, &matrix, &err);
-    if (rc) {
-        cli_error("%s", err.message);
-        free_pairs(jobs, count);
-        return CLI_EXIT_FAILURE;
-    }
-    batch bt;
-    memset(&bt, 0, sizeof bt);
-    bt.args = a;
-    bt.matrix = matrix;
-    bt.jobs = jobs;
-    bt.count = count;
-    atomic_init(&bt.cells, 0);
+    if (!rc) rc = make_aligner(a, &aligner, &err);
     /* Each output in flight holds a cleanup slot. */
     int threads = a->threads > 0 ? (int)a->threads : sw_clock_online_cpus();
     if (threads > SW_CLEANUP_MAX_PATHS / 2) threads = SW_CLEANUP_MAX_PATHS / 2;
-    if ((size_t)threads > count) threads = (int)count;
+    if (!rc) rc = sw_profile_aligner_set_threads(aligner, threads, &err);
+    if (!rc && (!(paths = calloc(2 * (count ? count : 1), sizeof *paths)) ||
+                !(names = calloc(count ? count : 1, sizeof *names))))
+        rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
+    for (size_t k = 0; !rc && k < count; k++) {
+        paths[k] = jobs[k].a;
+        paths[count + k] = jobs[k].b;
+        /* A pair's failure is named by the list's file and line. */
+        size_t n = strlen(a->pairs_path) + 24;
+        if (!(names[k] = malloc(n))) rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
+        else snprintf(names[k], n, "%s:%lu", a->pairs_path, jobs[k].line);
+    }
+    batch bt = {a, jobs, count};
+    sw_pairs_info info = {0};
     const double t0 = sw_clock_seconds();
-    int used = 0, on_gpu = 0;
-    if (a->device != SW_DEVICE_CPU) {
-        int pair_failed = 0;
-        rc = run_pairs_gpu(&bt, threads, &pair_failed, &err);
-        if (!rc) on_gpu = 1;
-        else if (!pair_failed && a->device != SW_DEVICE_GPU && (rc == SW_ENODEV || rc == SW_ELIMIT)) rc = SW_OK;
-    }
-    if (!on_gpu && !rc) {
-        const sw_pool_tasks merging = {count, merge_task, NULL, NULL};
-        rc = sw_pool_each(threads, &merging, &bt, &used, &err);
-    }
+    if (!rc)
+        rc = sw_profile_aligner_run_pairs(aligner, count, paths, paths + count, (const char *const *)names, write_pair,
+                                          &bt, &info, &err);
     const double seconds = sw_clock_seconds() - t0;
     char where[64];
-    if (on_gpu) snprintf(where, sizeof where, "GPU %ld", a->gpu);
-    else snprintf(where, sizeof where, "%d CPU thread%s", used ? used : 1, used > 1 ? "s" : "");
-    if (rc) cli_error("%s", err.message);
+    if (info.on_gpu) snprintf(where, sizeof where, "GPU %ld", a->gpu);
+    else snprintf(where, sizeof where, "%d CPU thread%s", info.threads ? info.threads : 1, info.threads > 1 ? "s" : "");
+    if (rc) cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
     else if (!a->quiet)
         fprintf(stderr, "swsearch: profile: %zu pairs, %.3e cells in %.3f s on %s (%.3f GCUPS)\n", count,
-                (double)atomic_load(&bt.cells), seconds, where,
-                seconds > 0 ? (double)atomic_load(&bt.cells) / seconds / 1e9 : 0.0);
+                (double)info.cells, seconds, where, seconds > 0 ? (double)info.cells / seconds / 1e9 : 0.0);
+    for (size_t k = 0; names && k < count; k++) free(names[k]);
+    free(names);
+    free(paths);
     free_pairs(jobs, count);
-    sw_matrix_free(matrix);
+    sw_profile_aligner_free(aligner);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }
 
@@ -548,16 +421,7 @@ int cli_profile(int argc, char **argv)
     sw_merged *merged = NULL;
     cli_output out = {0}, map = {0};
     int rc;
-    if ((rc = sw_profile_aligner_create(&aligner, &err)) ||
-        (rc = sw_profile_aligner_set_score(
-             aligner, a.kind == SW_PROFILE_EUCLID ? SW_PROFILE_SCORE_EUCLID : SW_PROFILE_SCORE_EXPECTED, &err)) ||
-        (rc = sw_profile_aligner_set_matrix(aligner, a.matrix, &err)) ||
-        (rc = sw_profile_aligner_set_gap_costs(aligner, (int)a.gap_open, (int)a.gap_extend, &err)) ||
-        (rc = sw_profile_aligner_set_weights(aligner, a.weighted, &err)) ||
-        (rc = sw_profile_aligner_set_device(aligner, (sw_device)a.device, &err)) ||
-        (rc = sw_profile_aligner_set_gpu(aligner, (int)a.gpu, &err)) ||
-        (rc = sw_profile_aligner_set_threads(aligner, (int)a.threads, &err)))
-        goto done;
+    if ((rc = make_aligner(&a, &aligner, &err))) goto done;
     /* Outputs open before the long computation, so a bad path fails early. */
     const cli_input inputs[] = {{"an input alignment", a.path_a, NULL}, {"an input alignment", a.path_b, NULL}};
     if ((rc = cli_output_open(&out, a.out_path, inputs, 2, &err))) goto done;
@@ -572,7 +436,7 @@ int cli_profile(int argc, char **argv)
     if ((rc = sw_profile_aligner_run(aligner, a.path_a, a.path_b, &merged, &err))) goto done;
     const double seconds = sw_clock_seconds() - t0;
     sw_merged_info info;
-    if ((rc = sw_merged_get_info(merged, &info, &err)) || (rc = sw_merged_write(merged, (int)a.format, out.file, &err)))
+    if ((rc = sw_merged_get_info(merged, &info, &err)) || (rc = sw_merged_write(merged, a.format, out.file, &err)))
         goto done;
     if (a.map_path) {
         if ((rc = sw_merged_write_map(merged, map.file, &err)) || (rc = cli_output_commit(&map, &err))) goto done;
@@ -584,7 +448,7 @@ int cli_profile(int argc, char **argv)
                 "swsearch: profile: %zu x %zu columns (%zu and %zu rows): score %lld (%.4f in %s units), %zu merged "
                 "columns; %.3f s on %s (%.3f GCUPS)\n",
                 info.a_columns, info.b_columns, info.a_rows, info.b_rows, (long long)info.score, info.units,
-                a.kind == SW_PROFILE_EXPECTED ? "matrix" : "distance", info.columns, seconds, info.engine,
+                a.kind == SW_PROFILE_SCORE_EXPECTED ? "matrix" : "distance", info.columns, seconds, info.engine,
                 seconds > 0 ? cells / seconds / 1e9 : 0.0);
     }
 

@@ -1,15 +1,10 @@
-/* swsearch search: loading, the search and its report. */
+/* swsearch search: loading, the search and its report, on the public API. */
 #include "cli.h"
 #include "cli_client.h"
 #include "cli_common.h"
 #include "cli_search.h"
 #include "sw_clock.h"
-#include "sw_db.h"
-#include "sw_gpu.h"
-#include "sw_matrix.h"
-#include "sw_queries.h"
-#include "sw_report.h"
-#include "sw_search.h"
+#include "swsearch.h"
 
 static void cli_note(void *user, const char *message)
 {
@@ -22,63 +17,30 @@ static void draw_progress(void *user, uint64_t done, uint64_t total)
     cli_progress_draw(user, done, total);
 }
 
-int cli_search_report(const search_args *a, const char *db_path, sw_db *db, sw_resident *resident,
-                      sw_query_reader *queries, FILE *out, void (*note)(void *, const char *), void *note_user,
-                      cli_progress *progress, sw_report_summary *summary, sw_error *err)
+int cli_search_configure(sw_search *s, const search_args *a, sw_message_fn note, sw_message_fn warn, void *user,
+                         cli_progress *progress, sw_error *err)
 {
-    sw_matrix *matrix = NULL;
-    sw_outfmt *format = NULL;
-    sw_scoring scoring;
     int rc;
-    if ((rc = sw_outfmt_parse(a->outfmt, &format, err)) || (rc = sw_matrix_load(a->matrix, &matrix, err)) ||
-        (rc = sw_scoring_init(&scoring, matrix, (int)a->gap_open, (int)a->gap_extend, err)))
-        goto done;
-    sw_search_options opt = {
-        .top_n = (size_t)a->top,
-        .threads = (int)a->threads,
-        .cpu_engine = (sw_cpu_engine)a->cpu_engine,
-        .device = (sw_device)a->device,
-        .gpus = a->gpus.is_list ? a->gpus.list : NULL,
-        .num_gpus = a->gpus.count,
-        .gpu_memory = a->gpu_memory,
-        .gpu_threshold = a->threshold,
-        .progress = progress ? draw_progress : NULL,
-        .progress_user = progress,
-        .note = note,
-        .note_user = note_user,
-        .resident = resident,
-    };
-    /* Queries are read, searched and written a batch at a time, so memory
-     * does not grow with the query file. */
-    sw_report_options report = {
-        .format = format,
-        .stats = (sw_stats_method)a->stats,
-        .matrix_name = sw_matrix_name(matrix),
-        .max_evalue = a->evalue,
-        .run =
-            {
-                .version = SW_VERSION,
-                .db_path = db_path,
-                .db_seqs = sw_db_num_seqs(db),
-                .db_residues = sw_db_num_residues(db),
-                .matrix = a->matrix,
-                .gap_open = (int)a->gap_open,
-                .gap_extend = (int)a->gap_extend,
-                .evalue_cutoff = a->evalue,
-                .table = sw_matrix_table(matrix),
-            },
-    };
-    rc = sw_report_search(out, db, queries, &scoring, &opt, &report, NULL, summary, err);
-done:
-    sw_matrix_free(matrix);
-    sw_outfmt_free(format);
-    return rc;
+    if ((rc = sw_search_set_matrix(s, a->matrix, err)) ||
+        (rc = sw_search_set_gap_costs(s, (int)a->gap_open, (int)a->gap_extend, err)) ||
+        (rc = sw_search_set_evalue(s, a->evalue, err)) || (rc = sw_search_set_top(s, (size_t)a->top, err)) ||
+        (rc = sw_search_set_statistics(s, (sw_stats_method)a->stats, err)) ||
+        (rc = sw_search_set_device(s, (sw_device)a->device, err)) ||
+        (rc = sw_search_set_gpus(s, a->gpus.is_list ? a->gpus.list : NULL, a->gpus.count, err)) ||
+        (rc = sw_search_set_gpu_memory(s, a->gpu_memory, err)) ||
+        (rc = sw_search_set_gpu_threshold(s, a->threshold, err)) ||
+        (rc = sw_search_set_threads(s, (int)a->threads, err)) ||
+        (rc = sw_search_set_cpu_engine(s, cli_cpu_engine_name(a->cpu_engine), err)) ||
+        (rc = sw_search_set_messages(s, note, user, err)) || (rc = sw_search_set_warnings(s, warn, user, err)) ||
+        (rc = sw_search_set_progress(s, progress ? draw_progress : NULL, progress, err)))
+        return rc;
+    return SW_OK;
 }
 
-void cli_search_summary(FILE *to, const sw_db *db, const sw_report_summary *summary, double seconds,
+void cli_search_summary(FILE *to, const sw_db *db, const sw_search_summary *summary, double seconds,
                         const char *whole)
 {
-    const sw_search_stats st = summary->stats;
+    const sw_search_summary st = *summary;
     fprintf(to,
             "swsearch: %zu queries x %llu sequences (%llu residues): %.3e cells on %s\n"
             "swsearch: scan %.3f s (%.1f GCUPS)",
@@ -107,7 +69,7 @@ void cli_search_summary(FILE *to, const sw_db *db, const sw_report_summary *summ
                 summary->read_seconds);
     }
     if (summary->statistics[0]) fprintf(to, "; E-values: %s", summary->statistics);
-    if (st.gpu_threshold_source) {
+    if (st.gpu_threshold_source[0]) {
         if (st.gpu_qp_length) fprintf(to, ", query across the threads up to %u residues", st.gpu_qp_length);
         if (st.gpu_threshold == UINT32_MAX)
             fprintf(to, ", no intra-task kernel (%s)", st.gpu_threshold_source);
@@ -125,21 +87,19 @@ int cli_search(int argc, char **argv)
     if (a.server_path) return cli_search_client(&a);
 
     double t0 = sw_clock_seconds();
-    /* The GPU's context starts while the input is read and decoded. */
-    sw_gpu_warm_up *warm_up =
-        a.device != SW_DEVICE_CPU ? sw_gpu_warm_up_start(a.gpus.list, a.gpus.is_list ? a.gpus.count : 0) : NULL;
     sw_error err;
     sw_error_clear(&err);
-    sw_query_reader *queries = NULL;
+    /* The GPU's context starts while the input is read and decoded. */
+    sw_gpus_warm *warm_up = NULL;
+    if (a.device != SW_DEVICE_CPU)
+        sw_gpus_warm_up(a.gpus.is_list ? a.gpus.list : NULL, a.gpus.is_list ? a.gpus.count : 0, &warm_up, NULL);
+    sw_query_input *queries = NULL;
     sw_db *db = NULL;
+    sw_search *search = NULL;
     cli_output out = {0};
     int rc;
 
-    if ((rc = sw_queries_open(a.query_path, sw_alphabet_protein(), cli_warn, NULL, &queries, &err)) ||
-        (rc = sw_db_open(a.db_path, &db, &err)) ||
-        /* A damaged header chunk fails the run before any output, not when
-         * a hit happens to fall into it. */
-        (rc = sw_db_check_headers(db, &err)))
+    if ((rc = sw_query_input_open(a.query_path, &queries, &err)) || (rc = sw_db_open(a.db_path, &db, &err)))
         goto done;
     if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN) {
         rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins", a.db_path);
@@ -155,20 +115,29 @@ int cli_search(int argc, char **argv)
 
     cli_progress progress;
     cli_progress_init(&progress, "searching");
-    sw_report_summary summary;
-    rc = cli_search_report(&a, a.db_path, db, NULL, queries, out.file, cli_note, NULL, &progress, &summary, &err);
+    /* Queries are read, searched and written a batch at a time, so memory
+     * does not grow with the query file; a damaged header file of the
+     * database fails the search before any output. */
+    if ((rc = sw_search_create(&search, &err)) == SW_OK &&
+        (rc = cli_search_configure(search, &a, cli_note, cli_warn, NULL, &progress, &err)) == SW_OK)
+        rc = sw_search_write_input(search, db, queries, a.outfmt, out.file, &err);
     cli_progress_end(&progress);
     rc = cli_output_check(&out, rc, &err);
     if (rc || (rc = cli_output_commit(&out, &err))) goto done;
-    if (a.verbose) cli_search_summary(stderr, db, &summary, sw_clock_seconds() - t0, "whole command");
+    if (a.verbose) {
+        sw_search_summary summary;
+        sw_search_get_summary(search, &summary, NULL);
+        cli_search_summary(stderr, db, &summary, sw_clock_seconds() - t0, "whole command");
+    }
 
 done:
     if (rc) {
         cli_output_abort(&out);
         cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
     }
+    sw_search_free(search);
     sw_db_close(db);
-    sw_queries_close(queries);
-    sw_gpu_warm_up_finish(warm_up);
+    sw_query_input_close(queries);
+    sw_gpus_warm_free(warm_up);
     return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

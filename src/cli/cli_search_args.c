@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sw_report.h"
-#include "sw_search.h"
+#include "swsearch.h"
 
 static void search_usage(FILE *out)
 {
@@ -164,8 +163,8 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             if (cli_parse_gap_extend(optarg, &a->gap_extend)) return CLI_EXIT_USAGE;
             break;
         case OPT_CPU_ENGINE: {
-            static const cli_choice engines[] = {{"simd", SW_CPU_ENGINE_SIMD},
-                                                 {"reference", SW_CPU_ENGINE_REFERENCE},
+            static const cli_choice engines[] = {{"simd", CLI_CPU_ENGINE_SIMD},
+                                                 {"reference", CLI_CPU_ENGINE_REFERENCE},
                                                  {NULL, 0}};
             if (cli_parse_choice("--cpu-engine", optarg, engines, &a->cpu_engine)) return CLI_EXIT_USAGE;
             break;
@@ -229,15 +228,15 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         return CLI_EXIT_USAGE;
     }
     /* A bad --outfmt is a usage error, found before anything is read. */
-    sw_outfmt *format = NULL;
     sw_error err;
-    if (sw_outfmt_parse(a->outfmt, &format, &err)) {
+    if (sw_search_check_format(a->outfmt, &err)) {
         cli_error("%s", err.message);
         return CLI_EXIT_USAGE;
     }
-    sw_outfmt_free(format);
     return CLI_EXIT_OK;
 }
+
+const char *cli_cpu_engine_name(int engine) { return engine == CLI_CPU_ENGINE_REFERENCE ? "reference" : "simd"; }
 
 int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
 {
@@ -264,7 +263,7 @@ int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
         snprintf(memory, sizeof memory, "%llu", (unsigned long long)a->gpu_memory);
         pairs[n][0] = "--gpu-memory", pairs[n++][1] = memory;
     }
-    pairs[n][0] = "--cpu-engine", pairs[n++][1] = a->cpu_engine == SW_CPU_ENGINE_REFERENCE ? "reference" : "simd";
+    pairs[n][0] = "--cpu-engine", pairs[n++][1] = cli_cpu_engine_name(a->cpu_engine);
     if (a->threads) {
         snprintf(threads, sizeof threads, "%ld", a->threads);
         pairs[n][0] = "--threads", pairs[n++][1] = threads;

@@ -18,6 +18,10 @@ typedef struct search_args {
     int cpu_engine, device, verbose;
 } search_args;
 
+/* --cpu-engine's values, and the engine's name as the library takes it. */
+enum { CLI_CPU_ENGINE_SIMD = 0, CLI_CPU_ENGINE_REFERENCE = 1 };
+const char *cli_cpu_engine_name(int engine);
+
 /* Parses `swsearch search` options (argv[0] is the command's name). A
  * server's request (`for_server`) must not name files. CLI_EXIT_OK,
  * CLI_EXIT_USAGE after an error message, or -1 after --help. */

@@ -20,7 +20,7 @@
 #include "cli_search.h"
 #include "cli_wire.h"
 #include "sw_clock.h"
-#include "sw_gpu.h"
+#include "swsearch.h"
 
 /* How long a read or a write of a request may wait for its client. */
 #define CLIENT_TIMEOUT_SECONDS 30
@@ -70,7 +70,7 @@ static void on_stop(int sig)
 typedef struct server {
     const char *db_path;
     sw_db *db;
-    sw_resident *resident;
+    sw_search *search; /* holds the database between requests */
     int device;    /* SW_DEVICE_* the server allows */
     cli_gpus gpus; /* --gpus or --gpu: the GPUs that hold the database */
     uint64_t gpu_memory; /* --gpu-memory; 0: not given */
@@ -137,10 +137,9 @@ static void serve_one(server *sv, int conn)
     a.gpu_memory = sv->gpu_memory;
     sw_error err;
     sw_error_clear(&err);
-    sw_query_reader *queries = NULL;
-    int rc = sw_queries_open_fd(conn, query_name, sw_alphabet_protein(), CLI_SERVE_MAX_QUERY, send_warning, &conn,
-                                &queries, &err);
-    sw_report_summary summary;
+    sw_query_input *queries = NULL;
+    int rc = sw_query_input_open_fd(conn, query_name, CLI_SERVE_MAX_QUERY, &queries, &err);
+    sw_search_summary summary;
     memset(&summary, 0, sizeof summary);
     if (rc == SW_OK) {
         FILE *out = fopencookie(&conn, "w", (cookie_io_functions_t){.write = output_write});
@@ -148,13 +147,16 @@ static void serve_one(server *sv, int conn)
             rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
         } else {
             setvbuf(out, NULL, _IOFBF, 1 << 16);
-            rc = cli_search_report(&a, sv->db_path, sv->db, sv->resident, queries, out, send_note, &conn, NULL,
-                                   &summary, &err);
+            rc = cli_search_configure(sv->search, &a, send_note, send_warning, &conn, NULL, &err);
+            if (rc == SW_OK) {
+                rc = sw_search_write_input(sv->search, sv->db, queries, a.outfmt, out, &err);
+                sw_search_get_summary(sv->search, &summary, NULL);
+            }
             if (fflush(out) && rc == SW_OK) rc = sw_error_set(&err, SW_EIO, "error sending results");
             fclose(out);
         }
     }
-    sw_queries_close(queries);
+    sw_query_input_close(queries);
     double seconds = sw_clock_seconds() - t0;
     if (rc) {
         cli_wire_send_end(conn, CLI_EXIT_FAILURE, err.message[0] ? err.message : sw_strerror(rc));
@@ -237,7 +239,7 @@ static void warm_up(server *sv)
     static const char query[] = ">warm-up\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ\n";
     ssize_t w = write(p[1], query, sizeof query - 1);
     close(p[1]);
-    sw_query_reader *q = NULL;
+    sw_query_input *q = NULL;
     sw_error err;
     char *text = NULL;
     size_t len = 0;
@@ -245,16 +247,16 @@ static void warm_up(server *sv)
     char *argv[] = {"search", NULL};
     search_args a;
     if (w > 0 && sink && cli_search_parse(1, argv, 1, &a) == CLI_EXIT_OK &&
-        sw_queries_open_fd(p[0], "warm-up", sw_alphabet_protein(), 0, NULL, NULL, &q, &err) == SW_OK) {
+        sw_query_input_open_fd(p[0], "warm-up", 0, &q, &err) == SW_OK) {
         a.device = sv->device;
         a.gpus = sv->gpus;
         a.gpu_memory = sv->gpu_memory;
         a.threads = sv->threads;
-        sw_report_summary summary;
-        if (cli_search_report(&a, sv->db_path, sv->db, sv->resident, q, sink, NULL, NULL, NULL, &summary, &err))
+        if (cli_search_configure(sv->search, &a, NULL, NULL, NULL, NULL, &err) ||
+            sw_search_write_input(sv->search, sv->db, q, a.outfmt, sink, &err))
             cli_error("warm-up search: %s", err.message);
     }
-    sw_queries_close(q);
+    sw_query_input_close(q);
     if (sink) fclose(sink);
     free(text);
     close(p[0]);
@@ -315,28 +317,30 @@ int cli_serve(int argc, char **argv)
     sw_error_clear(&err);
     int rc;
     int listen_fd = -1;
-    if ((rc = sw_db_open(sv.db_path, &sv.db, &err)) || (rc = sw_db_check_headers(sv.db, &err))) goto fail;
+    if ((rc = sw_db_open(sv.db_path, &sv.db, &err))) goto fail;
     if (sw_db_alphabet(sv.db) != SW_ALPHABET_PROTEIN) {
         rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins", sv.db_path);
         goto fail;
     }
     double t0 = sw_clock_seconds();
+    /* The database checked and decoded once, on the server's threads. */
+    if ((rc = sw_search_create(&sv.search, &err)) || (rc = sw_search_set_threads(sv.search, (int)sv.threads, &err)) ||
+        (rc = sw_search_hold(sv.search, sv.db, &err)))
+        goto fail;
     if (sv.device == SW_DEVICE_AUTO) {
         /* Without a usable GPU every request goes to the CPU: say so once. */
-        sw_gpu_info gpus[1];
         int ngpus = 0;
         sw_error gerr;
         sw_error_clear(&gerr);
-        if (sw_gpu_list(gpus, 1, &ngpus, &gerr) != SW_OK || ngpus == 0) {
+        if (sw_gpus_list(NULL, 0, &ngpus, &gerr) != SW_OK || ngpus == 0) {
             cli_error("%s; serving on the CPU", gerr.message[0] ? gerr.message : "no usable GPU");
             sv.device = SW_DEVICE_CPU;
         }
     }
-    if ((rc = sw_resident_create(sv.db, (int)sv.threads, 1, &sv.resident, &err))) goto fail;
-    if (sv.device != SW_DEVICE_CPU && sw_gpu_compiled()) warm_up(&sv);
+    if (sv.device != SW_DEVICE_CPU && sw_gpus_built()) warm_up(&sv);
     int status = listen_on(socket_path, &listen_fd);
     if (status) {
-        sw_resident_free(sv.resident);
+        sw_search_free(sv.search);
         sw_db_close(sv.db);
         return status;
     }
@@ -370,13 +374,13 @@ int cli_serve(int argc, char **argv)
     if (have_mine && stat(socket_path, &now) == 0 && now.st_ino == mine.st_ino && now.st_dev == mine.st_dev)
         unlink(socket_path);
     if (sv.verbose) fprintf(stderr, "swsearch: serve: stopped\n");
-    sw_resident_free(sv.resident);
+    sw_search_free(sv.search);
     sw_db_close(sv.db);
     return CLI_EXIT_OK;
 
 fail:
     cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
-    sw_resident_free(sv.resident);
+    sw_search_free(sv.search);
     sw_db_close(sv.db);
     return CLI_EXIT_FAILURE;
 }

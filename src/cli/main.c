@@ -4,9 +4,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
-#include "sw_cpu_simd.h"
-#include "sw_db.h"
-#include "sw_gpu.h"
+#include "swsearch.h"
 
 static void usage(FILE *out)
 {
@@ -51,7 +49,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "--version")) {
         printf("swsearch %s (database format %d; CPU engine %s; CUDA engines %s)\n", SW_VERSION,
-               SW_DB_FORMAT_VERSION, sw_simd_isa(), sw_gpu_compiled() ? "built" : "not built");
+               sw_db_format_current(), sw_cpu_simd_name(), sw_gpus_built() ? "built" : "not built");
         return CLI_EXIT_OK;
     }
     cli_error("unknown command '%s'; see 'swsearch --help'", cmd);

@@ -1009,3 +1009,15 @@ int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, ui
     ZSTD_freeDCtx(dctx);
     return rc;
 }
+
+int sw_db_is_file(const char *path)
+{
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) : -1;
+    if (fd < 0) return 0;
+    char magic[SW_DB_MAGIC_SIZE];
+    int found = sw_io_pread_exact(fd, magic, sizeof magic, 0) == 0 &&
+                (!memcmp(magic, SW_DB_MAGIC_INDEX, sizeof magic) || !memcmp(magic, SW_DB_MAGIC_RESIDUES, sizeof magic) ||
+                 !memcmp(magic, SW_DB_MAGIC_HEADERS, sizeof magic));
+    close(fd);
+    return found;
+}

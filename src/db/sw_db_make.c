@@ -10,6 +10,16 @@
 /* A database stores lengths as uint32_t, with UINT32_MAX kept free. */
 #define MAX_SEQUENCE_LENGTH ((uint64_t)UINT32_MAX - 1)
 
+/* Bytes of the file read of its size; of a pipe, the bytes so far. */
+static void report_reading(const sw_db_make_options *o, const sw_fasta *fasta)
+{
+    uint64_t size = sw_fasta_file_size(fasta);
+    if (size)
+        o->progress(o->progress_user, "reading", sw_fasta_file_offset(fasta), size);
+    else
+        o->progress(o->progress_user, "reading", sw_fasta_bytes_read(fasta), 0);
+}
+
 int sw_db_make(const char *fasta_path, const char *path, const sw_db_make_options *options, uint64_t *seqs,
                uint64_t *residues, sw_error *err)
 {
@@ -37,6 +47,8 @@ int sw_db_make(const char *fasta_path, const char *path, const sw_db_make_option
         .alphabet = o->alphabet,
         .threads = o->threads,
         .compression_level = o->level,
+        .progress = o->progress,
+        .progress_user = o->progress_user,
     };
     sw_fasta *fasta = NULL;
     sw_db_writer *writer = NULL;
@@ -49,6 +61,8 @@ int sw_db_make(const char *fasta_path, const char *path, const sw_db_make_option
     while (rc == SW_OK && (rc = sw_fasta_next(fasta, &rec, err)) == 1) {
         rc = sw_db_writer_add(writer, rec.header, rec.header_len, rec.residues, rec.length, err);
         n++;
+        /* Reading the file's offset per record would cost more than the record. */
+        if (rc == SW_OK && o->progress && (n & 1023) == 0) report_reading(o, fasta);
     }
     if (rc == SW_ELIMIT && err) {
         size_t len = strlen(err->message);

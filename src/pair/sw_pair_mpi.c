@@ -88,6 +88,15 @@ int sw_pair_mpi_start(sw_pair_mpi **out, sw_error *err)
     *out = NULL;
     sw_pair_mpi *m = calloc(1, sizeof *m);
     if (!m) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    /* MPI_Init may run once in a process: MPI's own state says whether it
+     * did, so one caller a process joins the job. */
+    int started = 0, ended = 0;
+    MPI_Initialized(&started);
+    MPI_Finalized(&ended);
+    if (started || ended) {
+        free(m);
+        return sw_error_set(err, SW_EINVAL, "MPI: this process has joined its job already");
+    }
     int rc = MPI_Init(NULL, NULL);
     if (rc != MPI_SUCCESS) {
         free(m);

@@ -390,3 +390,806 @@ Test(api, profile_aligner_merges_two_alignments)
     cr_assert_not_null(strstr(err.message, "b.afa"), "%s", err.message);
     sw_profile_aligner_free(p);
 }
+
+/* Builds a database at dir/name from FASTA text, through the API. */
+static void make_small_db(const char *name, const char *fasta, char *path, size_t cap)
+{
+    char fa[160];
+    snprintf(fa, sizeof fa, "%s/%s.fa", dir, name);
+    write_file(fa, fasta);
+    snprintf(path, cap, "%s/%s", dir, name);
+    sw_error err;
+    cr_assert_eq(sw_db_make(fa, path, NULL, NULL, NULL, &err), SW_OK, "%s", err.message);
+}
+
+Test(api, database_info_gives_counts_lengths_and_files)
+{
+    /* Lengths 1, 2, 3, 5, 8 and 200: the median is the fourth. */
+    char fasta[512] = ">a\nM\n>b\nMK\n>c\nMKT\n>d\nMKTAY\n>e\nMKTAYIAK\n>f\n", path[160];
+    for (int i = 0; i < 200; i++) strncat(fasta, &"ACDEFGHIKLMNPQRSTVWY"[i % 20], 1);
+    strcat(fasta, "\n");
+    make_small_db("six", fasta, path, sizeof path);
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(path, &db, &err), SW_OK, "%s", err.message);
+    sw_db_info info;
+    cr_assert_eq(sw_db_get_info(db, &info, &err), SW_OK, "%s", err.message);
+    cr_assert_geq(info.format_version, 1);
+    cr_assert_eq(info.alphabet, SW_ALPHABET_PROTEIN);
+    cr_assert_eq(info.sequences, 6);
+    cr_assert_eq(info.residues, 1 + 2 + 3 + 5 + 8 + 200);
+    cr_assert_eq(info.min_length, 1);
+    cr_assert_eq(info.median_length, 5);
+    cr_assert_eq(info.max_length, 200);
+    /* 1 | 2, 3 | 5 | 8 | 200 in 128-255. */
+    static const uint64_t want[32] = {[0] = 1, [1] = 2, [2] = 1, [3] = 1, [7] = 1};
+    for (int k = 0; k < 32; k++) cr_assert_eq(info.length_histogram[k], want[k], "bin %d", k);
+    cr_assert_geq(info.residue_chunks, 1);
+    cr_assert_geq(info.header_chunks, 1);
+    cr_assert_eq(info.header_text_bytes, 6);
+    /* The files are the prefix's, with their sizes on disk. */
+    const char *paths[3] = {info.index_path, info.residue_path, info.header_path};
+    const uint64_t sizes[3] = {info.index_bytes, info.residue_bytes, info.header_bytes};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_not_null(paths[i]);
+        cr_assert_eq(strncmp(paths[i], path, strlen(path)), 0, "%s", paths[i]);
+        struct stat st;
+        cr_assert_eq(stat(paths[i], &st), 0, "%s", paths[i]);
+        cr_assert_eq((uint64_t)st.st_size, sizes[i], "%s", paths[i]);
+    }
+    cr_assert_str_eq(info.index_path + strlen(path), ".swi");
+    sw_db_close(db);
+}
+
+Test(api, database_info_needs_a_database_and_a_place_for_it)
+{
+    sw_db *db = NULL;
+    sw_db_info info;
+    sw_error err;
+    cr_assert_eq(sw_db_get_info(NULL, &info, &err), SW_EINVAL);
+    cr_assert_eq(err.code, SW_EINVAL);
+    cr_assert_neq(err.message[0], '\0');
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_get_info(db, NULL, &err), SW_EINVAL);
+    sw_db_close(db);
+}
+
+typedef struct progress_log {
+    int calls;
+    uint64_t first_done, last_done, last_total;
+} progress_log;
+
+static void log_progress(void *user, uint64_t done, uint64_t total)
+{
+    progress_log *p = user;
+    if (!p->calls++) p->first_done = done;
+    cr_assert_leq(done, total);
+    p->last_done = done;
+    p->last_total = total;
+}
+
+Test(api, verify_checks_every_chunk_of_a_sound_database)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK, "%s", err.message);
+    sw_db_info info;
+    cr_assert_eq(sw_db_get_info(db, &info, &err), SW_OK, "%s", err.message);
+    progress_log log = {0};
+    cr_assert_eq(sw_db_verify(db, log_progress, &log, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(log.first_done, 0);
+    cr_assert_eq(log.last_total, info.residue_chunks + info.header_chunks);
+    cr_assert_eq(log.last_done, log.last_total);
+    cr_assert_eq(sw_db_verify(db, NULL, NULL, &err), SW_OK, "%s", err.message);
+    sw_db_close(db);
+}
+
+Test(api, verify_names_the_damaged_chunk_of_a_flipped_byte)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK, "%s", err.message);
+    sw_db_info info;
+    cr_assert_eq(sw_db_get_info(db, &info, &err), SW_OK, "%s", err.message);
+    /* The paths live as long as the database. */
+    char residues[512];
+    snprintf(residues, sizeof residues, "%s", info.residue_path);
+    sw_db_close(db);
+    /* A byte in the middle of the residue file lies in a chunk's
+     * compressed bytes, which only that chunk's checksum covers. */
+    FILE *f = fopen(residues, "r+b");
+    cr_assert_not_null(f);
+    long at = (long)(info.residue_bytes / 2);
+    cr_assert_eq(fseek(f, at, SEEK_SET), 0);
+    int c = fgetc(f);
+    cr_assert_eq(fseek(f, at, SEEK_SET), 0);
+    fputc(c ^ 0xFF, f);
+    fclose(f);
+
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK, "%s", err.message);
+    progress_log log = {0};
+    cr_assert_eq(sw_db_verify(db, log_progress, &log, &err), SW_ECORRUPT);
+    cr_assert_eq(err.code, SW_ECORRUPT);
+    cr_assert_not_null(strstr(err.message, residues), "%s", err.message);
+    cr_assert_not_null(strstr(err.message, "is corrupt"), "%s", err.message);
+    cr_assert_lt(log.last_done, log.last_total, "verify stops at the damaged chunk");
+    sw_db_close(db);
+}
+
+#define MAX_PHASES 16
+
+typedef struct phase_log {
+    int n;
+    char phase[MAX_PHASES][32];
+    uint64_t done[MAX_PHASES], total[MAX_PHASES]; /* the phase's last call */
+} phase_log;
+
+static void log_phase(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    phase_log *p = user;
+    if (!p->n || strcmp(p->phase[p->n - 1], phase)) {
+        cr_assert_lt(p->n, MAX_PHASES);
+        snprintf(p->phase[p->n++], sizeof p->phase[0], "%s", phase);
+    }
+    p->done[p->n - 1] = done;
+    p->total[p->n - 1] = total;
+}
+
+Test(api, make_reports_its_phases_in_order)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/phases", dir);
+    phase_log log = {0};
+    sw_db_make_options opt = {.progress = log_phase, .progress_user = &log};
+    sw_error err;
+    const char *fasta = SW_TEST_DATA "/swissprot_like_2500.fa.zst";
+    cr_assert_eq(sw_db_make(fasta, path, &opt, NULL, NULL, &err), SW_OK, "%s", err.message);
+    static const char *want[] = {"reading", "sorting", "compressing residues", "compressing headers",
+                                 "writing index"};
+    cr_assert_eq(log.n, 5);
+    for (int i = 0; i < 5; i++) cr_assert_str_eq(log.phase[i], want[i]);
+    /* Reading counts bytes of the file's size; every later phase ends done. */
+    struct stat st;
+    cr_assert_eq(stat(fasta, &st), 0);
+    cr_assert_eq(log.total[0], (uint64_t)st.st_size);
+    cr_assert_gt(log.done[0], 0);
+    cr_assert_leq(log.done[0], log.total[0]);
+    for (int i = 1; i < 5; i++) {
+        cr_assert_gt(log.total[i], 0, "%s", log.phase[i]);
+        cr_assert_eq(log.done[i], log.total[i], "%s", log.phase[i]);
+    }
+}
+
+Test(api, make_of_a_file_without_sequences_fails_before_building)
+{
+    char fa[160], path[160];
+    snprintf(fa, sizeof fa, "%s/empty.fa", dir);
+    snprintf(path, sizeof path, "%s/empty", dir);
+    write_file(fa, "");
+    phase_log log = {0};
+    sw_db_make_options opt = {.progress = log_phase, .progress_user = &log};
+    sw_error err;
+    cr_assert_eq(sw_db_make(fa, path, &opt, NULL, NULL, &err), SW_EFORMAT);
+    cr_assert_not_null(strstr(err.message, "no sequences"), "%s", err.message);
+    cr_assert_eq(log.n, 0, "no phase of a build that did not start");
+    sw_db *db = NULL;
+    cr_assert_lt(sw_db_open(path, &db, NULL), 0, "no database left behind");
+}
+
+/* The text a writer of an sw_aligned gives. */
+static char *aligned_text(const sw_aligned *r, int (*write)(const sw_aligned *, FILE *, void *), void *arg, int *rc)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_not_null(mem);
+    *rc = write(r, mem, arg);
+    fclose(mem);
+    return text;
+}
+
+static int write_format(const sw_aligned *r, FILE *f, void *arg)
+{
+    return sw_aligned_write(r, *(sw_align_format *)arg, f, NULL);
+}
+
+/* The program's hand-checked pair: ACGTACG is the only common run, score 7,
+ * a 5..11, b 3..9. */
+static void align_pair_files(char *ab, size_t cap)
+{
+    snprintf(ab, cap, "%s/ab.fa", dir);
+    write_file(ab, ">a first sequence\nTTTTACGTACGTTTTT\n>b\nGGACGTACGGG\n");
+}
+
+Test(api, aligner_reads_fasta_files_and_writes_the_programs_formats)
+{
+    char ab[160];
+    align_pair_files(ab, sizeof ab);
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_engine(a, SW_ALIGN_ENGINE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_aligner_run_files(a, ab, NULL, &r, &err), SW_OK, "%s", err.message);
+    sw_aligned_stats st;
+    cr_assert_eq(sw_aligned_get_stats(r, &st, &err), SW_OK);
+    cr_assert_str_eq(st.x_id, "a");
+    cr_assert_str_eq(st.y_id, "b");
+    cr_assert_eq(st.x_length, 16);
+    cr_assert_eq(st.y_length, 11);
+    int rc;
+    sw_align_format f = SW_ALIGN_FORMAT_TSV;
+    char *text = aligned_text(r, write_format, &f, &rc);
+    cr_assert_eq(rc, SW_OK);
+    cr_assert_str_eq(text,
+                     "#a_id\tb_id\tscore\ta_start\ta_end\tb_start\tb_end\tmatches\tmismatches\tgap_openings\tgap_bases\t"
+                     "identity\tcigar\na\tb\t7\t5\t11\t3\t9\t7\t0\t0\t0\t100.000\t7M\n");
+    free(text);
+    f = SW_ALIGN_FORMAT_PAF;
+    text = aligned_text(r, write_format, &f, &rc);
+    cr_assert_str_eq(text, "a\t16\t4\t11\t+\tb\t11\t2\t9\t7\t7\t255\ttp:A:P\tAS:i:7\tNM:i:0\tcg:Z:7M\n");
+    free(text);
+    f = SW_ALIGN_FORMAT_MAF;
+    text = aligned_text(r, write_format, &f, &rc);
+    cr_assert_not_null(strstr(text, "s a 4 7 + 16 ACGTACG\n"), "%s", text);
+    cr_assert_not_null(strstr(text, "s b 2 7 + 11 ACGTACG\n"), "%s", text);
+    free(text);
+    f = SW_ALIGN_FORMAT_JSON;
+    text = aligned_text(r, write_format, &f, &rc);
+    cr_assert_not_null(strstr(text, "\"a_id\": \"a\""), "%s", text);
+    cr_assert_not_null(strstr(text, "\"engine\": \"cpu\""), "%s", text);
+    free(text);
+    f = (sw_align_format)9;
+    free(aligned_text(r, write_format, &f, &rc));
+    cr_assert_eq(rc, SW_EINVAL);
+    sw_aligned_free(r);
+    sw_aligner_free(a);
+}
+
+Test(api, aligner_read_files_errors_name_the_file)
+{
+    char ab[160], one[160];
+    align_pair_files(ab, sizeof ab);
+    snprintf(one, sizeof one, "%s/one.fa", dir);
+    write_file(one, ">s1 bad\nACGT\nACXT\n");
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_align(a, &r, &err), SW_EINVAL, "nothing read yet");
+    cr_assert_lt(sw_aligner_read_files(a, one, ab, &err), 0);
+    cr_assert_not_null(strstr(err.message, "one.fa:3: invalid residue 'X' in sequence s1"), "%s", err.message);
+    cr_assert_lt(sw_aligner_run_files(a, ab, ab, &r, &err), 0, "two records in each");
+    cr_assert_not_null(strstr(err.message, "ab.fa: holds 2 sequences"), "%s", err.message);
+    cr_assert_null(r);
+    cr_assert_eq(sw_aligner_get_sequence(a, 0, NULL, NULL, &err), SW_EINVAL, "a failed read keeps nothing");
+    sw_aligner_free(a);
+}
+
+Test(api, aligner_keeps_the_sequences_read_and_checks_scores_against_them)
+{
+    char ab[160];
+    align_pair_files(ab, sizeof ab);
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    /* Each penalty alone is within its range, together they are not. */
+    cr_assert_eq(sw_aligner_set_scores(a, 1, -3, 65535, 2, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_aligner_read_files(a, ab, NULL, &err), SW_ELIMIT);
+    cr_assert_not_null(strstr(err.message, "penalties above"), "%s", err.message);
+    cr_assert_eq(sw_aligner_set_scores(a, 1, -3, SW_ALIGN_MAX_GAP, 1, &err), SW_EINVAL);
+    cr_assert_eq(sw_aligner_set_scores(a, 1, 1, 3, 2, &err), SW_EINVAL);
+    cr_assert_eq(sw_aligner_set_scores(a, 1, -3, 3, 2, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_device(a, SW_DEVICE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_aligner_read_files(a, ab, NULL, &err), SW_OK, "%s", err.message);
+    const char *id = NULL;
+    uint64_t len = 0;
+    cr_assert_eq(sw_aligner_get_sequence(a, 1, &id, &len, &err), SW_OK);
+    cr_assert_str_eq(id, "b");
+    cr_assert_eq(len, 11);
+    cr_assert_eq(sw_aligner_get_sequence(a, 2, &id, &len, &err), SW_EINVAL);
+    /* Twice on the same sequences; a result outlives its aligner. */
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(sw_aligner_align(a, &r, &err), SW_OK, "%s", err.message);
+        if (k == 0) sw_aligned_free(r);
+    }
+    sw_aligner_free(a);
+    sw_aligned_info i;
+    cr_assert_eq(sw_aligned_get(r, 0, &i, &err), SW_OK);
+    cr_assert_eq(i.score, 7);
+    cr_assert_eq(i.x_start, 5);
+    sw_align_format f = SW_ALIGN_FORMAT_TSV;
+    int rc;
+    char *text = aligned_text(r, write_format, &f, &rc);
+    cr_assert_not_null(strstr(text, "\na\tb\t7\t5\t11\t3\t9\t"), "%s", text);
+    free(text);
+    sw_aligned_free(r);
+}
+
+Test(api, aligner_engines_by_name)
+{
+    cr_assert_str_eq(sw_align_engine_name(SW_ALIGN_ENGINE_AUTO), "auto");
+    cr_assert_str_eq(sw_align_engine_name(SW_ALIGN_ENGINE_CPU), "cpu");
+    cr_assert_str_eq(sw_align_engine_name(SW_ALIGN_ENGINE_CUDALIGN), "cudalign");
+    cr_assert_str_eq(sw_align_engine_name(SW_ALIGN_ENGINE_OVERLAP), "overlap");
+    cr_assert_str_eq(sw_align_engine_name((sw_align_engine)9), "?");
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_engine(a, (sw_align_engine)9, &err), SW_EINVAL);
+    /* A GPU engine asked for by name runs on a GPU or fails naming it. */
+    cr_assert_eq(sw_aligner_set_engine(a, SW_ALIGN_ENGINE_CUDALIGN, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_pruning(a, 0, &err), SW_OK);
+    int rc = sw_aligner_run(a, "GATTACAGATTACA", 0, "CCGATTACAGATTACACC", 0, &r, &err);
+    if (rc == SW_OK) {
+        sw_aligned_stats st;
+        sw_aligned_get_stats(r, &st, NULL);
+        cr_assert_eq(st.engine, SW_ALIGN_ENGINE_CUDALIGN);
+        cr_assert_eq(st.forward_pruned, 0, "no pruning");
+        sw_aligned_free(r);
+    } else {
+        cr_assert_null(r);
+        cr_assert_not_null(strstr(err.message, "GPU"), "%s", err.message);
+    }
+    /* Several GPUs need a GPU engine. */
+    cr_assert_eq(sw_aligner_set_engine(a, SW_ALIGN_ENGINE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_gpus(a, NULL, 2, &err), SW_OK);
+    cr_assert_eq(sw_aligner_run(a, "GATTACA", 0, "GATTACA", 0, &r, &err), SW_EINVAL);
+    cr_assert_not_null(strstr(err.message, "several GPUs need a GPU engine"), "%s", err.message);
+    sw_aligner_free(a);
+}
+
+typedef struct align_calls {
+    int n, passes_ended[4], paths_opened, bad;
+    int last_pass;
+    char message[256];
+} align_calls;
+
+static void count_progress(void *user, int pass, uint64_t done, uint64_t total)
+{
+    align_calls *c = user;
+    if (pass < 1 || pass > 3 || done > total || pass < c->last_pass) c->bad++;
+    if (pass == 3 && c->last_pass != 3) c->paths_opened += done == 0 && total == 0;
+    if (pass < 3 && done == total) c->passes_ended[pass]++;
+    c->last_pass = pass;
+    c->n++;
+}
+
+static void keep_message(void *user, const char *message)
+{
+    align_calls *c = user;
+    snprintf(c->message, sizeof c->message, "%s", message);
+}
+
+Test(api, aligner_reports_progress_messages_and_figures)
+{
+    char x[160], y[160];
+    snprintf(x, sizeof x, "%s/x.fa", dir);
+    snprintf(y, sizeof y, "%s/y.fa", dir);
+    write_file(x, ">e\n\n>x\nCCCCACGTTGCAACGGTCAGGATCCACCCC\n");
+    write_file(y, ">y\nTTTTACGTTGCAACTCAGGATCCATTTT\n");
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    align_calls calls = {0};
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_progress(a, count_progress, &calls, -1, &err), SW_EINVAL);
+    cr_assert_eq(sw_aligner_set_progress(a, count_progress, &calls, 0.5, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_messages(a, keep_message, &calls, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_engine(a, SW_ALIGN_ENGINE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_aligner_run_files(a, x, y, &r, &err), SW_OK, "%s", err.message);
+    cr_assert_not_null(strstr(calls.message, "empty sequence 'e' skipped"), "%s", calls.message);
+    cr_assert_eq(calls.bad, 0);
+    cr_assert_eq(calls.passes_ended[1], 1);
+    cr_assert_eq(calls.passes_ended[2], 1);
+    cr_assert_eq(calls.paths_opened, 1);
+    sw_aligned_stats st;
+    cr_assert_eq(sw_aligned_get_stats(r, &st, &err), SW_OK);
+    cr_assert_str_eq(st.x_id, "x");
+    cr_assert_eq(st.engine, SW_ALIGN_ENGINE_CPU);
+    cr_assert_eq(st.found, 1);
+    cr_assert_eq(st.passes, 1);
+    cr_assert_eq(st.processes, 1);
+    cr_assert_eq(st.gpus, 1);
+    cr_assert_eq(st.forward_cells, 30 * 28);
+    cr_assert_gt(st.start_cells, 0);
+    cr_assert_gt(st.path_cells, 0);
+    cr_assert_eq(st.path_gpu_passes, 0);
+    cr_assert_eq(sw_aligned_get_stats(r, NULL, &err), SW_EINVAL);
+    sw_aligned_free(r);
+    /* Without paths: no pass 3, and PAF, MAF, the view and the plot refused. */
+    calls = (align_calls){0};
+    cr_assert_eq(sw_aligner_set_path(a, 0, &err), SW_OK);
+    cr_assert_eq(sw_aligner_run_files(a, x, y, &r, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(calls.paths_opened, 0);
+    cr_assert_eq(sw_aligned_get_stats(r, &st, &err), SW_OK);
+    cr_assert_eq(st.path_cells, 0);
+    cr_assert_eq(sw_aligned_write(r, SW_ALIGN_FORMAT_PAF, stdout, &err), SW_EINVAL);
+    cr_assert_eq(sw_aligned_write_view(r, 1, 10, stdout, &err), SW_EINVAL);
+    cr_assert_eq(sw_aligned_write_plot(r, SW_ALIGN_PLOT_SVG, stdout, &err), SW_EINVAL);
+    sw_aligned_free(r);
+    sw_aligner_free(a);
+}
+
+static int write_view(const sw_aligned *r, FILE *f, void *arg)
+{
+    const uint64_t *range = arg;
+    return sw_aligned_write_view(r, range[0], range[1], f, NULL);
+}
+
+static int write_svg(const sw_aligned *r, FILE *f, void *arg)
+{
+    (void)arg;
+    return sw_aligned_write_plot(r, SW_ALIGN_PLOT_SVG, f, NULL);
+}
+
+Test(api, aligned_view_and_plot)
+{
+    char ab[160];
+    align_pair_files(ab, sizeof ab);
+    sw_aligner *a = NULL;
+    sw_aligned *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_device(a, SW_DEVICE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_aligner_run_files(a, ab, NULL, &r, &err), SW_OK, "%s", err.message);
+    int rc;
+    uint64_t range[2] = {6, 9};
+    char *text = aligned_text(r, write_view, range, &rc);
+    cr_assert_eq(rc, SW_OK);
+    cr_assert_not_null(strstr(text, " 6 CGTA 9\n"), "%s", text);
+    cr_assert_not_null(strstr(text, " 4 CGTA 7\n"), "%s", text);
+    free(text);
+    range[0] = 9;
+    range[1] = 6;
+    free(aligned_text(r, write_view, range, &rc));
+    cr_assert_eq(rc, SW_EINVAL, "backwards");
+    text = aligned_text(r, write_svg, NULL, &rc);
+    cr_assert_eq(rc, SW_OK);
+    cr_assert_not_null(strstr(text, "<svg"), "%s", text);
+    cr_assert_not_null(strstr(text, "<polyline"), "%s", text);
+    free(text);
+    cr_assert_eq(sw_align_plot_format_of("p.PNG"), SW_ALIGN_PLOT_PNG);
+    cr_assert_eq(sw_align_plot_format_of("p.svg"), SW_ALIGN_PLOT_SVG);
+    cr_assert_eq(sw_align_plot_format_of("png"), SW_ALIGN_PLOT_SVG);
+    if (!sw_align_png_supported()) {
+        FILE *null = fopen("/dev/null", "w");
+        cr_assert_eq(sw_aligned_write_plot(r, SW_ALIGN_PLOT_PNG, null, &err), SW_EINVAL);
+        fclose(null);
+    }
+    sw_aligned_free(r);
+    /* Nothing aligns: the view says so. */
+    cr_assert_eq(sw_aligner_run(a, "AAAA", 0, "CCCC", 0, &r, &err), SW_OK);
+    range[0] = 1;
+    range[1] = 4;
+    text = aligned_text(r, write_view, range, &rc);
+    cr_assert_str_eq(text, "Nothing aligns: no pair of bases scores above zero.\n");
+    free(text);
+    sw_aligned_free(r);
+    sw_aligner_free(a);
+}
+
+Test(api, aligner_alone_is_rank_0_of_1)
+{
+    sw_aligner *a = NULL;
+    sw_error err;
+    cr_assert_eq(sw_aligner_create(&a, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_mpi(NULL, 1, &err), SW_EINVAL);
+    /* Not started by an MPI launcher: nothing to join. */
+    cr_assert_eq(sw_aligner_set_mpi(a, 1, &err), SW_OK, "%s", err.message);
+    int rank = -1, ranks = -1, local = -1;
+    cr_assert_eq(sw_aligner_get_rank(a, &rank, &ranks, &local, &err), SW_OK);
+    cr_assert_eq(rank, 0);
+    cr_assert_eq(ranks, 1);
+    cr_assert_eq(local, 0);
+    /* Alone, agreeing gives back the status and leaves its message. */
+    cr_assert_eq(sw_aligner_agree(a, SW_OK, &err), SW_OK);
+    snprintf(err.message, sizeof err.message, "out.tsv: no such directory");
+    cr_assert_eq(sw_aligner_agree(a, SW_ENOTFOUND, &err), SW_ENOTFOUND);
+    cr_assert_str_eq(err.message, "out.tsv: no such directory");
+    sw_aligner_free(a);
+}
+
+/* ---- Database search: engines, inputs, held databases, summaries ---- */
+
+/* The hits of `fasta` written as "6 qseqid sseqid score evalue" by `s`. */
+static char *written(sw_search *s, const sw_db *db, const char *fasta)
+{
+    char *text = NULL;
+    size_t len = 0;
+    sw_error err;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_not_null(mem);
+    cr_assert_eq(sw_search_write(s, db, fasta, "6 qseqid sseqid score evalue", mem, &err), SW_OK, "%s", err.message);
+    fclose(mem);
+    return text;
+}
+
+static sw_search *cpu_search(size_t top)
+{
+    sw_search *s = NULL;
+    sw_error err;
+    cr_assert_eq(sw_search_create(&s, &err), SW_OK);
+    cr_assert_eq(sw_search_set_device(s, SW_DEVICE_CPU, &err), SW_OK);
+    cr_assert_eq(sw_search_set_top(s, top, &err), SW_OK);
+    return s;
+}
+
+Test(api, cpu_engines_by_name_agree)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    char fasta[256];
+    snprintf(fasta, sizeof fasta, "%s/two.fa", dir);
+    FILE *f = fopen(fasta, "w");
+    cr_assert_not_null(f);
+    fputs(">a\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ\n>b\nGDVEKGKKIFVQKCAQCHTVEKGGKHKTGPNLHGLFGRKTGQA\n", f);
+    fclose(f);
+    sw_search *simd = cpu_search(10), *ref = cpu_search(10);
+    cr_assert_eq(sw_search_set_cpu_engine(simd, "simd", &err), SW_OK);
+    cr_assert_eq(sw_search_set_cpu_engine(ref, "reference", &err), SW_OK);
+    char *a = written(simd, db, fasta), *b = written(ref, db, fasta);
+    cr_assert_str_eq(a, b);
+    cr_assert_gt(strlen(a), 0);
+    sw_search_summary sum;
+    cr_assert_eq(sw_search_get_summary(ref, &sum, &err), SW_OK);
+    cr_assert_not_null(strstr(sum.engine, "reference"), "%s", sum.engine);
+    /* An unknown engine is refused and the one before kept. */
+    cr_assert_eq(sw_search_set_cpu_engine(ref, "avx9", &err), SW_EINVAL);
+    cr_assert_not_null(strstr(err.message, "avx9"), "%s", err.message);
+    cr_assert_eq(sw_search_set_cpu_engine(ref, NULL, &err), SW_EINVAL);
+    free(a);
+    free(b);
+    sw_search_free(simd);
+    sw_search_free(ref);
+    sw_db_close(db);
+}
+
+typedef struct heard {
+    int messages, warnings, progress;
+    uint64_t last_done, last_total;
+    char warning[1024];
+} heard;
+
+static void hear_message(void *user, const char *m)
+{
+    (void)m;
+    ((heard *)user)->messages++;
+}
+
+static void hear_warning(void *user, const char *m)
+{
+    heard *h = user;
+    h->warnings++;
+    snprintf(h->warning, sizeof h->warning, "%s", m);
+}
+
+static void hear_progress(void *user, uint64_t done, uint64_t total)
+{
+    heard *h = user;
+    cr_assert_leq(done, total);
+    h->progress++;
+    h->last_done = done;
+    h->last_total = total;
+}
+
+Test(api, warnings_progress_and_summary_reach_their_own_functions)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    char fasta[256];
+    snprintf(fasta, sizeof fasta, "%s/empty-record.fa", dir);
+    FILE *f = fopen(fasta, "w");
+    cr_assert_not_null(f);
+    fputs(">nothing\n>q1\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ\n", f);
+    fclose(f);
+    sw_search *s = cpu_search(5);
+    heard h = {0};
+    cr_assert_eq(sw_search_set_messages(s, hear_message, &h, &err), SW_OK);
+    cr_assert_eq(sw_search_set_warnings(s, hear_warning, &h, &err), SW_OK);
+    cr_assert_eq(sw_search_set_progress(s, hear_progress, &h, &err), SW_OK);
+    cr_assert_eq(sw_search_set_gpu_threshold(s, SW_GPU_THRESHOLD_NONE, &err), SW_OK);
+    free(written(s, db, fasta));
+    cr_assert_eq(h.warnings, 1);
+    cr_assert_eq(h.messages, 0);
+    cr_assert_not_null(strstr(h.warning, "empty sequence 'nothing' skipped"), "%s", h.warning);
+    cr_assert_gt(h.progress, 0);
+    cr_assert_eq(h.last_done, h.last_total);
+    sw_search_summary sum;
+    cr_assert_eq(sw_search_get_summary(s, &sum, &err), SW_OK);
+    cr_assert_eq(sum.queries, 1);
+    cr_assert_eq(sum.batches, 1);
+    cr_assert_eq(sum.query_residues, 33);
+    cr_assert_eq(sum.cells, 33 * sw_db_num_residues(db));
+    cr_assert_eq(sum.on_gpu, 0);
+    cr_assert_gt(sum.threads, 0);
+    cr_assert_gt(sum.hits, 0);
+    cr_assert_leq(sum.hits, 5);
+    cr_assert_str_eq(sum.gpu_threshold_source, "");
+    cr_assert_neq(sum.statistics[0], '\0');
+    /* Without a warnings function they go to the messages. */
+    cr_assert_eq(sw_search_set_warnings(s, NULL, NULL, &err), SW_OK);
+    free(written(s, db, fasta));
+    cr_assert_eq(h.warnings, 1);
+    cr_assert_eq(h.messages, 1);
+    /* A failed run leaves the summary of what it did. */
+    cr_assert_lt(sw_search_write(s, db, SW_TEST_DATA "/no-such-queries.fa", "6", stdout, &err), 0);
+    cr_assert_eq(sw_search_get_summary(NULL, &sum, &err), SW_EINVAL);
+    cr_assert_eq(sw_search_set_progress(NULL, hear_progress, &h, &err), SW_EINVAL);
+    cr_assert_eq(sw_search_set_gpu_threshold(NULL, 0, &err), SW_EINVAL);
+    sw_search_free(s);
+    sw_db_close(db);
+}
+
+Test(api, formats_are_checked_before_a_run)
+{
+    sw_error err;
+    cr_assert_eq(sw_search_check_format("6", &err), SW_OK);
+    cr_assert_eq(sw_search_check_format("6 qseqid sseqid evalue", &err), SW_OK);
+    cr_assert_eq(sw_search_check_format("json", &err), SW_OK);
+    cr_assert_lt(sw_search_check_format("6 nosuchfield", &err), 0);
+    cr_assert_not_null(strstr(err.message, "nosuchfield"), "%s", err.message);
+    cr_assert_lt(sw_search_check_format("17", &err), 0);
+    cr_assert_eq(sw_search_check_format(NULL, &err), SW_EINVAL);
+}
+
+Test(api, queries_from_a_descriptor_equal_the_file_and_keep_their_bound)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    sw_search *s = cpu_search(5);
+    char *want = written(s, db, SW_TEST_DATA "/queries20.fasta");
+    FILE *q = fopen(SW_TEST_DATA "/queries20.fasta", "r");
+    cr_assert_not_null(q);
+    sw_query_input *in = NULL;
+    cr_assert_eq(sw_query_input_open_fd(fileno(q), "queries", 0, &in, &err), SW_OK, "%s", err.message);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write_input(s, db, in, "6 qseqid sseqid score evalue", mem, &err), SW_OK, "%s",
+                 err.message);
+    fclose(mem);
+    cr_assert_str_eq(text, want);
+    sw_query_input_close(in);
+    fclose(q);
+    free(text);
+
+    /* A query past the bound fails the run, named as the input is. */
+    char fasta[256];
+    snprintf(fasta, sizeof fasta, "%s/long.fa", dir);
+    FILE *f = fopen(fasta, "w");
+    cr_assert_not_null(f);
+    fputs(">short\nMKTAYIAKQR\n>long\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ\n", f);
+    fclose(f);
+    q = fopen(fasta, "r");
+    cr_assert_eq(sw_query_input_open_fd(fileno(q), "client.fa", 20, &in, &err), SW_OK);
+    mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write_input(s, db, in, "6", mem, &err), SW_ELIMIT);
+    fclose(mem);
+    cr_assert_not_null(strstr(err.message, "client.fa"), "%s", err.message);
+    cr_assert_not_null(strstr(err.message, "long"), "%s", err.message);
+    sw_query_input_close(in);
+    fclose(q);
+    free(text);
+
+    cr_assert_eq(sw_query_input_open_fd(-1, "none", 0, &in, &err), SW_EINVAL);
+    cr_assert_null(in);
+    cr_assert_lt(sw_query_input_open(SW_TEST_DATA "/no-such-queries.fa", &in, &err), 0);
+    cr_assert_null(in);
+    cr_assert_not_null(strstr(err.message, "no-such-queries.fa"), "%s", err.message);
+    cr_assert_eq(sw_search_write_input(s, db, NULL, "6", stdout, &err), SW_EINVAL);
+    free(want);
+    sw_search_free(s);
+    sw_db_close(db);
+}
+
+Test(api, a_held_database_gives_the_hits_of_one_not_held)
+{
+    sw_db *db = NULL, *other = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    cr_assert_eq(sw_db_open(db_path, &other, &err), SW_OK);
+    sw_search *s = cpu_search(5);
+    char *want = written(s, db, SW_TEST_DATA "/queries20.fasta");
+    cr_assert_eq(sw_search_set_threads(s, 2, &err), SW_OK);
+    cr_assert_eq(sw_search_hold(s, db, &err), SW_OK, "%s", err.message);
+    for (int run = 0; run < 2; run++) {
+        char *got = written(s, db, SW_TEST_DATA "/queries20.fasta");
+        cr_assert_str_eq(got, want, "run %d on the held database", run);
+        free(got);
+    }
+    /* Another database is searched as it would be without a hold. */
+    char *got = written(s, other, SW_TEST_DATA "/queries20.fasta");
+    cr_assert_str_eq(got, want);
+    free(got);
+    cr_assert_eq(sw_search_hold(s, NULL, &err), SW_OK);
+    cr_assert_eq(sw_search_hold(NULL, db, &err), SW_EINVAL);
+    free(want);
+    sw_search_free(s);
+    sw_db_close(other);
+    sw_db_close(db);
+}
+
+Test(api, a_damaged_header_file_fails_a_run_and_a_hold_before_any_output)
+{
+    char copy[256], cmd[1024];
+    snprintf(copy, sizeof copy, "%s/damaged", dir);
+    snprintf(cmd, sizeof cmd, "for f in %s.*; do cp \"$f\" \"%s${f#%s}\"; done", db_path, copy, db_path);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "ls %s.*.swh", copy);
+    FILE *ls = popen(cmd, "r");
+    char headers[512] = "";
+    cr_assert_not_null(fgets(headers, sizeof headers, ls));
+    pclose(ls);
+    headers[strcspn(headers, "\n")] = '\0';
+    FILE *f = fopen(headers, "r+b");
+    cr_assert_not_null(f, "%s", headers);
+    fseek(f, 0, SEEK_END);
+    long at = ftell(f) / 2;
+    fseek(f, at, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, at, SEEK_SET);
+    fputc(c ^ 0x40, f);
+    fclose(f);
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(copy, &db, &err), SW_OK, "%s", err.message);
+    sw_search *s = cpu_search(5);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write(s, db, SW_TEST_DATA "/queries20.fasta", "6", mem, &err), SW_ECORRUPT);
+    fclose(mem);
+    cr_assert_eq(len, 0);
+    cr_assert_not_null(strstr(err.message, "corrupt"), "%s", err.message);
+    cr_assert_eq(sw_search_hold(s, db, &err), SW_ECORRUPT);
+    free(text);
+    sw_search_free(s);
+    sw_db_close(db);
+}
+
+Test(api, gpus_are_listed_or_their_absence_explained)
+{
+    cr_assert_eq(sw_db_format_current(), 2);
+    cr_assert_neq(strlen(sw_cpu_simd_name()), 0);
+    sw_error err;
+    sw_gpu_props gpus[8];
+    int n = -1;
+    int rc = sw_gpus_list(gpus, 8, &n, &err);
+    if (!sw_gpus_built() || rc != SW_OK) {
+        cr_assert_eq(rc, SW_ENODEV);
+        cr_assert_neq(err.message[0], '\0');
+        cr_assert_eq(n, 0);
+        cr_assert_eq(sw_gpus_select(NULL, 0, gpus, 8, &n, &err), SW_ENODEV);
+        sw_db *db = NULL;
+        sw_gpu_calibration cal;
+        cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+        cr_assert_lt(sw_gpu_calibrate(0, db, &cal, &err), 0);
+        sw_db_close(db);
+    } else {
+        cr_assert_gt(n, 0);
+        cr_assert_eq(gpus[0].id, 0);
+        cr_assert_gt(gpus[0].memory, 0);
+        /* GPU 0 listed twice: two slices on one GPU. */
+        int twice[2] = {0, 0}, k = 0;
+        cr_assert_eq(sw_gpus_select(twice, 2, gpus, 8, &k, &err), SW_OK, "%s", err.message);
+        cr_assert_eq(k, 2);
+        cr_assert_eq(gpus[1].id, 0);
+        int beyond = n;
+        cr_assert_eq(sw_gpus_select(&beyond, 1, gpus, 8, &k, &err), SW_ENODEV);
+    }
+    cr_assert_eq(sw_gpus_list(NULL, 0, NULL, &err), SW_EINVAL);
+    /* Warming up never fails, with GPUs or without. */
+    sw_gpus_warm *w = NULL;
+    cr_assert_eq(sw_gpus_warm_up(NULL, 0, &w, &err), SW_OK);
+    sw_gpus_warm_free(w);
+    int first = 0;
+    cr_assert_eq(sw_gpus_warm_up(&first, 0, &w, &err), SW_EINVAL);
+    sw_gpus_warm_free(NULL);
+    cr_assert_eq(sw_gpu_calibration_save(NULL, NULL, 0, &err), SW_EINVAL);
+}

@@ -1,7 +1,6 @@
-/* makedb: builds a swsearch database from a FASTA file (plain or zstd),
- * streaming each record from sw_fasta into sw_db_writer. */
+/* makedb: builds a swsearch database from a FASTA file (plain or zstd)
+ * through the public API's sw_db_make, drawing its progress. */
 #include <getopt.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,13 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sw_alphabet.h"
 #include "sw_clock.h"
-#include "sw_db_writer.h"
 #include "sw_error.h"
-#include "sw_fasta.h"
 #include "sw_parse.h"
 #include "sw_progress.h"
+#include "swsearch.h"
 
 #ifndef SW_VERSION
 #define SW_VERSION "unknown"
@@ -24,8 +21,6 @@
 /* Exit statuses: bad data or a failed build, and a bad command line. */
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
-/* A database stores lengths as uint32_t, with UINT32_MAX kept free. */
-#define MAX_SEQUENCE_LENGTH ((uint64_t)UINT32_MAX - 1)
 /* A file with thousands of empty records would bury everything else. */
 #define MAX_WARNINGS_SHOWN 20
 #define PROGRESS_INTERVAL 0.25
@@ -35,7 +30,6 @@ typedef struct makedb {
     sw_progress line;
     double start;
     uint64_t warnings;
-    const sw_fasta *fasta;
 } makedb;
 
 static void message(makedb *m, const char *fmt, ...)
@@ -57,25 +51,16 @@ static void message(makedb *m, const char *fmt, ...)
 }
 
 /* Progress lines come at most every PROGRESS_INTERVAL seconds, so that the
- * terminal is not the bottleneck. */
-static void show_reading(makedb *m)
-{
-    if (!sw_progress_due(&m->line, 0)) return;
-    uint64_t size = sw_fasta_file_size(m->fasta);
-    if (size)
-        sw_progress_line(&m->line, "reading %3.0f%%",
-                         100.0 * (double)sw_fasta_file_offset(m->fasta) / (double)size);
-    else
-        sw_progress_line(&m->line, "reading, %.0f MB so far",
-                         (double)sw_fasta_bytes_read(m->fasta) / 1e6);
-}
-
-static void on_writer_progress(void *user, const char *phase, uint64_t done, uint64_t total)
+ * terminal is not the bottleneck. Reading a pipe counts bytes of no known
+ * total. */
+static void on_progress(void *user, const char *phase, uint64_t done, uint64_t total)
 {
     makedb *m = user;
     if (!m->progress || !sw_progress_due(&m->line, 0)) return;
     if (total)
         sw_progress_line(&m->line, "%s %3.0f%%", phase, 100.0 * (double)done / (double)total);
+    else if (!strcmp(phase, "reading"))
+        sw_progress_line(&m->line, "%s, %.0f MB so far", phase, (double)done / 1e6);
     else
         sw_progress_line(&m->line, "%s", phase);
 }
@@ -163,62 +148,20 @@ int main(int argc, char **argv)
     sw_progress_init(&m.line, m.progress ? stderr : NULL, &style);
     m.start = m.line.start;
 
-    sw_fasta *fasta = NULL;
-    sw_db_writer *writer = NULL;
-    sw_fasta_record rec;
-    sw_db_build_stats stats;
-    uint64_t seqs = 0;
-    sw_fasta_options fopt = {
-        .alphabet = dna ? sw_alphabet_dna() : sw_alphabet_protein(),
-        .warn = on_warning,
-        .warn_user = &m,
-        .max_length = MAX_SEQUENCE_LENGTH,
-    };
-    sw_db_writer_options wopt = {
+    sw_db_make_options opt = {
         .alphabet = dna ? SW_ALPHABET_DNA : SW_ALPHABET_PROTEIN,
         .threads = (int)threads,
-        .compression_level = (int)level,
-        .progress = on_writer_progress,
+        .level = (int)level,
+        .message = on_warning,
+        .message_user = &m,
+        .progress = on_progress,
         .progress_user = &m,
     };
-    int rc = sw_fasta_open(fasta_path, &fopt, &fasta, &err);
+    uint64_t seqs = 0, residues = 0;
+    /* A failed build leaves no partial database behind and the old one as
+     * it was. */
+    int rc = sw_db_make(fasta_path, prefix, &opt, &seqs, &residues, &err);
     if (rc) goto fail;
-    m.fasta = fasta;
-
-    /* Before anything is written, the lock file included: a build must not
-     * replace or remove its own input. */
-    rc = sw_db_writer_check_input(prefix, sw_fasta_fd(fasta),
-                                  strcmp(fasta_path, "-") ? fasta_path : "<stdin>", &err);
-    if (rc) goto fail;
-
-    rc = sw_db_writer_create(prefix, &wopt, &writer, &err);
-    if (rc) goto fail;
-
-    while ((rc = sw_fasta_next(fasta, &rec, &err)) == 1) {
-        rc = sw_db_writer_add(writer, rec.header, rec.header_len, rec.residues, rec.length,
-                              &err);
-        if (rc) goto fail;
-        seqs++;
-        /* Reading the clock per record would cost more than the record. */
-        if (m.progress && (seqs & 1023) == 0) show_reading(&m);
-    }
-    if (rc == SW_ELIMIT) {
-        size_t n = strlen(err.message);
-        snprintf(err.message + n, sizeof err.message - n, ", the most a database holds");
-    }
-    if (rc < 0) goto fail;
-    if (seqs == 0) {
-        rc = sw_error_set(&err, SW_EFORMAT, "%s: no sequences",
-                          strcmp(fasta_path, "-") ? fasta_path : "<stdin>");
-        goto fail;
-    }
-    m.fasta = NULL;
-    sw_fasta_close(fasta);
-    fasta = NULL;
-
-    rc = sw_db_writer_finish(writer, &stats, &err);
-    if (rc) goto fail;
-    sw_db_writer_free(writer);
     sw_progress_clear(&m.line);
 
     if (m.warnings > MAX_WARNINGS_SHOWN)
@@ -226,15 +169,11 @@ int main(int argc, char **argv)
                 (unsigned long long)(m.warnings - MAX_WARNINGS_SHOWN));
     if (!quiet)
         message(&m, "%s: %llu sequences, %llu residues in %.1f s", prefix,
-                (unsigned long long)stats.num_seqs, (unsigned long long)stats.num_residues,
+                (unsigned long long)seqs, (unsigned long long)residues,
                 sw_clock_seconds() - m.start);
     return 0;
 
 fail:
-    /* Freeing an unfinished writer removes its temporary files: a failed
-     * build leaves no partial database behind. */
-    if (writer) sw_db_writer_free(writer);
-    sw_fasta_close(fasta);
     if (!err.message[0]) sw_error_set(&err, rc, "%s", sw_strerror(rc));
     message(&m, "%s", err.message);
     return EXIT_DATA;
