@@ -34,6 +34,7 @@
 #include "sw_db.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
+#include "sw_gpu_tuning.h"
 #include "sw_matrix.h"
 #include "sw_queries.h"
 
@@ -294,10 +295,13 @@ int main(int argc, char **argv)
            gap_extend, top_n);
     printf("database read and decompressed: %.3f s\n", t_read);
 
+    sw_gpu_tuning tune;
+    memset(&tune, 0, sizeof tune);
+    tune.max_columns_per_thread = columns;
+    tune.bucket_streams = streams;
     sw_gpu_engine_options opt;
     memset(&opt, 0, sizeof opt);
-    opt.max_columns_per_thread = columns;
-    opt.bucket_streams = streams;
+    opt.tuning = &tune;
     /* 0: what swsearch search would take. */
     uint32_t calibrated = 0;
     {
@@ -311,13 +315,13 @@ int main(int argc, char **argv)
             printf("calibrated threshold: %u%s\n", calibrated, measured ? " (measured now)" : " (from the cache)");
     }
     opt.intra_threshold = threshold ? threshold : calibrated;
-    opt.intra_tile = intra_tile;
-    opt.intra_warps = intra_warps;
-    opt.device_launch = device_launch;
+    tune.intra_tile = intra_tile;
+    tune.intra_warps = intra_warps;
+    tune.device_launch = device_launch;
     opt.max_device_bytes = device_mb << 20;
     opt.qp_max_length = qp_max;
-    opt.qp_group_size = qp_group;
-    opt.qp_columns = qp_columns;
+    tune.qp_group_size = qp_group;
+    tune.qp_columns = qp_columns;
     opt.qp_giants = qp_giants ? 0 : SW_GPU_NO_GIANTS;
     printf("kernel launches: %s\n", device_launch ? "from the GPU (dynamic parallelism)" : "from the host, over streams");
     sw_gpu_engine *e = NULL;
@@ -401,7 +405,7 @@ int main(int argc, char **argv)
     sw_gpu_engine_free(e);
 
     if (timeline) {
-        opt.timeline = 1;
+        tune.timeline = 1;
         const sw_gpu_span *spans = NULL;
         size_t nspans = 0;
         if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK ||
@@ -413,12 +417,12 @@ int main(int argc, char **argv)
         printf("\nall queries with timing events on every stream: %.4f s\n", st.total_seconds);
         if (report_timeline(spans, nspans, timeline)) return 1;
         sw_gpu_engine_free(e);
-        opt.timeline = 0;
+        tune.timeline = 0;
     }
     /* The profiled run times buckets from the host. */
     if (!device_launch) {
         /* Where the time goes: every bucket timed alone, one stream. */
-        opt.profile = 1;
+        tune.profile = 1;
         if (sw_gpu_engine_create(0, &sc, top_n, &opt, &e, &err) != SW_OK ||
             sw_gpu_engine_set_db(e, residues, sw_db_lengths(db), tiebreak, nseqs, &err) != SW_OK ||
             sw_gpu_engine_search(e, qp, ql, nq, hits, counts, &st, &err) != SW_OK)

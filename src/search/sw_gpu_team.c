@@ -11,6 +11,7 @@
 #include "sw_clock.h"
 #include "sw_gpu.h"
 #include "sw_gpu_parts.h"
+#include "sw_gpu_tuning.h"
 #include "sw_pool.h"
 #include "sw_slices.h"
 
@@ -47,6 +48,7 @@ struct sw_gpu_team {
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
     sw_scoring scoring; /* its table is `table` */
     sw_gpu_engine_options options;
+    sw_gpu_tuning tuning; /* a copy of the tuning asked for, which options.tuning then points at */
     uint64_t gpu_memory;
     int threads;
     int read_files;
@@ -55,15 +57,23 @@ struct sw_gpu_team {
     char name[160];
 };
 
+/* No tuning is the zero tuning: the engine's defaults. */
+static int same_tuning(const sw_gpu_tuning *a, const sw_gpu_tuning *b)
+{
+    static const sw_gpu_tuning none;
+    if (!a) a = &none;
+    if (!b) b = &none;
+    return a->bucket_streams == b->bucket_streams && a->profile == b->profile &&
+           a->max_columns_per_thread == b->max_columns_per_thread && a->intra_tile == b->intra_tile &&
+           a->intra_warps == b->intra_warps && a->timeline == b->timeline && a->device_launch == b->device_launch &&
+           a->qp_group_size == b->qp_group_size && a->qp_columns == b->qp_columns;
+}
+
 static int same_options(const sw_gpu_engine_options *a, const sw_gpu_engine_options *b)
 {
-    return a->max_device_bytes == b->max_device_bytes && a->bucket_streams == b->bucket_streams &&
-           a->profile == b->profile && a->max_columns_per_thread == b->max_columns_per_thread &&
-           a->intra_threshold == b->intra_threshold && a->intra_tile == b->intra_tile &&
-           a->intra_warps == b->intra_warps && a->timeline == b->timeline &&
-           a->device_launch == b->device_launch && a->keep_all_scores == b->keep_all_scores &&
-           a->qp_max_length == b->qp_max_length && a->qp_group_size == b->qp_group_size &&
-           a->qp_columns == b->qp_columns && a->qp_giants == b->qp_giants;
+    return a->max_device_bytes == b->max_device_bytes && a->intra_threshold == b->intra_threshold &&
+           a->keep_all_scores == b->keep_all_scores && a->qp_max_length == b->qp_max_length &&
+           a->qp_giants == b->qp_giants && same_tuning(a->tuning, b->tuning);
 }
 
 int sw_gpu_team_matches(const sw_gpu_team *t, const sw_gpu_team_config *c)
@@ -256,6 +266,10 @@ int sw_gpu_team_plan(const sw_db *db, const sw_gpu_team_config *c, sw_gpu_team *
     t->scoring = *c->scoring;
     t->scoring.table = t->table;
     t->options = c->engine;
+    if (c->engine.tuning) {
+        t->tuning = *c->engine.tuning;
+        t->options.tuning = &t->tuning;
+    }
     t->m = calloc((size_t)n, sizeof *t->m);
     if (!t->m) {
         free(t);

@@ -31,7 +31,7 @@ typedef struct sw_gpu_team_config {
     size_t top_n;
     /* Every engine's options. intra_threshold 0: each GPU's calibration
      * (sw_calibrate.h, per GPU model) picks it for its slice's lengths.
-     * device_share is set by the team. */
+     * device_share is set by the team; a tuning is copied. */
     sw_gpu_engine_options engine;
     /* Device memory each GPU gives the search, in bytes (shared by the
      * slices on it); 0: its free memory less a margin. A slice larger than

@@ -25,6 +25,7 @@
 #include "sw_fasta.h"
 #include "sw_gpu.h"
 #include "sw_gpu_engine.h"
+#include "sw_gpu_tuning.h"
 #include "sw_matrix.h"
 #include "sw_pool.h"
 #include "test_matrices.h"
@@ -348,17 +349,22 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
                         const int32_t *expected, const run_options *ro, sw_gpu_stats *stats_out)
 {
     size_t top_n = ro->top_n ? ro->top_n : (db->n ? db->n : 1);
+    sw_gpu_tuning tune;
+    memset(&tune, 0, sizeof tune);
+    tune.bucket_streams = ro->bucket_streams;
+    tune.profile = ro->profile;
+    tune.max_columns_per_thread = ro->max_columns;
+    tune.intra_tile = ro->intra_tile;
+    tune.intra_warps = ro->intra_warps;
+    tune.timeline = ro->timeline;
+    tune.device_launch = ro->device_launch;
+    tune.qp_group_size = ro->qp_group;
+    tune.qp_columns = ro->qp_columns;
     sw_gpu_engine_options opt;
     memset(&opt, 0, sizeof opt);
     opt.max_device_bytes = ro->max_device_bytes;
-    opt.bucket_streams = ro->bucket_streams;
-    opt.profile = ro->profile;
-    opt.max_columns_per_thread = ro->max_columns;
     opt.intra_threshold = ro->intra_threshold;
-    opt.intra_tile = ro->intra_tile;
-    opt.intra_warps = ro->intra_warps;
-    opt.timeline = ro->timeline;
-    opt.device_launch = ro->device_launch;
+    opt.tuning = &tune;
     /* The options of the subjects-across-threads kernels and of the
      * intra-task kernel are tested without the query-across-threads kernels,
      * so that those take every length they would take alone. */
@@ -366,8 +372,6 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     if (!ro->qp_max_length &&
         (ro->intra_threshold || ro->max_columns || ro->intra_tile || ro->intra_warps || ro->device_launch))
         opt.qp_max_length = SW_GPU_NO_QP;
-    opt.qp_group_size = ro->qp_group;
-    opt.qp_columns = ro->qp_columns;
     /* The cases name the intra-task kernel's shapes: it keeps its sequences
      * unless a case asks for the engine's default. */
     opt.qp_giants = ro->qp_giants ? 0 : SW_GPU_NO_GIANTS;

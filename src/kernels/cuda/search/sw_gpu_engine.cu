@@ -210,7 +210,7 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
      * as this one's are done there, so the tail of one query overlaps the
      * start of the next. Batches need the scan stream to hold the batch
      * buffer until every bucket has read it. */
-    const cudaStream_t join = e->resident && e->num_streams > 1 && !e->opt.device_launch ? e->s_sel : e->s_scan;
+    const cudaStream_t join = e->resident && e->num_streams > 1 && !e->tune.device_launch ? e->s_sel : e->s_scan;
     size_t span;
     int rc;
     s->query = q;
@@ -335,18 +335,20 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
     sw_gpu_engine *e = (sw_gpu_engine *)calloc(1, sizeof *e);
     if (!e) return sw_error_set(err, SW_ENOMEM, "out of memory");
     if (opt) e->opt = *opt;
+    if (e->opt.tuning) e->tune = *e->opt.tuning;
+    e->opt.tuning = &e->tune;
     /* 28 measured fastest on the H100 for the Swiss-Prot-like benchmark,
      * against 24 and 32 (see bench/JOURNAL.md, 2026-11-24): wider kernels
      * need so many registers that too few warps stay resident. */
-    if (e->opt.max_columns_per_thread <= 0) e->opt.max_columns_per_thread = 28;
-    if (e->opt.max_columns_per_thread > 32) e->opt.max_columns_per_thread = 32;
-    if (e->opt.max_columns_per_thread < 16) e->opt.max_columns_per_thread = 16;
+    if (e->tune.max_columns_per_thread <= 0) e->tune.max_columns_per_thread = 28;
+    if (e->tune.max_columns_per_thread > 32) e->tune.max_columns_per_thread = 32;
+    if (e->tune.max_columns_per_thread < 16) e->tune.max_columns_per_thread = 16;
     if (e->opt.intra_threshold == 0) e->opt.intra_threshold = SW_GPU_DEFAULT_THRESHOLD;
     if (e->opt.qp_max_length == 0) e->opt.qp_max_length = SW_GPU_DEFAULT_QP_LENGTH;
-    e->num_streams = e->opt.bucket_streams > 0 ? e->opt.bucket_streams : DEFAULT_STREAMS;
+    e->num_streams = e->tune.bucket_streams > 0 ? e->tune.bucket_streams : DEFAULT_STREAMS;
     if (e->num_streams > MAX_STREAMS) e->num_streams = MAX_STREAMS;
-    if (e->opt.profile) e->num_streams = 1;
-    if (e->opt.device_launch && !sw_gk_device_launch_compiled()) {
+    if (e->tune.profile) e->num_streams = 1;
+    if (e->tune.device_launch && !sw_gk_device_launch_compiled()) {
         free(e);
         return sw_error_set(err, SW_EINVAL,
                             "GPU engine: this build has no device-side launcher (configure with "

@@ -19,6 +19,7 @@ extern "C" {
 #endif
 
 typedef struct sw_gpu_engine sw_gpu_engine;
+typedef struct sw_gpu_tuning sw_gpu_tuning; /* sw_gpu_tuning.h */
 
 typedef struct sw_gpu_engine_options {
     /* Device memory the engine may use, database included. 0: the free
@@ -30,31 +31,10 @@ typedef struct sw_gpu_engine_options {
      * slices of one database on one GPU): each takes this share of what
      * the free memory gives. 0 or 1: the GPU is the engine's alone. */
     int device_share;
-    /* Streams over which the length buckets of one query run concurrently;
-     * 0: 4. 1 runs them one after another. */
-    int bucket_streams;
-    /* Nonzero: buckets run one after another and each is timed into
-     * sw_gpu_stats.buckets (slower; for finding where the time goes). */
-    int profile;
-    /* Largest columns per thread for the single-pass kernels (16..32; 0: 28).
-     * Smaller values trade padding for occupancy; for benchmarks. */
-    int max_columns_per_thread;
     /* Database sequences longer than this go to the intra-task kernel (one
      * thread block per pair of sequences), the rest to the inter-task
      * kernels. 0: SW_GPU_DEFAULT_THRESHOLD; SW_GPU_NO_INTRA: never. */
     uint32_t intra_threshold;
-    /* Intra-task kernel shape, for benchmarks: query rows per thread (8 or
-     * 16) and warps per block (1..16); 0: the engine's rule. */
-    int intra_tile;
-    int intra_warps;
-    /* Nonzero: every kernel launch and copy of a search is bracketed by
-     * timing events on its stream, and sw_gpu_engine_timeline() returns
-     * them (a little slower; for showing what overlaps). */
-    int timeline;
-    /* Nonzero: the kernels of each query are launched by a parent kernel on
-     * the GPU (dynamic parallelism) instead of from the host over the bucket
-     * streams. Needs a build with SW_ENABLE_DEVICE_LAUNCH; for benchmarks. */
-    int device_launch;
     /* Nonzero: every score of every query comes back to the host (for
      * statistics fitted to the whole score distribution), and the top N are
      * selected there; see sw_gpu_engine_set_score_sink(). */
@@ -64,12 +44,6 @@ typedef struct sw_gpu_engine_options {
      * longer ones to the plan above. 0: SW_GPU_DEFAULT_QP_LENGTH;
      * SW_GPU_NO_QP: never (the subjects across the threads everywhere). */
     uint32_t qp_max_length;
-    /* Their shape, for tests and benchmarks: threads a group (4, 8, 16, 32)
-     * and query positions a thread (16..32); 0: the engine's rule. A query
-     * longer than one pass of the shape takes its multipass kernel where one
-     * is compiled, else the rule's. */
-    int qp_group_size;
-    int qp_columns;
     /* For queries of up to 1,024 residues, the sequences left to the
      * intra-task kernel go instead to a query-across-threads launch of
      * 32-thread groups, one pair a warp, on the intra-task kernel's stream:
@@ -78,6 +52,8 @@ typedef struct sw_gpu_engine_options {
      * longest sequences in 32-thread groups). 0: so;
      * SW_GPU_NO_GIANTS: the intra-task kernel keeps them. */
     int qp_giants;
+    /* Knobs for benchmarks and tests (sw_gpu_tuning.h), copied at creation. */
+    const sw_gpu_tuning *tuning; /* NULL: the engine's defaults; set by bench/ and tests/gpu/ only */
 } sw_gpu_engine_options;
 
 #define SW_GPU_DEFAULT_THRESHOLD 3000u
@@ -250,18 +226,18 @@ typedef struct sw_gpu_span {
     double start, end; /* seconds after the search's first GPU work */
 } sw_gpu_span;
 
-/* The timeline of the engine's last search (options.timeline): spans in
+/* The timeline of the engine's last search (tuning.timeline): spans in
  * launch order, valid until the next call on the engine. */
 int sw_gpu_engine_timeline(const sw_gpu_engine *e, const sw_gpu_span **spans, size_t *count, sw_error *err);
 
 const char *sw_gpu_span_name(int kind);
 
 /* Nonzero when this build can launch kernels from the GPU
- * (options.device_launch). */
+ * (tuning.device_launch). */
 int sw_gpu_engine_device_launch_available(void);
 
 /* The compiled shapes of the kernels with the query across the threads,
- * which options.qp_group_size and options.qp_columns choose among: how
+ * which tuning.qp_group_size and tuning.qp_columns choose among: how
  * many, and shape `index` (SW_EINVAL past the last). */
 size_t sw_gpu_engine_qp_shape_count(void);
 int sw_gpu_engine_qp_shape(size_t index, int *group_size, int *columns, int *multipass);

@@ -10,6 +10,7 @@
 
 #include "sw_cuda_check.h"
 #include "sw_gpu_engine.h"
+#include "sw_gpu_tuning.h"
 #include "sw_gpu_kernels.cuh"
 
 /* What the engine's CUDA errors say they come from. */
@@ -122,6 +123,7 @@ struct sw_gpu_engine {
     void *query_done_user;
     uint32_t *h_tiebreak;
     sw_gpu_engine_options opt;
+    sw_gpu_tuning tune; /* *opt.tuning, or zeros, with the defaults filled in; opt.tuning points here */
 
     /* Residue codes with equal rows and columns share a class. */
     int class_of[SW_CODE_LIMIT];
@@ -209,7 +211,7 @@ struct sw_gpu_engine {
     int intra_grid;                   /* blocks that the row buffer serves */
     int intra_tile, intra_threads;    /* shape of the last launch, for the statistics */
 
-    /* Timeline of the last search (opt.timeline; opt.profile times its
+    /* Timeline of the last search (tune.timeline; tune.profile times its
      * buckets with it): span i lies between
      * span_events[2i] and [2i + 1], timed from span_origin. */
     sw_gpu_span *spans;

@@ -35,10 +35,10 @@ int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw
     const int tiles[2] = {16, 8};
     for (int ti = 0; ti < 2; ++ti) {
         const int tile = tiles[ti];
-        if (e->opt.intra_tile && tile != e->opt.intra_tile) continue;
+        if (e->tune.intra_tile && tile != e->tune.intra_tile) continue;
         const size_t rows = 32 * (size_t)tile;
         const size_t row_blocks = (qlen + rows - 1) / rows;
-        if (tile == 16 && !e->opt.intra_tile && row_blocks * rows * 4 > qlen * 5) continue;
+        if (tile == 16 && !e->tune.intra_tile && row_blocks * rows * 4 > qlen * 5) continue;
         /* With the kernels with the query across the threads, only the
          * few longest sequences are left here, too few pairs to fill the
          * GPU: more warps a pair shorten each one (8 warps against 2 for
@@ -46,7 +46,7 @@ int choose_intra_shape(const sw_gpu_engine *e, size_t qlen, intra_shape *out, sw
          * search with the query across the threads). */
         const int most = e->qp_longest ? 8 : 2;
         int warps = row_blocks < (size_t)most ? (int)row_blocks : most;
-        if (e->opt.intra_warps) warps = e->opt.intra_warps < 16 ? e->opt.intra_warps : 16;
+        if (e->tune.intra_warps) warps = e->tune.intra_warps < 16 ? e->tune.intra_warps : 16;
         if (warps < 1) warps = 1;
         for (; warps >= 1; --warps) {
             const size_t smem = sw_gk_intra_smem(tile, 32 * warps, e->subject_classes);
@@ -132,14 +132,14 @@ int describe_intra(sw_gpu_engine *e, const search_ctx *c, slot *s, const bucket 
  * ones; on a tie the wider thread (fewer shuffles and loads per cell). */
 int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int forced = 1)
 {
-    if (forced && (e->opt.qp_group_size || e->opt.qp_columns)) {
+    if (forced && (e->tune.qp_group_size || e->tune.qp_columns)) {
         uint32_t p = 1;
         for (int i = 0; i < sw_gk_qp_num_shapes(); ++i) {
             const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(i);
             const size_t width = (size_t)sh->group_size * sh->columns;
             p = (uint32_t)((qlen + width - 1) / width);
-            if ((e->opt.qp_group_size && sh->group_size != e->opt.qp_group_size) ||
-                (e->opt.qp_columns && sh->columns != e->opt.qp_columns) || (sh->multipass ? p < 2 : p > 1))
+            if ((e->tune.qp_group_size && sh->group_size != e->tune.qp_group_size) ||
+                (e->tune.qp_columns && sh->columns != e->tune.qp_columns) || (sh->multipass ? p < 2 : p > 1))
                 continue;
             *passes = p ? p : 1;
             return i;
@@ -193,7 +193,7 @@ int choose_qp_shape(const sw_gpu_engine *e, size_t qlen, uint32_t *passes, int f
 int giant_shape(const sw_gpu_engine *e, size_t qlen)
 {
     /* The device-side launcher knows only the other kernels. */
-    if (e->opt.qp_giants == SW_GPU_NO_GIANTS || e->opt.device_launch) return -1;
+    if (e->opt.qp_giants == SW_GPU_NO_GIANTS || e->tune.device_launch) return -1;
     int best = -1;
     for (int i = 0; i < sw_gk_qp_num_shapes(); ++i) {
         const sw_gk_qp_shape *sh = sw_gk_qp_get_shape(i);
@@ -557,7 +557,7 @@ int launch_wide(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const 
 int launch_buckets(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const uint8_t *res, size_t q_offset,
                    size_t qlen, cudaStream_t join, sw_error *err)
 {
-    if (e->opt.device_launch) return launch_buckets_on_device(e, c, s, b, res, q_offset, qlen, err);
+    if (e->tune.device_launch) return launch_buckets_on_device(e, c, s, b, res, q_offset, qlen, err);
     const batch *bt = &e->batches[b];
     const int ns = e->num_streams;
     if (ns > 1) {

@@ -2,7 +2,7 @@
  * database batch launches every bucket kernel, the intra-task one included,
  * each into a fire-and-forget stream. It replaces the host's fork and join
  * over the bucket streams; the engine uses it when asked
- * (sw_gpu_engine_options.device_launch) in builds with
+ * (sw_gpu_tuning.device_launch) in builds with
  * SW_ENABLE_DEVICE_LAUNCH, which need relocatable device code. */
 #include "sw_gpu_kernels.cuh"
 

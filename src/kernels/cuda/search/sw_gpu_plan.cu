@@ -29,7 +29,7 @@ int find_config(int group_size, int columns, int multipass, int wide)
 void make_plan(sw_gpu_engine *e)
 {
     const uint32_t threshold = e->opt.intra_threshold;
-    const int max_columns = e->opt.max_columns_per_thread;
+    const int max_columns = e->tune.max_columns_per_thread;
     e->plan_size = 0;
     uint32_t widest = 0;
     for (;;) {
@@ -70,7 +70,7 @@ void make_plan(sw_gpu_engine *e)
     /* Up to opt.qp_max_length the kernels with the query across the
      * threads; above, what the entries above planned for those lengths. The
      * device-side launcher knows only the entries above. */
-    if (e->opt.qp_max_length != SW_GPU_NO_QP && !e->opt.device_launch) {
+    if (e->opt.qp_max_length != SW_GPU_NO_QP && !e->tune.device_launch) {
         const uint32_t qmax = e->opt.qp_max_length;
         size_t k = 0;
         while (k < e->plan_size && e->plan[k].max_length <= qmax) ++k;

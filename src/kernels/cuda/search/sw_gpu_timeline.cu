@@ -1,5 +1,5 @@
-/* The timeline of a search (sw_gpu_engine_options.timeline, and the
- * bucket times of options.profile): spans bracketed by events on their
+/* The timeline of a search (sw_gpu_tuning.timeline, and the
+ * bucket times of sw_gpu_tuning.profile): spans bracketed by events on their
  * streams, timed once the search's work is done. */
 #include "sw_gpu_timeline.cuh"
 
@@ -23,7 +23,7 @@ int stream_index(const sw_gpu_engine *e, cudaStream_t st)
 
 } /* namespace */
 
-int spans_wanted(const sw_gpu_engine *e) { return e->opt.timeline || e->opt.profile; }
+int spans_wanted(const sw_gpu_engine *e) { return e->tune.timeline || e->tune.profile; }
 
 /* Opens a span of the timeline on `st` (nothing unless spans_wanted());
  * *id is what span_end() takes. */
@@ -96,7 +96,7 @@ extern "C" int sw_gpu_engine_timeline(const sw_gpu_engine *e, const sw_gpu_span 
 {
     *spans = nullptr;
     *count = 0;
-    if (!e || !e->opt.timeline) return sw_error_set(err, SW_EINVAL, "GPU engine: no timeline was asked for");
+    if (!e || !e->tune.timeline) return sw_error_set(err, SW_EINVAL, "GPU engine: no timeline was asked for");
     *spans = e->spans;
     *count = e->num_spans;
     return SW_OK;

@@ -7,7 +7,7 @@
 
 namespace sw_gpu_detail {
 
-/* Nonzero when the search records spans (options.timeline or .profile). */
+/* Nonzero when the search records spans (tuning.timeline or .profile). */
 int spans_wanted(const sw_gpu_engine *e);
 
 /* Starts the timeline of a search: no spans yet, and the origin that they
