@@ -116,3 +116,19 @@ def test_evalue_and_top_limit_the_hits(db, queries, hits):
     assert [h.sseqid for h in db.search(queries[:1], device="cpu", top=3)] == [h.sseqid for h in first[:3]]
     strict = db.search(queries[:1], device="cpu", evalue=1e-10)
     assert [h.sseqid for h in strict] == [h.sseqid for h in first if h.evalue <= 1e-10]
+
+
+def test_the_gpus_give_the_cpus_hits(db, queries, hits):
+    """On a machine with a GPU: the same hits, field by field; skipped
+    without one."""
+    try:
+        on_gpu = db.search(queries, device="gpu")
+    except swsearch.NoDeviceError as e:
+        pytest.skip("no usable GPU: {}".format(e))
+    assert "GPU" in on_gpu.engine
+    assert len(on_gpu) == len(hits)
+    for g, c in zip(on_gpu, hits):
+        assert g == c
+    aligned = swsearch.align("ACGTTGCAACGGTCAGGATCCA" * 40, "ACGTTGCAACTCAGGATCCA" * 40, device="gpu")
+    assert aligned == swsearch.align("ACGTTGCAACGGTCAGGATCCA" * 40, "ACGTTGCAACTCAGGATCCA" * 40,
+                                     device="cpu")._replace(engine=aligned.engine)
