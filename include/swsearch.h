@@ -74,6 +74,18 @@ SW_API const char *sw_strerror(int code);
 
 /* ---- Common choices --------------------------------------------------- */
 
+/* The protein scoring when none is given (searches, profiles, calibration):
+ * BLAST's blastp, BLOSUM62 and a gap of k residues costing 11 + k. */
+#define SW_DEFAULT_MATRIX "BLOSUM62"
+#define SW_DEFAULT_GAP_OPEN 11
+#define SW_DEFAULT_GAP_EXTEND 1
+/* The DNA scoring of pairwise alignment when none is given: CUDAlign's +1,
+ * -3 and gaps of -5 for the first base, -2 for each further one. */
+#define SW_ALIGN_DEFAULT_MATCH 1
+#define SW_ALIGN_DEFAULT_MISMATCH -3
+#define SW_ALIGN_DEFAULT_GAP_OPEN 3
+#define SW_ALIGN_DEFAULT_GAP_EXTEND 2
+
 typedef enum {
     SW_DEVICE_AUTO = 0, /* the GPUs when one is usable, else the CPU (with a message) */
     SW_DEVICE_CPU = 1,

@@ -17,6 +17,7 @@
 #include "sw_pair_report.h"
 #include "sw_pair_view.h"
 #include "sw_raster.h"
+#include "sw_api_internal.h"
 #include "swsearch.h"
 
 /* The header's names for the engines' values and limits. */
@@ -87,8 +88,10 @@ int sw_aligner_create(sw_aligner **out, sw_error *err)
     if (!out) return sw_error_set(err, SW_EINVAL, "sw_aligner_create: no place for the aligner");
     sw_aligner *a = calloc(1, sizeof *a);
     if (!a) return sw_error_set(err, SW_ENOMEM, "out of memory");
-    /* The program's defaults (`swsearch align`). */
-    a->scoring = (sw_pair_scoring){.match = 1, .mismatch = -3, .gap_open = 3, .gap_extend = 2};
+    a->scoring = (sw_pair_scoring){.match = SW_ALIGN_DEFAULT_MATCH,
+                                   .mismatch = SW_ALIGN_DEFAULT_MISMATCH,
+                                   .gap_open = SW_ALIGN_DEFAULT_GAP_OPEN,
+                                   .gap_extend = SW_ALIGN_DEFAULT_GAP_EXTEND};
     a->device = SW_DEVICE_AUTO;
     a->best = 1;
     a->with_path = 1;
@@ -104,15 +107,9 @@ void sw_aligner_free(sw_aligner *a)
     free(a);
 }
 
-#define CHECK_ALIGNER(a, fn)                                                                                 \
-    do {                                                                                                     \
-        sw_error_clear(err);                                                                                 \
-        if (!(a)) return sw_error_set(err, SW_EINVAL, fn ": no aligner given");                              \
-    } while (0)
-
 int sw_aligner_set_scores(sw_aligner *a, int match, int mismatch, int gap_open, int gap_extend, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_scores");
+    SW_API_CHECK(a, "sw_aligner_set_scores", "aligner");
     sw_pair_scoring s = {.match = match, .mismatch = mismatch, .gap_open = gap_open, .gap_extend = gap_extend};
     /* Each alone here; against each other and the lengths once those are
      * known, where the program checks them (so its messages come in its
@@ -133,7 +130,7 @@ int sw_aligner_set_scores(sw_aligner *a, int match, int mismatch, int gap_open, 
 
 int sw_aligner_set_device(sw_aligner *a, sw_device device, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_device");
+    SW_API_CHECK(a, "sw_aligner_set_device", "aligner");
     if (device != SW_DEVICE_AUTO && device != SW_DEVICE_CPU && device != SW_DEVICE_GPU)
         return sw_error_set(err, SW_EINVAL, "unknown device %d", (int)device);
     a->device = device;
@@ -143,7 +140,7 @@ int sw_aligner_set_device(sw_aligner *a, sw_device device, sw_error *err)
 
 int sw_aligner_set_gpus(sw_aligner *a, const int *gpus, int count, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_gpus");
+    SW_API_CHECK(a, "sw_aligner_set_gpus", "aligner");
     if (count < 0 || count > SW_ALIGNER_MAX_GPUS)
         return sw_error_set(err, SW_EINVAL, "an alignment uses 1 to %d GPUs, not %d", SW_ALIGNER_MAX_GPUS, count);
     for (int i = 0; gpus && i < count; i++) {
@@ -157,7 +154,7 @@ int sw_aligner_set_gpus(sw_aligner *a, const int *gpus, int count, sw_error *err
 
 int sw_aligner_set_threads(sw_aligner *a, int threads, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_threads");
+    SW_API_CHECK(a, "sw_aligner_set_threads", "aligner");
     if (threads < 0 || threads > 4096) return sw_error_set(err, SW_EINVAL, "threads must be from 0 to 4096, not %d", threads);
     a->threads = threads;
     return SW_OK;
@@ -165,7 +162,7 @@ int sw_aligner_set_threads(sw_aligner *a, int threads, sw_error *err)
 
 int sw_aligner_set_best(sw_aligner *a, int k, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_best");
+    SW_API_CHECK(a, "sw_aligner_set_best", "aligner");
     if (k < 1 || k > SW_ALIGNER_MAX_BEST)
         return sw_error_set(err, SW_EINVAL, "the number of best alignments must be from 1 to %d, not %d",
                             SW_ALIGNER_MAX_BEST, k);
@@ -175,14 +172,14 @@ int sw_aligner_set_best(sw_aligner *a, int k, sw_error *err)
 
 int sw_aligner_set_path(sw_aligner *a, int with_path, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_path");
+    SW_API_CHECK(a, "sw_aligner_set_path", "aligner");
     a->with_path = with_path != 0;
     return SW_OK;
 }
 
 int sw_aligner_set_engine(sw_aligner *a, sw_align_engine engine, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_engine");
+    SW_API_CHECK(a, "sw_aligner_set_engine", "aligner");
     if (engine < SW_ALIGN_ENGINE_AUTO || engine > SW_ALIGN_ENGINE_OVERLAP)
         return sw_error_set(err, SW_EINVAL, "unknown engine %d", (int)engine);
     a->engine = engine;
@@ -198,14 +195,14 @@ const char *sw_align_engine_name(sw_align_engine engine)
 
 int sw_aligner_set_pruning(sw_aligner *a, int pruning, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_pruning");
+    SW_API_CHECK(a, "sw_aligner_set_pruning", "aligner");
     a->no_pruning = !pruning;
     return SW_OK;
 }
 
 int sw_aligner_set_progress(sw_aligner *a, sw_align_progress_fn fn, void *user, double interval, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_progress");
+    SW_API_CHECK(a, "sw_aligner_set_progress", "aligner");
     if (!(interval >= 0)) return sw_error_set(err, SW_EINVAL, "a progress interval of %g seconds", interval);
     a->progress = fn;
     a->progress_user = user;
@@ -215,7 +212,7 @@ int sw_aligner_set_progress(sw_aligner *a, sw_align_progress_fn fn, void *user, 
 
 int sw_aligner_set_messages(sw_aligner *a, sw_message_fn fn, void *user, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_messages");
+    SW_API_CHECK(a, "sw_aligner_set_messages", "aligner");
     a->message = fn;
     a->message_user = user;
     return SW_OK;
@@ -223,14 +220,14 @@ int sw_aligner_set_messages(sw_aligner *a, sw_message_fn fn, void *user, sw_erro
 
 int sw_aligner_set_mpi(sw_aligner *a, int use, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_set_mpi");
+    SW_API_CHECK(a, "sw_aligner_set_mpi", "aligner");
     if (!use || a->mpi || !sw_pair_mpi_launched()) return SW_OK;
     return sw_pair_mpi_start(&a->mpi, err);
 }
 
 int sw_aligner_get_rank(const sw_aligner *a, int *rank, int *ranks, int *local_rank, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_get_rank");
+    SW_API_CHECK(a, "sw_aligner_get_rank", "aligner");
     const sw_pair_slice_ops *ops = a->mpi ? sw_pair_mpi_ops(a->mpi) : NULL;
     if (rank) *rank = ops ? ops->rank : 0;
     if (ranks) *ranks = ops ? ops->ranks : 1;
@@ -246,7 +243,7 @@ int sw_aligner_agree(sw_aligner *a, int status, sw_error *err)
 
 int sw_aligner_read_files(sw_aligner *a, const char *path_x, const char *path_y, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_read_files");
+    SW_API_CHECK(a, "sw_aligner_read_files", "aligner");
     seqs_release(a->seqs);
     a->seqs = NULL;
     if (!path_x) return sw_error_set(err, SW_EINVAL, "sw_aligner_read_files: no file given");
@@ -265,7 +262,7 @@ int sw_aligner_read_files(sw_aligner *a, const char *path_x, const char *path_y,
 
 int sw_aligner_get_sequence(const sw_aligner *a, int which, const char **id, uint64_t *length, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_get_sequence");
+    SW_API_CHECK(a, "sw_aligner_get_sequence", "aligner");
     if (which != 0 && which != 1) return sw_error_set(err, SW_EINVAL, "sequence %d: 0 (x) or 1 (y)", which);
     if (!a->seqs) return sw_error_set(err, SW_EINVAL, "no sequences read");
     const sw_pair_seq *s = which ? &a->seqs->y : &a->seqs->x;
@@ -487,7 +484,7 @@ static int align_seqs_run(sw_aligner *a, align_seqs *s, sw_aligned **out, sw_err
 int sw_aligner_run(sw_aligner *a, const char *x, size_t x_len, const char *y, size_t y_len, sw_aligned **out,
                    sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_run");
+    SW_API_CHECK(a, "sw_aligner_run", "aligner");
     if (!out) return sw_error_set(err, SW_EINVAL, "sw_aligner_run: no place for the result");
     *out = NULL;
     align_seqs *s = calloc(1, sizeof *s);
@@ -502,7 +499,7 @@ int sw_aligner_run(sw_aligner *a, const char *x, size_t x_len, const char *y, si
 
 int sw_aligner_align(sw_aligner *a, sw_aligned **out, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_align");
+    SW_API_CHECK(a, "sw_aligner_align", "aligner");
     if (!out) return sw_error_set(err, SW_EINVAL, "sw_aligner_align: no place for the result");
     *out = NULL;
     if (!a->seqs) return sw_error_set(err, SW_EINVAL, "sw_aligner_align: no sequences read");
@@ -511,7 +508,7 @@ int sw_aligner_align(sw_aligner *a, sw_aligned **out, sw_error *err)
 
 int sw_aligner_run_files(sw_aligner *a, const char *path_x, const char *path_y, sw_aligned **out, sw_error *err)
 {
-    CHECK_ALIGNER(a, "sw_aligner_run_files");
+    SW_API_CHECK(a, "sw_aligner_run_files", "aligner");
     if (!out) return sw_error_set(err, SW_EINVAL, "sw_aligner_run_files: no place for the result");
     *out = NULL;
     int rc = sw_aligner_read_files(a, path_x, path_y, err);

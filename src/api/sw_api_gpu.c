@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sw_api_internal.h"
 #include "sw_calibrate.h"
 #include "sw_cpu_simd.h"
 #include "sw_db.h"
@@ -95,9 +94,9 @@ int sw_gpu_calibrate(int gpu, const sw_db *db, sw_gpu_calibration *out, sw_error
     sw_matrix *matrix = NULL;
     sw_scoring scoring;
     sw_calibration cal;
-    int rc = sw_matrix_load(SW_API_DEFAULT_MATRIX, &matrix, err);
+    int rc = sw_matrix_load(SW_DEFAULT_MATRIX, &matrix, err);
     if (rc == SW_OK)
-        rc = sw_scoring_init(&scoring, matrix, SW_API_DEFAULT_GAP_OPEN, SW_API_DEFAULT_GAP_EXTEND, err);
+        rc = sw_scoring_init(&scoring, matrix, SW_DEFAULT_GAP_OPEN, SW_DEFAULT_GAP_EXTEND, err);
     if (rc == SW_OK) rc = sw_calibration_measure(gpu, &scoring, &cal, err);
     sw_matrix_free(matrix);
     if (rc) return rc;

@@ -1,11 +1,16 @@
-/* What the files of the public API (include/swsearch.h) share: a search's
- * default scoring, BLAST's blastp (BLOSUM62, a gap of k residues costing
- * 11 + k), which calibrations are measured with too. */
+/* What the files of the public API (include/swsearch.h) share: the check
+ * that opens every function taking a handle. */
 #ifndef SW_API_INTERNAL_H
 #define SW_API_INTERNAL_H
 
-#define SW_API_DEFAULT_MATRIX "BLOSUM62"
-#define SW_API_DEFAULT_GAP_OPEN 11
-#define SW_API_DEFAULT_GAP_EXTEND 1
+#include "sw_error.h"
+
+/* Clears `err` and refuses a NULL handle, naming the function and what it
+ * lacks ("sw_search_run: no search given"). */
+#define SW_API_CHECK(handle, fn, what)                                                                       \
+    do {                                                                                                     \
+        sw_error_clear(err);                                                                                 \
+        if (!(handle)) return sw_error_set(err, SW_EINVAL, fn ": no " what " given");                        \
+    } while (0)
 
 #endif

@@ -15,6 +15,7 @@
 #include "sw_profile_align.h"
 #include "sw_profile_gpu.h"
 #include "sw_profile_report.h"
+#include "sw_api_internal.h"
 #include "swsearch.h"
 
 struct sw_profile_aligner {
@@ -32,12 +33,6 @@ struct sw_merged {
     sw_profile_kind kind;
     char engine[64];
 };
-
-#define CHECK_PROFILE(a, fn)                                                                                 \
-    do {                                                                                                     \
-        sw_error_clear(err);                                                                                 \
-        if (!(a)) return sw_error_set(err, SW_EINVAL, fn ": no aligner given");                              \
-    } while (0)
 
 static int load_matrix(const char *name, sw_matrix **out, sw_error *err)
 {
@@ -57,14 +52,14 @@ int sw_profile_aligner_create(sw_profile_aligner **out, sw_error *err)
     *out = NULL;
     sw_profile_aligner *a = calloc(1, sizeof *a);
     if (!a) return sw_error_set(err, SW_ENOMEM, "out of memory");
-    int rc = load_matrix("BLOSUM62", &a->matrix, err);
+    int rc = load_matrix(SW_DEFAULT_MATRIX, &a->matrix, err);
     if (rc) {
         free(a);
         return rc;
     }
     a->kind = SW_PROFILE_EXPECTED;
-    a->gap_open = 11;
-    a->gap_extend = 1;
+    a->gap_open = SW_DEFAULT_GAP_OPEN;
+    a->gap_extend = SW_DEFAULT_GAP_EXTEND;
     a->device = SW_DEVICE_AUTO;
     *out = a;
     return SW_OK;
@@ -79,7 +74,7 @@ void sw_profile_aligner_free(sw_profile_aligner *a)
 
 int sw_profile_aligner_set_score(sw_profile_aligner *a, sw_profile_score score, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_set_score");
+    SW_API_CHECK(a, "sw_profile_aligner_set_score", "aligner");
     if (score != SW_PROFILE_SCORE_EXPECTED && score != SW_PROFILE_SCORE_EUCLID)
         return sw_error_set(err, SW_EINVAL, "unknown profile score %d", (int)score);
     a->kind = score == SW_PROFILE_SCORE_EUCLID ? SW_PROFILE_EUCLID : SW_PROFILE_EXPECTED;
@@ -88,7 +83,7 @@ int sw_profile_aligner_set_score(sw_profile_aligner *a, sw_profile_score score, 
 
 int sw_profile_aligner_set_matrix(sw_profile_aligner *a, const char *name_or_path, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_set_matrix");
+    SW_API_CHECK(a, "sw_profile_aligner_set_matrix", "aligner");
     if (!name_or_path || !*name_or_path) return sw_error_set(err, SW_EINVAL, "no matrix named");
     sw_matrix *m = NULL;
     int rc = load_matrix(name_or_path, &m, err);
@@ -100,7 +95,7 @@ int sw_profile_aligner_set_matrix(sw_profile_aligner *a, const char *name_or_pat
 
 int sw_profile_aligner_set_gap_costs(sw_profile_aligner *a, int gap_open, int gap_extend, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_set_gap_costs");
+    SW_API_CHECK(a, "sw_profile_aligner_set_gap_costs", "aligner");
     /* The program's bounds (--gap-open 0-255, --gap-extend 1-255). */
     if (gap_open < 0 || gap_open > 255) return sw_error_set(err, SW_EINVAL, "gap open must be from 0 to 255, not %d", gap_open);
     if (gap_extend < 1 || gap_extend > 255)
@@ -113,14 +108,14 @@ int sw_profile_aligner_set_gap_costs(sw_profile_aligner *a, int gap_open, int ga
 
 int sw_profile_aligner_set_weights(sw_profile_aligner *a, int henikoff, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_set_weights");
+    SW_API_CHECK(a, "sw_profile_aligner_set_weights", "aligner");
     a->weighted = henikoff != 0;
     return SW_OK;
 }
 
 int sw_profile_aligner_set_device(sw_profile_aligner *a, sw_device device, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_set_device");
+    SW_API_CHECK(a, "sw_profile_aligner_set_device", "aligner");
     if (device != SW_DEVICE_AUTO && device != SW_DEVICE_CPU && device != SW_DEVICE_GPU)
         return sw_error_set(err, SW_EINVAL, "unknown device %d", (int)device);
     a->device = device;
@@ -129,7 +124,7 @@ int sw_profile_aligner_set_device(sw_profile_aligner *a, sw_device device, sw_er
 
 int sw_profile_aligner_set_gpu(sw_profile_aligner *a, int gpu, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_set_gpu");
+    SW_API_CHECK(a, "sw_profile_aligner_set_gpu", "aligner");
     if (gpu < 0 || gpu > 1023) return sw_error_set(err, SW_EINVAL, "no GPU %d", gpu);
     a->gpu = gpu;
     return SW_OK;
@@ -137,7 +132,7 @@ int sw_profile_aligner_set_gpu(sw_profile_aligner *a, int gpu, sw_error *err)
 
 int sw_profile_aligner_set_threads(sw_profile_aligner *a, int threads, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_set_threads");
+    SW_API_CHECK(a, "sw_profile_aligner_set_threads", "aligner");
     if (threads < 0 || threads > 4096) return sw_error_set(err, SW_EINVAL, "threads must be from 0 to 4096, not %d", threads);
     a->threads = threads;
     return SW_OK;
@@ -158,7 +153,7 @@ static int make_profile(const sw_profile_aligner *a, const sw_msa *m, sw_profile
 int sw_profile_aligner_run(sw_profile_aligner *a, const char *a_path, const char *b_path, sw_merged **out,
                            sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_run");
+    SW_API_CHECK(a, "sw_profile_aligner_run", "aligner");
     if (!a_path || !b_path || !out) return sw_error_set(err, SW_EINVAL, "sw_profile_aligner_run: missing argument");
     *out = NULL;
     sw_merged *m = calloc(1, sizeof *m);
@@ -370,7 +365,7 @@ int sw_profile_aligner_run_pairs(sw_profile_aligner *a, size_t count, const char
                                  const char *const *b_paths, const char *const *names, sw_merged_fn done, void *user,
                                  sw_pairs_info *info, sw_error *err)
 {
-    CHECK_PROFILE(a, "sw_profile_aligner_run_pairs");
+    SW_API_CHECK(a, "sw_profile_aligner_run_pairs", "aligner");
     if (info) memset(info, 0, sizeof *info);
     if (count && (!a_paths || !b_paths)) return sw_error_set(err, SW_EINVAL, "sw_profile_aligner_run_pairs: no paths");
     for (size_t k = 0; k < count; k++)

@@ -73,7 +73,7 @@ int sw_search_create(sw_search **out, sw_error *err)
     if (!out) return sw_error_set(err, SW_EINVAL, "sw_search_create: no place for the search");
     *out = NULL;
     sw_search *s = calloc(1, sizeof *s);
-    if (!s || !(s->matrix_spec = strdup(SW_API_DEFAULT_MATRIX))) {
+    if (!s || !(s->matrix_spec = strdup(SW_DEFAULT_MATRIX))) {
         free(s);
         return sw_error_set(err, SW_ENOMEM, "out of memory");
     }
@@ -82,8 +82,8 @@ int sw_search_create(sw_search **out, sw_error *err)
         sw_search_free(s);
         return rc;
     }
-    s->gap_open = SW_API_DEFAULT_GAP_OPEN;
-    s->gap_extend = SW_API_DEFAULT_GAP_EXTEND;
+    s->gap_open = SW_DEFAULT_GAP_OPEN;
+    s->gap_extend = SW_DEFAULT_GAP_EXTEND;
     s->evalue = 10.0;
     s->top = 500;
     s->device = SW_DEVICE_AUTO;
@@ -102,15 +102,9 @@ void sw_search_free(sw_search *s)
     free(s);
 }
 
-#define CHECK_SEARCH(s, fn)                                                                                  \
-    do {                                                                                                     \
-        sw_error_clear(err);                                                                                 \
-        if (!(s)) return sw_error_set(err, SW_EINVAL, fn ": no search given");                               \
-    } while (0)
-
 int sw_search_set_matrix(sw_search *s, const char *name_or_path, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_matrix");
+    SW_API_CHECK(s, "sw_search_set_matrix", "search");
     if (!name_or_path || !*name_or_path) return sw_error_set(err, SW_EINVAL, "sw_search_set_matrix: no matrix named");
     sw_matrix *m = NULL;
     char *spec = strdup(name_or_path);
@@ -134,7 +128,7 @@ int sw_search_set_matrix(sw_search *s, const char *name_or_path, sw_error *err)
 
 int sw_search_set_gap_costs(sw_search *s, int gap_open, int gap_extend, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_gap_costs");
+    SW_API_CHECK(s, "sw_search_set_gap_costs", "search");
     sw_scoring check;
     int rc = sw_scoring_init(&check, s->matrix, gap_open, gap_extend, err);
     if (rc) return rc;
@@ -145,7 +139,7 @@ int sw_search_set_gap_costs(sw_search *s, int gap_open, int gap_extend, sw_error
 
 int sw_search_set_evalue(sw_search *s, double max_evalue, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_evalue");
+    SW_API_CHECK(s, "sw_search_set_evalue", "search");
     if (!(max_evalue > 0)) return sw_error_set(err, SW_EINVAL, "the E-value cutoff must be above 0, not %g", max_evalue);
     s->evalue = max_evalue;
     return SW_OK;
@@ -153,7 +147,7 @@ int sw_search_set_evalue(sw_search *s, double max_evalue, sw_error *err)
 
 int sw_search_set_top(sw_search *s, size_t top, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_top");
+    SW_API_CHECK(s, "sw_search_set_top", "search");
     /* The program's bound: hit lists are allocated whole. */
     if (top < 1 || top > 1000000) return sw_error_set(err, SW_EINVAL, "top must be from 1 to 1000000, not %zu", top);
     s->top = top;
@@ -162,7 +156,7 @@ int sw_search_set_top(sw_search *s, size_t top, sw_error *err)
 
 int sw_search_set_device(sw_search *s, sw_device device, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_device");
+    SW_API_CHECK(s, "sw_search_set_device", "search");
     if (device != SW_DEVICE_AUTO && device != SW_DEVICE_CPU && device != SW_DEVICE_GPU)
         return sw_error_set(err, SW_EINVAL, "unknown device %d", (int)device);
     s->device = device;
@@ -171,7 +165,7 @@ int sw_search_set_device(sw_search *s, sw_device device, sw_error *err)
 
 int sw_search_set_gpus(sw_search *s, const int *gpus, int count, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_gpus");
+    SW_API_CHECK(s, "sw_search_set_gpus", "search");
     if (count < 0 || count > SW_MAX_GPUS)
         return sw_error_set(err, SW_EINVAL, "a search uses 1 to %d GPUs, not %d", SW_MAX_GPUS, count);
     if (gpus && count == 0) return sw_error_set(err, SW_EINVAL, "an empty list of GPUs");
@@ -186,14 +180,14 @@ int sw_search_set_gpus(sw_search *s, const int *gpus, int count, sw_error *err)
 
 int sw_search_set_gpu_memory(sw_search *s, uint64_t bytes, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_gpu_memory");
+    SW_API_CHECK(s, "sw_search_set_gpu_memory", "search");
     s->gpu_memory = bytes;
     return SW_OK;
 }
 
 int sw_search_set_threads(sw_search *s, int threads, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_threads");
+    SW_API_CHECK(s, "sw_search_set_threads", "search");
     if (threads < 0 || threads > 4096) return sw_error_set(err, SW_EINVAL, "threads must be from 0 to 4096, not %d", threads);
     s->threads = threads;
     return SW_OK;
@@ -201,7 +195,7 @@ int sw_search_set_threads(sw_search *s, int threads, sw_error *err)
 
 int sw_search_set_statistics(sw_search *s, sw_stats_method method, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_statistics");
+    SW_API_CHECK(s, "sw_search_set_statistics", "search");
     if (method != SW_STATS_AUTO && method != SW_STATS_TABLE && method != SW_STATS_FIT)
         return sw_error_set(err, SW_EINVAL, "unknown statistics method %d", (int)method);
     s->stats = method;
@@ -210,14 +204,14 @@ int sw_search_set_statistics(sw_search *s, sw_stats_method method, sw_error *err
 
 int sw_search_set_alignments(sw_search *s, int with_alignments, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_alignments");
+    SW_API_CHECK(s, "sw_search_set_alignments", "search");
     s->alignments = with_alignments != 0;
     return SW_OK;
 }
 
 int sw_search_set_messages(sw_search *s, sw_message_fn fn, void *user, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_messages");
+    SW_API_CHECK(s, "sw_search_set_messages", "search");
     s->message = fn;
     s->message_user = user;
     return SW_OK;
@@ -225,7 +219,7 @@ int sw_search_set_messages(sw_search *s, sw_message_fn fn, void *user, sw_error 
 
 int sw_search_set_cpu_engine(sw_search *s, const char *name, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_cpu_engine");
+    SW_API_CHECK(s, "sw_search_set_cpu_engine", "search");
     if (name && !strcmp(name, "simd")) s->cpu_engine = SW_CPU_ENGINE_SIMD;
     else if (name && !strcmp(name, "reference")) s->cpu_engine = SW_CPU_ENGINE_REFERENCE;
     else return sw_error_set(err, SW_EINVAL, "the CPU engine is 'simd' or 'reference', not '%s'", name ? name : "");
@@ -234,14 +228,14 @@ int sw_search_set_cpu_engine(sw_search *s, const char *name, sw_error *err)
 
 int sw_search_set_gpu_threshold(sw_search *s, uint32_t length, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_gpu_threshold");
+    SW_API_CHECK(s, "sw_search_set_gpu_threshold", "search");
     s->gpu_threshold = length;
     return SW_OK;
 }
 
 int sw_search_set_progress(sw_search *s, sw_progress_fn fn, void *user, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_progress");
+    SW_API_CHECK(s, "sw_search_set_progress", "search");
     s->progress = fn;
     s->progress_user = user;
     return SW_OK;
@@ -249,7 +243,7 @@ int sw_search_set_progress(sw_search *s, sw_progress_fn fn, void *user, sw_error
 
 int sw_search_set_warnings(sw_search *s, sw_message_fn fn, void *user, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_set_warnings");
+    SW_API_CHECK(s, "sw_search_set_warnings", "search");
     s->warn = fn;
     s->warn_user = user;
     return SW_OK;
@@ -267,7 +261,7 @@ int sw_search_check_format(const char *outfmt, sw_error *err)
 
 int sw_search_hold(sw_search *s, const sw_db *db, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_hold");
+    SW_API_CHECK(s, "sw_search_hold", "search");
     sw_resident_free(s->resident);
     s->resident = NULL;
     s->held_db = NULL;
@@ -484,8 +478,6 @@ static int text(const char *field, const sw_outfmt_query *q, const sw_outfmt_hit
     return rc;
 }
 
-static double percent(size_t part, size_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
-
 static int collect_query(void *user, const sw_outfmt_query *q, const sw_outfmt_hit *hits, size_t n, sw_error *err)
 {
     collect *c = user;
@@ -529,9 +521,9 @@ static int collect_query(void *user, const sw_outfmt_query *q, const sw_outfmt_h
         o->positive = a->positives;
         o->gapopen = a->gap_opens;
         o->gaps = a->gaps;
-        o->pident = percent(a->identities, a->length);
-        o->ppos = percent(a->positives, a->length);
-        o->qcovhsp = percent(a->query_end - a->query_start + 1, q->length);
+        o->pident = sw_outfmt_percent(a->identities, a->length);
+        o->ppos = sw_outfmt_percent(a->positives, a->length);
+        o->qcovhsp = sw_outfmt_percent(a->query_end - a->query_start + 1, q->length);
         if ((rc = text("qseq", q, x, &o->qseq, err)) || (rc = text("sseq", q, x, &o->sseq, err)) ||
             (rc = text("cigar", q, x, &o->cigar, err)) || (rc = text("btop", q, x, &o->btop, err)))
             return rc;
@@ -600,7 +592,7 @@ static int queries_in_memory(const sw_sequence *queries, size_t n, sw_query_read
 int sw_search_run(sw_search *s, const sw_db *db, const sw_sequence *queries, size_t num_queries, sw_hits **out,
                   sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_run");
+    SW_API_CHECK(s, "sw_search_run", "search");
     if (!db || !out || (num_queries && !queries)) return sw_error_set(err, SW_EINVAL, "sw_search_run: missing argument");
     *out = NULL;
     if (num_queries == 0) return sw_error_set(err, SW_EINVAL, "no queries given");
@@ -615,7 +607,7 @@ int sw_search_run(sw_search *s, const sw_db *db, const sw_sequence *queries, siz
 
 int sw_search_run_fasta(sw_search *s, const sw_db *db, const char *fasta_path, sw_hits **out, sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_run_fasta");
+    SW_API_CHECK(s, "sw_search_run_fasta", "search");
     if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_run_fasta: missing argument");
     *out = NULL;
     sw_query_input *in = NULL;
@@ -631,7 +623,7 @@ int sw_search_run_fasta(sw_search *s, const sw_db *db, const char *fasta_path, s
 int sw_search_write(sw_search *s, const sw_db *db, const char *fasta_path, const char *outfmt, FILE *out,
                     sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_write");
+    SW_API_CHECK(s, "sw_search_write", "search");
     if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write: missing argument");
     sw_query_input *in = NULL;
     int rc = sw_query_input_open(fasta_path, &in, err);
@@ -643,7 +635,7 @@ int sw_search_write(sw_search *s, const sw_db *db, const char *fasta_path, const
 int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, const char *outfmt, FILE *out,
                           sw_error *err)
 {
-    CHECK_SEARCH(s, "sw_search_write_input");
+    SW_API_CHECK(s, "sw_search_write_input", "search");
     if (!db || !in || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write_input: missing argument");
     warn_of_search(s, &in->warn, &in->warn_user);
     int rc = report(s, db, in->reader, outfmt ? outfmt : "6", out, NULL, NULL, NULL, 0, err);

@@ -31,10 +31,10 @@ static const char help[] =
     "                      cpu, cudalign (GPU wavefront engine) or overlap (GPU\n"
     "                      engine for a short sequence against a long one); the\n"
     "                      GPU engines fail when no GPU is usable\n"
-    "      --match M       score of two equal bases among A, C, G, T (default 1)\n"
-    "      --mismatch X    score of any other pair, zero or less (default -3)\n"
-    "      --gap-open G    gap open penalty (default 3)\n"
-    "      --gap-extend E  gap extension penalty (default 2); a gap of k bases\n"
+    "      --match M       score of two equal bases among A, C, G, T (default " CLI_TEXT(SW_ALIGN_DEFAULT_MATCH) ")\n"
+    "      --mismatch X    score of any other pair, zero or less (default " CLI_TEXT(SW_ALIGN_DEFAULT_MISMATCH) ")\n"
+    "      --gap-open G    gap open penalty (default " CLI_TEXT(SW_ALIGN_DEFAULT_GAP_OPEN) ")\n"
+    "      --gap-extend E  gap extension penalty (default " CLI_TEXT(SW_ALIGN_DEFAULT_GAP_EXTEND) "); a gap of k bases\n"
     "                      costs G + k*E, so the defaults charge 5 for the first\n"
     "                      base and 2 for each further one: the scores of the\n"
     "                      CUDAlign papers (+1, -3, -5, -2)\n"
@@ -175,12 +175,10 @@ static int parse_args(int argc, char **argv, align_args *a)
         {"plot", required_argument, NULL, OPT_PLOT},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
-    /* CUDAlign's +1, -3 and gaps of -5 for the first base, -2 for each
-     * further one, in our convention of open + k * extend. */
-    a->scoring.match = 1;
-    a->scoring.mismatch = -3;
-    a->scoring.gap_open = 3;
-    a->scoring.gap_extend = 2;
+    a->scoring.match = SW_ALIGN_DEFAULT_MATCH;
+    a->scoring.mismatch = SW_ALIGN_DEFAULT_MISMATCH;
+    a->scoring.gap_open = SW_ALIGN_DEFAULT_GAP_OPEN;
+    a->scoring.gap_extend = SW_ALIGN_DEFAULT_GAP_EXTEND;
     a->engine = SW_ALIGN_ENGINE_AUTO;
     a->progress = -1;
     a->best = 1;

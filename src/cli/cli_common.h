@@ -33,11 +33,11 @@ int cli_parse_long(const char *option, const char *text, long min, long max, lon
 int cli_parse_size(const char *option, const char *text, uint64_t min, uint64_t *out);
 
 /* The scoring of the protein commands (search, profile, calibrate) when
- * none is given: BLOSUM62, and a gap of k residues costing 11 + k*1, as
- * BLAST's blastp; their help texts are written from the same macros. */
-#define CLI_DEFAULT_MATRIX "BLOSUM62"
-#define CLI_DEFAULT_GAP_OPEN 11
-#define CLI_DEFAULT_GAP_EXTEND 1
+ * none is given is the library's (SW_DEFAULT_* in swsearch.h); their help
+ * texts are written from the same macros. */
+#define CLI_DEFAULT_MATRIX SW_DEFAULT_MATRIX
+#define CLI_DEFAULT_GAP_OPEN SW_DEFAULT_GAP_OPEN
+#define CLI_DEFAULT_GAP_EXTEND SW_DEFAULT_GAP_EXTEND
 /* A number macro as text, for help texts: CLI_TEXT(CLI_DEFAULT_GAP_OPEN). */
 #define CLI_TEXT(x) CLI_TEXT_(x)
 #define CLI_TEXT_(x) #x

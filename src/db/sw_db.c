@@ -4,6 +4,7 @@
 #include "sw_file_io.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,10 @@ struct sw_db {
     chunk *chunks[NUM_DATA];
     size_t num_chunks[NUM_DATA];
     uint64_t file_bytes[NUM_DATA];
+    /* sw_db_check_headers passed: a later search of this open database
+     * need not read the header file again (a chunk decoded later is still
+     * checked as it is decoded). */
+    atomic_int headers_checked;
 };
 
 static uint32_t get_u32(const uint8_t *p)
@@ -932,6 +937,7 @@ int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **h
 int sw_db_check_headers(const sw_db *db, sw_error *err)
 {
     if (!db) return sw_error_set(err, SW_EINVAL, "no database");
+    if (atomic_load(&((sw_db *)db)->headers_checked)) return SW_OK;
     const chunk *c = db->chunks[DATA_HEADERS];
     size_t n = db->num_chunks[DATA_HEADERS];
     size_t cap = CHECK_BLOCK_BYTES;
@@ -969,6 +975,7 @@ int sw_db_check_headers(const sw_db *db, sw_error *err)
         first = last + 1;
     }
     free(buf);
+    if (rc == SW_OK) atomic_store(&((sw_db *)db)->headers_checked, 1);
     return rc;
 }
 

@@ -158,7 +158,9 @@ int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, ui
  * decompress to what the writer compressed (zstd decoding is deterministic),
  * and the checksum of the decompressed bytes is still checked whenever a
  * chunk is decoded. Hashing without decompressing runs at the speed of
- * reading the file. */
+ * reading the file. Once it has passed for an open database, it returns at
+ * once: a program that searches one database many times reads the file
+ * once. */
 int sw_db_check_headers(const sw_db *db, sw_error *err);
 
 /* Sizes of the database files, for `swsearch info`. */

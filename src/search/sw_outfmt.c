@@ -297,8 +297,6 @@ static void put_cigar(FILE *out, const sw_alignment *a)
         fprintf(out, "%u%c", (unsigned)SW_OP_LEN(a->runs[k]), ops[SW_OP_KIND(a->runs[k])]);
 }
 
-static double percent(size_t part, size_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
-
 static void put_field(FILE *out, field_id id, const sw_outfmt_query *q, const sw_outfmt_hit *h)
 {
     const sw_alignment *a = h->alignment;
@@ -320,19 +318,19 @@ static void put_field(FILE *out, field_id id, const sw_outfmt_query *q, const sw
     case F_BITSCORE: format_bits(buf, sizeof buf, h->bits); fputs(buf, out); break;
     case F_SCORE: fprintf(out, "%d", h->score); break;
     case F_LENGTH: fprintf(out, "%zu", a->length); break;
-    case F_PIDENT: fprintf(out, "%.3f", percent(a->identities, a->length)); break;
+    case F_PIDENT: fprintf(out, "%.3f", sw_outfmt_percent(a->identities, a->length)); break;
     case F_FIDENT: fprintf(out, "%.3f", a->length ? (double)a->identities / (double)a->length : 0.0); break;
     case F_NIDENT: fprintf(out, "%zu", a->identities); break;
     case F_MISMATCH: fprintf(out, "%zu", a->mismatches); break;
     case F_POSITIVE: fprintf(out, "%zu", a->positives); break;
     case F_GAPOPEN: fprintf(out, "%zu", a->gap_opens); break;
     case F_GAPS: fprintf(out, "%zu", a->gaps); break;
-    case F_PPOS: fprintf(out, "%.2f", percent(a->positives, a->length)); break;
+    case F_PPOS: fprintf(out, "%.2f", sw_outfmt_percent(a->positives, a->length)); break;
     case F_QCOV:
-        fprintf(out, "%.0f", percent(a->query_end - a->query_start + 1, q->length));
+        fprintf(out, "%.0f", sw_outfmt_percent(a->query_end - a->query_start + 1, q->length));
         break;
     case F_TCOV:
-        fprintf(out, "%.0f", percent(a->subject_end - a->subject_start + 1, h->length));
+        fprintf(out, "%.0f", sw_outfmt_percent(a->subject_end - a->subject_start + 1, h->length));
         break;
     case F_BTOP: put_btop(out, a, q->residues, h->residues); break;
     case F_CIGAR: put_cigar(out, a); break;
@@ -472,9 +470,9 @@ static void write_json(FILE *out, const sw_outfmt_query *q, const sw_outfmt_hit 
                 ",\"pident\":%.3f,\"length\":%zu,\"nident\":%zu,\"positive\":%zu,\"mismatch\":%zu,"
                 "\"gapopen\":%zu,\"gaps\":%zu,\"qstart\":%zu,\"qend\":%zu,\"sstart\":%zu,\"send\":%zu,"
                 "\"qcov\":%.2f,\"cigar\":\"",
-                percent(a->identities, a->length), a->length, a->identities, a->positives, a->mismatches,
+                sw_outfmt_percent(a->identities, a->length), a->length, a->identities, a->positives, a->mismatches,
                 a->gap_opens, a->gaps, a->query_start, a->query_end, a->subject_start, a->subject_end,
-                percent(a->query_end - a->query_start + 1, q->length));
+                sw_outfmt_percent(a->query_end - a->query_start + 1, q->length));
         put_cigar(out, a);
         fputs("\",\"qseq\":\"", out);
         put_row(out, a, q->residues, h->residues, 0);
@@ -536,8 +534,8 @@ static void write_pairwise(FILE *out, const sw_outfmt_run *run, const sw_outfmt_
         fprintf(out, "Length=%u\n\n", h->length);
         fprintf(out, " Score = %s bits (%d),  Expect = %s\n", b, h->score, e);
         fprintf(out, " Identities = %zu/%zu (%.0f%%), Positives = %zu/%zu (%.0f%%), Gaps = %zu/%zu (%.0f%%)\n\n",
-                a->identities, a->length, percent(a->identities, a->length), a->positives, a->length,
-                percent(a->positives, a->length), a->gaps, a->length, percent(a->gaps, a->length));
+                a->identities, a->length, sw_outfmt_percent(a->identities, a->length), a->positives, a->length,
+                sw_outfmt_percent(a->positives, a->length), a->gaps, a->length, sw_outfmt_percent(a->gaps, a->length));
         /* Rows of 60 columns: query, middle line, subject. */
         size_t cols = a->length;
         char *qrow = malloc(cols + 1), *srow = malloc(cols + 1), *mid = malloc(cols + 1);

@@ -54,6 +54,12 @@ typedef struct sw_outfmt_hit {
     const sw_alignment *alignment; /* NULL unless an alignment is needed */
 } sw_outfmt_hit;
 
+/* 100 * part / whole, 0 for an empty whole: pident, ppos and the coverages. */
+static inline double sw_outfmt_percent(size_t part, size_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 /* One field of format 6 ("qseq", "cigar", "evalue", ...) of one hit as
  * the format writes it, into a malloc'ed string: what the library hands
  * out is the program's output, character for character. */
