@@ -306,6 +306,44 @@ SW_API void sw_query_input_close(sw_query_input *in);
 SW_API int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, const char *outfmt, FILE *out,
                                  sw_error *err);
 
+/* Several processes under MPI, as `mpirun -np R swsearch search` runs them,
+ * on one machine or many. With `use` nonzero, a process that an MPI
+ * launcher (Open MPI's mpirun) started as one of several joins the job
+ * here (MPI_Init on MPI_COMM_WORLD; MPI_Finalize in sw_search_free(), so
+ * one search a process may join). Every rank then opens the same database
+ * and makes the same runs with the same settings (sw_search_write_input,
+ * sw_search_write, sw_search_run_fasta, sw_search_run): each searches a
+ * share of the database of equal residues, reading only the chunks that
+ * hold it, on its GPUs or its CPU cores. Where several ranks share a
+ * machine, those that were given no GPUs take every k-th GPU of it (k
+ * ranks on the machine; a GPU each when there are as many), and those
+ * given no thread count divide its cores. Rank 0 alone reads the queries
+ * and writes or returns the hits, byte for byte those of one process (the
+ * E-values for the whole database); the other ranks pass NULL for the
+ * queries, the file and the output, and get no hits. A failure on any rank
+ * fails the run on every rank (rank 0's error names the rank). A process
+ * started alone runs alone. A library built without MPI refuses a process
+ * launched as one of several (SW_EINVAL, "built without MPI support"). A
+ * held database (sw_search_hold) is not used under MPI. */
+SW_API int sw_search_set_mpi(sw_search *s, int use, sw_error *err);
+/* This process's rank among `ranks` (0 of 1 when alone), and its rank and
+ * the count of ranks on its machine. Any may be NULL. */
+SW_API int sw_search_get_rank(const sw_search *s, int *rank, int *ranks, int *local_rank, int *local_ranks,
+                              sw_error *err);
+/* The GPUs a run of `s` uses in this process: those set with
+ * sw_search_set_gpus, or under MPI this rank's share of its machine's
+ * (see sw_search_set_mpi); into gpus[0 .. *count - 1] (room for `max`).
+ * *count 0: every GPU of the machine. For sw_gpus_warm_up(). */
+SW_API int sw_search_get_gpus(const sw_search *s, int *gpus, int max, int *count, sw_error *err);
+/* Collective under MPI: every rank passes its own `status` (of a check of
+ * its own, such as opening the queries or the output) and gets SW_OK when
+ * every rank's is SW_OK, else its own (with `err` as the caller left it);
+ * where only others failed, rank 0 gets the first failing rank's code and
+ * message ("rank 2 of 3: ..."), so that rank 0 alone need report, and the
+ * others SW_EIO ("another process of the run failed"). Alone: `status`,
+ * `err` untouched. */
+SW_API int sw_search_agree(sw_search *s, int status, sw_error *err);
+
 /* Before its first run, a search checks the database's header file (so that
  * damage fails it before any output), and a GPU run decodes the database
  * and loads it onto the GPUs. A program that answers one search after

@@ -8,6 +8,8 @@
 # `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairrepeat` (bench/pair_repeat.sh), `pathtune` (bench/pair_path_tune.sh), `pairmpi` (bench/pair_mpi.sh),
 # `profiletest` (profile tests, GPU engine included, and its memcheck), `profilebench` (bench/profile_gpu.sh),
 # `giants` (gpu_bench --qp-giants 1 against 0 on many short queries and on the 20),
+# `mpisearch` (test_search_mpi and test_align_mpi, then bench/mpi_search.sh: ranks with a GPU each against
+# one rank and against --gpus in one process; ROUNDS, SEQS, RANKS),
 # `team` (the tests of several slices and GPUs, test_gpu_team and test_gpu_report, and memcheck on
 # slices of GPU 0), `multi` (bench/multi_gpu.sh: 1, 2 and 4 GPUs with CUDASW++4.0 from .peers;
 # ROUNDS, SEQS, PEERS ("-": none), GPU_COUNTS, BASELINE), `streamed` (bench/streamed.sh: resident against
@@ -154,6 +156,11 @@ for step in "$@"; do
       timeout ${SANITIZE_TIMEOUT:-280} compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9 \
         $build/tests/gpu/test_gpu_team --jobs 1 --filter 'gpu_team/slices_equal_the_cpu' > "$out/sanitize-team.log" 2>&1
       echo "compute-sanitizer memcheck team rc=$?"; tail -4 "$out/sanitize-team.log" ;;
+    mpisearch)
+      (cd $build && ctest -R "test_search_mpi|test_align_mpi" --output-on-failure) > "$out/mpi-test.log" 2>&1
+      echo "mpi tests rc=$?"; grep -E "FAIL|checks|skipped|Passed|Failed" "$out/mpi-test.log" | head -20
+      bash bench/mpi_search.sh $build ${ROUNDS:-3} ${SEQS:-2288000} > "$out/mpisearch.log" 2>&1
+      echo "mpi search rc=$?"; cat "$out/mpisearch.log" ;;
     multi)
       bash bench/multi_gpu.sh $build ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} > "$out/multi.log" 2>&1
       echo "multi rc=$?"; cat "$out/multi.log" ;;

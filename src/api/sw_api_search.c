@@ -9,13 +9,17 @@
 
 #include "sw_alphabet.h"
 #include "sw_api_internal.h"
+#include "sw_clock.h"
 #include "sw_db.h"
+#include "sw_gpu.h"
 #include "sw_matrix.h"
+#include "sw_mpi.h"
 #include "sw_outfmt.h"
 #include "sw_queries.h"
 #include "sw_report.h"
 #include "sw_resident.h"
 #include "sw_search.h"
+#include "sw_search_ranks.h"
 #include "swsearch.h"
 
 #define SW_MAX_GPUS 64
@@ -44,6 +48,8 @@ struct sw_search {
     const sw_db *held_db; /* with `resident`, its decoded copy (sw_search_hold) */
     sw_resident *resident;
     sw_search_summary summary; /* of the last run */
+    sw_mpi *job;               /* NULL: one process (sw_search_set_mpi) */
+    sw_search_ranks *ranks;    /* the job's search of the last database run */
 };
 
 /* Queries read through a trampoline, so that their warnings reach the
@@ -96,6 +102,8 @@ int sw_search_create(sw_search **out, sw_error *err)
 void sw_search_free(sw_search *s)
 {
     if (!s) return;
+    sw_search_ranks_free(s->ranks);
+    sw_mpi_leave(s->job);
     sw_resident_free(s->resident);
     sw_matrix_free(s->matrix);
     free(s->matrix_spec);
@@ -249,6 +257,67 @@ int sw_search_set_warnings(sw_search *s, sw_message_fn fn, void *user, sw_error 
     return SW_OK;
 }
 
+int sw_search_set_mpi(sw_search *s, int use, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_set_mpi", "search");
+    if (!use || s->job || !sw_mpi_launched()) return SW_OK;
+    return sw_mpi_join(&s->job, err);
+}
+
+int sw_search_get_rank(const sw_search *s, int *rank, int *ranks, int *local_rank, int *local_ranks, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_get_rank", "search");
+    if (rank) *rank = sw_mpi_rank(s->job);
+    if (ranks) *ranks = sw_mpi_size(s->job);
+    if (local_rank) *local_rank = sw_mpi_local_rank(s->job);
+    if (local_ranks) *local_ranks = sw_mpi_local_size(s->job);
+    return SW_OK;
+}
+
+int sw_search_agree(sw_search *s, int status, sw_error *err)
+{
+    if (!s || !s->job) return status;
+    return sw_mpi_agree(s->job, status, err);
+}
+
+/* Where several ranks share a machine: those given no GPUs take every k-th
+ * of the GPUs (of the first N where N was set), k the ranks on the
+ * machine, or share one where there are fewer GPUs than ranks; those given
+ * no threads divide the cores. */
+static void share_machine(const sw_search *s, sw_search_options *opt, int *gpus)
+{
+    const int local = sw_mpi_local_rank(s->job), k = sw_mpi_local_size(s->job);
+    if (k <= 1) return;
+    if (!s->threads) {
+        const int cpus = sw_clock_online_cpus() / k;
+        opt->threads = cpus > 1 ? cpus : 1;
+    }
+    if (s->gpus_listed || s->device == SW_DEVICE_CPU || !sw_gpu_compiled()) return;
+    sw_gpu_info infos[SW_MAX_GPUS];
+    int count = 0;
+    if (sw_gpu_list(infos, SW_MAX_GPUS, &count, NULL) || count <= 0) return;
+    if (s->num_gpus && s->num_gpus < count) count = s->num_gpus;
+    int n = 0;
+    if (count < k) gpus[n++] = local % count;
+    for (int g = local; count >= k && g < count; g += k) gpus[n++] = g;
+    opt->gpus = gpus;
+    opt->num_gpus = n;
+}
+
+int sw_search_get_gpus(const sw_search *s, int *gpus, int max, int *count, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_get_gpus", "search");
+    if (!count || max < 0 || (max && !gpus)) return sw_error_set(err, SW_EINVAL, "sw_search_get_gpus: bad arguments");
+    int shared[SW_MAX_GPUS];
+    sw_search_options opt = {.gpus = s->gpus_listed ? s->gpus : NULL, .num_gpus = s->num_gpus};
+    if (s->job) share_machine(s, &opt, shared);
+    int n = opt.num_gpus;
+    if (n > max) n = max;
+    for (int i = 0; i < n; i++) gpus[i] = opt.gpus ? opt.gpus[i] : i;
+    *count = n;
+    return SW_OK;
+}
+
 int sw_search_check_format(const char *outfmt, sw_error *err)
 {
     sw_error_clear(err);
@@ -393,18 +462,51 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
                   void *sink_user, char *engine, size_t engine_cap, sw_error *err)
 {
     memset(&s->summary, 0, sizeof s->summary);
-    if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN)
-        return sw_error_set(err, SW_EFORMAT, "a DNA database; search compares proteins");
-    const int held = s->resident && s->held_db == db;
+    /* Under MPI every rank comes here for every run: rank 0 runs the
+     * report with the other ranks searching beside it, which serve its
+     * batches until it ends, whatever failed where (sw_search_ranks.h). */
+    const int worker = s->job && sw_mpi_rank(s->job) != 0;
+    if (s->job && (!s->ranks || sw_search_ranks_db(s->ranks) != db)) {
+        sw_search_ranks_free(s->ranks);
+        s->ranks = NULL;
+        int rc = sw_search_ranks_create(s->job, db, &s->ranks, err);
+        if (rc) return rc;
+    }
+    const int held = !s->job && s->resident && s->held_db == db;
     sw_outfmt *format = NULL;
     sw_scoring scoring;
+    memset(&scoring, 0, sizeof scoring);
     char *db_path = prefix_of(db);
     int rc = db_path ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+    if (rc == SW_OK && sw_db_alphabet(db) != SW_ALPHABET_PROTEIN)
+        rc = sw_error_set(err, SW_EFORMAT, "a DNA database; search compares proteins");
     /* A damaged header chunk fails the run before any output, not when a
      * hit happens to fall into it (a held database was checked once). */
-    if (rc == SW_OK && !held) rc = sw_db_check_headers(db, err);
-    if (rc == SW_OK) rc = sw_outfmt_parse(outfmt, &format, err);
+    if (rc == SW_OK && !held && !worker) rc = sw_db_check_headers(db, err);
+    if (rc == SW_OK && !worker) rc = sw_outfmt_parse(outfmt, &format, err);
     if (rc == SW_OK) rc = sw_scoring_init(&scoring, s->matrix, s->gap_open, s->gap_extend, err);
+    int gpus[SW_MAX_GPUS];
+    if (worker) {
+        sw_search_options opt = {
+            .top_n = s->top,
+            .threads = s->threads,
+            .cpu_engine = s->cpu_engine,
+            .device = s->device,
+            .gpus = s->gpus_listed ? s->gpus : NULL,
+            .num_gpus = s->num_gpus,
+            .gpu_memory = s->gpu_memory,
+            .gpu_threshold = s->gpu_threshold,
+            .note = s->message,
+            .note_user = s->message_user,
+        };
+        share_machine(s, &opt, gpus);
+        sw_error failed;
+        sw_error_clear(&failed);
+        if (err) failed = *err;
+        rc = sw_search_ranks_serve(s->ranks, &scoring, &opt, rc, &failed, err);
+        free(db_path);
+        return rc;
+    }
     if (rc == SW_OK) {
         sw_search_options opt = {
             .top_n = s->top,
@@ -420,7 +522,9 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
             .note = s->message,
             .note_user = s->message_user,
             .resident = held ? s->resident : NULL,
+            .ranks = s->ranks,
         };
+        if (s->job) share_machine(s, &opt, gpus);
         sw_report_options rep = {
             .format = format,
             .stats = s->stats,
@@ -446,6 +550,14 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
         rc = sw_report_search(out, db, queries, &scoring, &opt, &rep, NULL, &summary, err);
         if (rc == SW_OK && engine) snprintf(engine, engine_cap, "%s", summary.stats.engine);
         keep_summary(&s->summary, &summary);
+    }
+    if (s->ranks) {
+        sw_error ended;
+        const int end_rc = sw_search_ranks_end(s->ranks, rc, &ended);
+        if (rc == SW_OK && end_rc) {
+            rc = end_rc;
+            if (err) *err = ended;
+        }
     }
     sw_outfmt_free(format);
     free(db_path);
@@ -531,6 +643,10 @@ static int collect_query(void *user, const sw_outfmt_query *q, const sw_outfmt_h
     return SW_OK;
 }
 
+/* A rank other than 0 of an MPI job: it reads no queries and writes
+ * nothing, but searches its share of each batch (see report()). */
+static int is_worker(const sw_search *s) { return s->job && sw_mpi_rank(s->job) != 0; }
+
 static int run_reader(sw_search *s, const sw_db *db, sw_query_reader *queries, sw_hits **out, sw_error *err)
 {
     sw_hits *h = calloc(1, sizeof *h);
@@ -593,8 +709,10 @@ int sw_search_run(sw_search *s, const sw_db *db, const sw_sequence *queries, siz
                   sw_error *err)
 {
     SW_API_CHECK(s, "sw_search_run", "search");
-    if (!db || !out || (num_queries && !queries)) return sw_error_set(err, SW_EINVAL, "sw_search_run: missing argument");
+    if (!db || !out) return sw_error_set(err, SW_EINVAL, "sw_search_run: missing argument");
     *out = NULL;
+    if (is_worker(s)) return run_reader(s, db, NULL, out, err);
+    if (num_queries && !queries) return sw_error_set(err, SW_EINVAL, "sw_search_run: missing argument");
     if (num_queries == 0) return sw_error_set(err, SW_EINVAL, "no queries given");
     sw_query_reader *reader = NULL;
     int fd = queries_in_memory(queries, num_queries, &reader, err);
@@ -608,8 +726,10 @@ int sw_search_run(sw_search *s, const sw_db *db, const sw_sequence *queries, siz
 int sw_search_run_fasta(sw_search *s, const sw_db *db, const char *fasta_path, sw_hits **out, sw_error *err)
 {
     SW_API_CHECK(s, "sw_search_run_fasta", "search");
-    if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_run_fasta: missing argument");
+    if (!db || !out) return sw_error_set(err, SW_EINVAL, "sw_search_run_fasta: missing argument");
     *out = NULL;
+    if (is_worker(s)) return run_reader(s, db, NULL, out, err);
+    if (!fasta_path) return sw_error_set(err, SW_EINVAL, "sw_search_run_fasta: missing argument");
     sw_query_input *in = NULL;
     int rc = sw_query_input_open(fasta_path, &in, err);
     if (rc == SW_OK) {
@@ -624,6 +744,7 @@ int sw_search_write(sw_search *s, const sw_db *db, const char *fasta_path, const
                     sw_error *err)
 {
     SW_API_CHECK(s, "sw_search_write", "search");
+    if (db && is_worker(s)) return report(s, db, NULL, outfmt ? outfmt : "6", NULL, NULL, NULL, NULL, 0, err);
     if (!db || !fasta_path || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write: missing argument");
     sw_query_input *in = NULL;
     int rc = sw_query_input_open(fasta_path, &in, err);
@@ -636,6 +757,7 @@ int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, con
                           sw_error *err)
 {
     SW_API_CHECK(s, "sw_search_write_input", "search");
+    if (db && is_worker(s)) return report(s, db, NULL, outfmt ? outfmt : "6", NULL, NULL, NULL, NULL, 0, err);
     if (!db || !in || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write_input: missing argument");
     warn_of_search(s, &in->warn, &in->warn_user);
     int rc = report(s, db, in->reader, outfmt ? outfmt : "6", out, NULL, NULL, NULL, 0, err);

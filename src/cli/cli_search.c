@@ -89,39 +89,50 @@ int cli_search(int argc, char **argv)
     double t0 = sw_clock_seconds();
     sw_error err;
     sw_error_clear(&err);
-    /* The GPU's context starts while the input is read and decoded. */
     sw_gpus_warm *warm_up = NULL;
-    if (a.device != SW_DEVICE_CPU)
-        sw_gpus_warm_up(a.gpus.is_list ? a.gpus.list : NULL, a.gpus.is_list ? a.gpus.count : 0, &warm_up, NULL);
     sw_query_input *queries = NULL;
     sw_db *db = NULL;
     sw_search *search = NULL;
     cli_output out = {0};
-    int rc;
-
-    if ((rc = sw_query_input_open(a.query_path, &queries, &err)) || (rc = sw_db_open(a.db_path, &db, &err)))
-        goto done;
-    if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN) {
-        rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins", a.db_path);
-        goto done;
-    }
-    /* Open the output before the long computation, so a bad path fails early. */
-    if ((rc = cli_output_open(&out, a.out_path,
-                              (cli_input[]){{"the query file", a.query_path, NULL},
-                                            {"the matrix file", a.matrix, NULL},
-                                            {"the database", a.db_path, db}},
-                              3, &err)))
-        goto done;
-
     cli_progress progress;
     cli_progress_init(&progress, "searching");
+    int rc, rank = 0;
+
+    /* Under mpirun every rank opens the database and searches a share of
+     * it; rank 0 alone reads the queries and writes the hits. */
+    if ((rc = sw_search_create(&search, &err)) || (rc = sw_search_set_mpi(search, 1, &err)) ||
+        (rc = sw_search_get_rank(search, &rank, NULL, NULL, NULL, &err)) ||
+        (rc = cli_search_configure(search, &a, cli_note, cli_warn, NULL, rank == 0 ? &progress : NULL, &err)))
+        goto done;
+    /* The GPU's context starts while the input is read and decoded. */
+    if (a.device != SW_DEVICE_CPU) {
+        int gpus[64], count = 0;
+        if (sw_search_get_gpus(search, gpus, 64, &count, NULL) == SW_OK)
+            sw_gpus_warm_up(count ? gpus : NULL, count, &warm_up, NULL);
+    }
+    if ((rank == 0 && (rc = sw_query_input_open(a.query_path, &queries, &err))) ||
+        (rc = sw_db_open(a.db_path, &db, &err)))
+        goto agree;
+    if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN) {
+        rc = sw_error_set(&err, SW_EFORMAT, "%s: a DNA database; search compares proteins", a.db_path);
+        goto agree;
+    }
+    /* Open the output before the long computation, so a bad path fails early. */
+    if (rank == 0)
+        rc = cli_output_open(&out, a.out_path,
+                             (cli_input[]){{"the query file", a.query_path, NULL},
+                                           {"the matrix file", a.matrix, NULL},
+                                           {"the database", a.db_path, db}},
+                             3, &err);
+agree:
+    if ((rc = sw_search_agree(search, rc, &err))) goto done;
+
     /* Queries are read, searched and written a batch at a time, so memory
      * does not grow with the query file; a damaged header file of the
      * database fails the search before any output. */
-    if ((rc = sw_search_create(&search, &err)) == SW_OK &&
-        (rc = cli_search_configure(search, &a, cli_note, cli_warn, NULL, &progress, &err)) == SW_OK)
-        rc = sw_search_write_input(search, db, queries, a.outfmt, out.file, &err);
+    rc = sw_search_write_input(search, db, queries, a.outfmt, rank == 0 ? out.file : NULL, &err);
     cli_progress_end(&progress);
+    if (rank != 0) goto done;
     rc = cli_output_check(&out, rc, &err);
     if (rc || (rc = cli_output_commit(&out, &err))) goto done;
     if (a.verbose) {
@@ -133,7 +144,8 @@ int cli_search(int argc, char **argv)
 done:
     if (rc) {
         cli_output_abort(&out);
-        cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
+        /* Under MPI rank 0 reports every rank's failure, naming the rank. */
+        if (rank == 0) cli_error("%s", err.message[0] ? err.message : sw_strerror(rc));
     }
     sw_search_free(search);
     sw_db_close(db);

@@ -22,10 +22,22 @@
 
 enum { DATA_RESIDUES, DATA_HEADERS, NUM_DATA };
 
+/* Every chunk is a window of a chunk of the file: `size` bytes from byte
+ * `skip` of the decoded file chunk `file_chunk`. A whole database's chunk
+ * is a window of itself (skip 0, full size); a part's chunk is the piece of
+ * one of its ranges inside one file chunk. */
 typedef struct chunk {
     uint64_t first_seq, num_seqs, size, offset, compressed_size;
     uint64_t hash_compressed, hash_data;
+    size_t file_chunk;
+    uint64_t skip;
 } chunk;
+
+/* A part's sequences part_first.. (up to the next run's part_first or the
+ * end of the part) are the whole's first.. */
+typedef struct part_run {
+    uint64_t first, part_first;
+} part_run;
 
 struct sw_db {
     char *path_index;
@@ -47,7 +59,19 @@ struct sw_db {
      * need not read the header file again (a chunk decoded later is still
      * checked as it is decoded). */
     atomic_int headers_checked;
+    /* A part (sw_db_part_open) has its own sequences, lengths, positions
+     * and residue chunk table (windows of the whole's); it reads through
+     * `whole` the files, paths and header chunks, which it neither opens
+     * nor owns: its fds are -1, its paths NULL and it has no header
+     * chunks. NULL for a whole database. */
+    const sw_db *whole;
+    part_run *runs;
+    size_t num_runs;
+    uint32_t *part_arrays; /* lengths and positions, when copied */
 };
+
+/* The database whose files hold `db`'s chunks. */
+static const sw_db *whole_of(const sw_db *db) { return db->whole ? db->whole : db; }
 
 static uint32_t get_u32(const uint8_t *p)
 {
@@ -151,6 +175,8 @@ static int load_chunks(sw_db *db, int which, const uint8_t *table, const uint32_
         c[i].compressed_size = get_u64(table + SW_DB_CK_COMPRESSED_SIZE);
         c[i].hash_compressed = get_u64(table + SW_DB_CK_HASH_COMPRESSED);
         c[i].hash_data = get_u64(table + SW_DB_CK_HASH_DATA);
+        c[i].file_chunk = i;
+        c[i].skip = 0;
         const char *bad = NULL;
         if (c[i].first_seq != seq) {
             bad = "does not start where the previous chunk ends";
@@ -456,6 +482,7 @@ int sw_db_open(const char *prefix, sw_db **out, sw_error *err)
 const char *sw_db_path(const sw_db *db, int which)
 {
     if (!db) return NULL;
+    db = whole_of(db);
     switch (which) {
     case SW_DB_FILE_INDEX: return db->path_index;
     case SW_DB_FILE_RESIDUES: return db->path[DATA_RESIDUES];
@@ -490,7 +517,153 @@ void sw_db_close(sw_db *db)
     }
     free(db->path_index);
     free(db->index);
+    free(db->runs);
+    free(db->part_arrays);
     free(db);
+}
+
+static size_t chunk_of(const sw_db *db, int which, uint64_t seq);
+
+/* The number of sequences of run `r` of part `p`. */
+static uint64_t run_count(const sw_db *p, size_t r)
+{
+    return (r + 1 < p->num_runs ? p->runs[r + 1].part_first : p->num_seqs) - p->runs[r].part_first;
+}
+
+/* The part's residue chunks: for each run, one window of every file chunk
+ * the run touches; a window is the file chunk itself where the run covers
+ * it. */
+static int part_chunks(sw_db *p, sw_error *err)
+{
+    const sw_db *db = p->whole;
+    const chunk *fc = db->chunks[DATA_RESIDUES];
+    size_t n = 0;
+    for (size_t r = 0; r < p->num_runs; r++) {
+        const uint64_t last = p->runs[r].first + run_count(p, r) - 1;
+        n += chunk_of(db, DATA_RESIDUES, last) - chunk_of(db, DATA_RESIDUES, p->runs[r].first) + 1;
+    }
+    chunk *c = malloc(n * sizeof *c);
+    if (!c) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    p->chunks[DATA_RESIDUES] = c;
+    p->num_chunks[DATA_RESIDUES] = n;
+    const uint32_t *len = db->lengths;
+    for (size_t r = 0; r < p->num_runs; r++) {
+        const uint64_t first = p->runs[r].first, part_first = p->runs[r].part_first;
+        const uint64_t end = first + run_count(p, r);
+        for (size_t f = chunk_of(db, DATA_RESIDUES, first);
+             f < db->num_chunks[DATA_RESIDUES] && fc[f].first_seq < end; f++) {
+            const uint64_t f_end = fc[f].first_seq + fc[f].num_seqs;
+            const uint64_t lo = fc[f].first_seq > first ? fc[f].first_seq : first;
+            const uint64_t hi = f_end < end ? f_end : end;
+            *c = fc[f];
+            c->first_seq = part_first + (lo - first);
+            c->num_seqs = hi - lo;
+            c->file_chunk = f;
+            if (lo != fc[f].first_seq || hi != f_end) {
+                c->skip = c->size = 0;
+                for (uint64_t s = fc[f].first_seq; s < lo; s++) c->skip += len[s];
+                for (uint64_t s = lo; s < hi; s++) c->size += len[s];
+            }
+            c++;
+        }
+    }
+    return SW_OK;
+}
+
+/* The part's lengths and positions: the whole's own arrays for one run,
+ * else copies. */
+static int part_arrays(sw_db *p, sw_error *err)
+{
+    const sw_db *db = p->whole;
+    if (p->num_runs == 1) {
+        p->lengths = db->lengths + p->runs[0].first;
+        p->positions = db->positions + p->runs[0].first;
+        return SW_OK;
+    }
+    if (p->num_seqs > SIZE_MAX / (2 * sizeof(uint32_t)))
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    uint32_t *a = malloc((size_t)p->num_seqs * 2 * sizeof *a);
+    if (!a) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    p->part_arrays = a;
+    for (size_t r = 0; r < p->num_runs; r++) {
+        const uint64_t at = p->runs[r].part_first, count = run_count(p, r);
+        memcpy(a + at, db->lengths + p->runs[r].first, (size_t)count * sizeof *a);
+        memcpy(a + p->num_seqs + at, db->positions + p->runs[r].first, (size_t)count * sizeof *a);
+    }
+    p->lengths = a;
+    p->positions = a + p->num_seqs;
+    return SW_OK;
+}
+
+int sw_db_part_open(const sw_db *db, const sw_db_range *ranges, size_t n, sw_db **out,
+                    sw_error *err)
+{
+    if (out) *out = NULL;
+    if (!db || !out || !ranges || n == 0)
+        return sw_error_set(err, SW_EINVAL, "no database or ranges given");
+    /* Supporting parts of parts would mean mapping ranges through runs; no
+     * caller needs it. */
+    if (db->whole)
+        return sw_error_set(err, SW_EINVAL, "a part of a part of a database is not supported");
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t first = ranges[i].first, count = ranges[i].count;
+        const uint64_t prev_end = i ? ranges[i - 1].first + ranges[i - 1].count : 0;
+        if (count == 0 || first >= db->num_seqs || count > db->num_seqs - first || first < prev_end)
+            return sw_error_set(err, SW_EINVAL,
+                                "range %zu (sequences %llu + %llu) of a part of %s is empty, "
+                                "outside the database's %llu sequences or not after the "
+                                "previous range",
+                                i, (unsigned long long)first, (unsigned long long)count,
+                                db->path_index, (unsigned long long)db->num_seqs);
+    }
+    sw_db *p = calloc(1, sizeof *p);
+    part_run *runs = malloc(n * sizeof *runs);
+    if (!p || !runs) {
+        free(p);
+        free(runs);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    p->whole = db;
+    p->runs = runs;
+    p->fd[DATA_RESIDUES] = p->fd[DATA_HEADERS] = -1;
+    p->version = db->version;
+    p->id = db->id;
+    p->alphabet = db->alphabet;
+    p->alphabet_size = db->alphabet_size;
+    /* Adjacent ranges join into one run, so that a file chunk they share
+     * is one window of the part, decoded once. */
+    for (size_t i = 0; i < n; i++) {
+        const part_run *last = p->num_runs ? &runs[p->num_runs - 1] : NULL;
+        if (!last || last->first + (p->num_seqs - last->part_first) != ranges[i].first)
+            runs[p->num_runs++] = (part_run){ranges[i].first, p->num_seqs};
+        p->num_seqs += ranges[i].count;
+    }
+    int rc = part_arrays(p, err);
+    if (rc == SW_OK) rc = part_chunks(p, err);
+    if (rc != SW_OK) {
+        sw_db_close(p);
+        return rc;
+    }
+    for (uint64_t s = 0; s < p->num_seqs; s++) p->num_residues += p->lengths[s];
+    /* Sorted by length, as the whole is. */
+    p->max_length = p->lengths[p->num_seqs - 1];
+    *out = p;
+    return SW_OK;
+}
+
+uint64_t sw_db_whole_seq(const sw_db *db, uint64_t seq)
+{
+    if (seq >= db->num_seqs) return UINT64_MAX;
+    if (!db->whole) return seq;
+    size_t lo = 0, hi = db->num_runs;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (db->runs[mid].part_first <= seq)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return db->runs[lo].first + (seq - db->runs[lo].part_first);
 }
 
 uint32_t sw_db_format_version(const sw_db *db) { return db->version; }
@@ -520,6 +693,7 @@ void sw_db_chunk_info(const sw_db *db, size_t c, sw_db_chunk *info)
 
 void sw_db_file_info(const sw_db *db, sw_db_files *info)
 {
+    db = whole_of(db);
     info->index_bytes = db->index_bytes;
     info->residue_bytes = db->file_bytes[DATA_RESIDUES];
     info->header_bytes = db->file_bytes[DATA_HEADERS];
@@ -530,18 +704,26 @@ void sw_db_file_info(const sw_db *db, sw_db_files *info)
 /* Reads, checks and decompresses chunk `c` of data file `which` into `dst`
  * (chunk size bytes). On failure `reason` says why, for the caller's
  * message. The compressed checksum is checked before zstd sees the bytes;
- * the checksum of the result guards against anything the first missed. */
+ * the checksum of the result guards against anything the first missed.
+ * A window of part of a file chunk needs the whole file chunk decoded, and
+ * checked, beside `dst`, then copied. */
 static int decode_chunk(const sw_db *db, int which, size_t c, uint8_t *dst, ZSTD_DCtx *dctx,
                         char *reason, size_t reason_size)
 {
-    const chunk *k = &db->chunks[which][c];
+    const chunk *w = &db->chunks[which][c];
+    const sw_db *file = whole_of(db);
+    const chunk *k = &file->chunks[which][w->file_chunk];
+    const int windowed = w->skip != 0 || w->size != k->size;
     uint8_t *src = malloc(k->compressed_size);
-    if (!src) {
+    uint8_t *data = windowed ? malloc(k->size ? (size_t)k->size : 1) : dst;
+    if (!src || !data) {
+        free(src);
+        if (windowed) free(data);
         snprintf(reason, reason_size, "out of memory");
         return SW_ENOMEM;
     }
     int rc = SW_OK;
-    int r = sw_io_pread_exact(db->fd[which], src, (size_t)k->compressed_size, k->offset);
+    int r = sw_io_pread_exact(file->fd[which], src, (size_t)k->compressed_size, k->offset);
     if (r != 0) {
         rc = r < 0 ? SW_EIO : SW_ECORRUPT;
         snprintf(reason, reason_size, "%s", r < 0 ? strerror(errno) : "the file was cut short");
@@ -553,14 +735,14 @@ static int decode_chunk(const sw_db *db, int which, size_t c, uint8_t *dst, ZSTD
         snprintf(reason, reason_size, "size mismatch");
     } else {
         size_t got =
-            ZSTD_decompressDCtx(dctx, dst, (size_t)k->size, src, (size_t)k->compressed_size);
+            ZSTD_decompressDCtx(dctx, data, (size_t)k->size, src, (size_t)k->compressed_size);
         if (ZSTD_isError(got)) {
             rc = SW_ECORRUPT;
             snprintf(reason, reason_size, "decompression failed: %s", ZSTD_getErrorName(got));
         } else if (got != k->size) {
             rc = SW_ECORRUPT;
             snprintf(reason, reason_size, "size mismatch");
-        } else if (XXH3_64bits(dst, got) != k->hash_data) {
+        } else if (XXH3_64bits(data, got) != k->hash_data) {
             rc = SW_ECORRUPT;
             snprintf(reason, reason_size, "checksum mismatch after decompression");
         }
@@ -569,19 +751,25 @@ static int decode_chunk(const sw_db *db, int which, size_t c, uint8_t *dst, ZSTD
     if (rc == SW_OK && which == DATA_RESIDUES) {
         /* Engines index score tables with these codes. */
         uint8_t m = 0;
-        for (uint64_t i = 0; i < k->size; i++) m = dst[i] > m ? dst[i] : m;
+        for (uint64_t i = 0; i < k->size; i++) m = data[i] > m ? data[i] : m;
         if (m >= db->alphabet_size) {
             rc = SW_ECORRUPT;
             snprintf(reason, reason_size, "residue code %u outside the alphabet", m);
         }
     }
+    if (windowed) {
+        if (rc == SW_OK) memcpy(dst, data + w->skip, (size_t)w->size);
+        free(data);
+    }
     return rc;
 }
 
+/* Names the file's own chunk, as 'swsearch verify' would. */
 static int chunk_error(const sw_db *db, int which, size_t c, int rc, const char *reason,
                        sw_error *err)
 {
-    const char *path = db->path[which];
+    c = db->chunks[which][c].file_chunk;
+    const char *path = whole_of(db)->path[which];
     if (rc == SW_ECORRUPT)
         return sw_error_set(err, rc, "%s: chunk %zu is corrupt (%s); run 'swsearch verify'", path,
                             c, reason);
@@ -873,6 +1061,18 @@ int sw_db_read_range(const sw_db *db, uint64_t first, uint64_t count, uint8_t *d
     return rc;
 }
 
+/* A part's headers are the whole's, under the whole's numbers. */
+static int part_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
+                             sw_error *err)
+{
+    uint64_t *whole_seqs = malloc((n ? n : 1) * sizeof *whole_seqs);
+    if (!whole_seqs) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) whole_seqs[i] = sw_db_whole_seq(db, seqs[i]);
+    int rc = sw_db_read_headers(db->whole, whole_seqs, n, headers, err);
+    free(whole_seqs);
+    return rc;
+}
+
 int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **headers,
                        sw_error *err)
 {
@@ -881,6 +1081,7 @@ int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **h
     for (size_t i = 0; i < n; i++) headers[i] = NULL;
     for (size_t i = 0; i < n; i++)
         if (seqs[i] >= db->num_seqs) return sw_error_set(err, SW_EINVAL, "no such sequence");
+    if (db->whole) return part_read_headers(db, seqs, n, headers, err);
     seq_slot *order = malloc((n ? n : 1) * sizeof *order);
     ZSTD_DCtx *dctx = ZSTD_createDCtx();
     if (!order || !dctx) {
@@ -937,6 +1138,7 @@ int sw_db_read_headers(const sw_db *db, const uint64_t *seqs, size_t n, char **h
 int sw_db_check_headers(const sw_db *db, sw_error *err)
 {
     if (!db) return sw_error_set(err, SW_EINVAL, "no database");
+    db = whole_of(db); /* a part's header chunks are the whole's */
     if (atomic_load(&((sw_db *)db)->headers_checked)) return SW_OK;
     const chunk *c = db->chunks[DATA_HEADERS];
     size_t n = db->num_chunks[DATA_HEADERS];
@@ -983,6 +1185,7 @@ int sw_db_verify(const sw_db *db, void (*progress)(void *user, uint64_t done, ui
                  void *user, sw_error *err)
 {
     if (!db) return sw_error_set(err, SW_EINVAL, "no database");
+    db = whole_of(db); /* the files, whichever part of them is open */
     uint64_t largest = 0;
     for (int d = 0; d < NUM_DATA; d++)
         for (size_t c = 0; c < db->num_chunks[d]; c++)

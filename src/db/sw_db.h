@@ -79,7 +79,33 @@ char *sw_db_file_name(const char *prefix, uint32_t version, uint64_t id, int whi
  * open start again with the new index, so the result is the old database or
  * the new one, never a mix. Takes no lock: readers need no write access. */
 int sw_db_open(const char *prefix, sw_db **out, sw_error *err);
+/* Closes a database or a part (sw_db_part_open); closing a part frees only
+ * the part, never the whole database's files or index. */
 void sw_db_close(sw_db *db);
+
+/* A run of consecutive sorted sequences of a database. */
+typedef struct sw_db_range {
+    uint64_t first, count;
+} sw_db_range;
+
+/* Opens a part of the open database `db`: the sorted sequences of the `n`
+ * ranges (each non-empty, ascending and disjoint, inside the database),
+ * numbered 0.. in range order. A part is what one MPI rank searches: every
+ * sw_db_* function treats it as a database of these sequences alone (sorted
+ * by length too, since the ranges ascend), and its residue chunks are
+ * windows of the file's chunks, so reading it decodes only the file chunks
+ * that hold its sequences, each checked as always. What belongs to the
+ * files stays the whole's: sw_db_original_index() (the tie-break of hits),
+ * paths, version, alphabet, sw_db_file_info(), sw_db_verify() and
+ * sw_db_check_headers(); errors name the file's own chunk numbers.
+ * `db` must be a whole database (a part of a part is SW_EINVAL) and must
+ * outlive the part. Bad ranges or n == 0: SW_EINVAL, *out NULL. */
+int sw_db_part_open(const sw_db *db, const sw_db_range *ranges, size_t n, sw_db **out,
+                    sw_error *err);
+
+/* The whole database's number of sequence `seq` of a part (of a whole
+ * database: `seq` itself); UINT64_MAX if `seq` is out of range. */
+uint64_t sw_db_whole_seq(const sw_db *db, uint64_t seq);
 
 /* The path of file `which` (SW_DB_FILE_*) of an open database, as opened:
  * for checks that an output does not overwrite the database. NULL for an
@@ -108,6 +134,8 @@ typedef struct sw_db_chunk {
     uint64_t first_seq;      /* first sorted sequence in the chunk */
     uint64_t num_seqs;
     uint64_t num_residues;   /* decompressed size in bytes */
+    /* Bytes read from the file to read the chunk: a part's chunk reads the
+     * whole file chunk it is a window of. */
     uint64_t compressed_size;
 } sw_db_chunk;
 

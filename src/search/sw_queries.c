@@ -204,3 +204,69 @@ const char *sw_queries_description(const sw_query_set *q, size_t i)
 }
 
 uint64_t sw_queries_total_residues(const sw_query_set *q) { return q->residues_len; }
+
+/* Packed: the three sizes, then the entries, the residues and the
+ * identifiers as they are in memory (the ranks of a job share one
+ * architecture). */
+int sw_queries_pack(const sw_query_set *q, uint8_t **out, size_t *bytes, sw_error *err)
+{
+    const uint64_t head[3] = {q->count, q->residues_len, q->ids_len};
+    const size_t n = sizeof head + q->count * sizeof *q->entries + q->residues_len + q->ids_len;
+    uint8_t *p = malloc(n);
+    if (!p) return sw_error_set(err, SW_ENOMEM, "out of memory packing queries");
+    uint8_t *at = p;
+    memcpy(at, head, sizeof head);
+    at += sizeof head;
+    if (q->count) memcpy(at, q->entries, q->count * sizeof *q->entries);
+    at += q->count * sizeof *q->entries;
+    if (q->residues_len) memcpy(at, q->residues, q->residues_len);
+    at += q->residues_len;
+    if (q->ids_len) memcpy(at, q->ids, q->ids_len);
+    *out = p;
+    *bytes = n;
+    return SW_OK;
+}
+
+int sw_queries_unpack(const uint8_t *packed, size_t bytes, sw_query_set **out, sw_error *err)
+{
+    *out = NULL;
+    uint64_t head[3];
+    if (bytes < sizeof head) return sw_error_set(err, SW_ECORRUPT, "packed queries cut short");
+    memcpy(head, packed, sizeof head);
+    const uint64_t count = head[0], rlen = head[1], ilen = head[2];
+    if (count > bytes / sizeof(query_entry) || rlen > bytes || ilen > bytes ||
+        sizeof head + count * sizeof(query_entry) + rlen + ilen != bytes)
+        return sw_error_set(err, SW_ECORRUPT, "packed queries of the wrong size");
+    sw_query_set *q = calloc(1, sizeof *q);
+    if (!q) return sw_error_set(err, SW_ENOMEM, "out of memory unpacking queries");
+    q->count = q->cap = (size_t)count;
+    q->residues_len = q->residues_cap = (size_t)rlen;
+    q->ids_len = q->ids_cap = (size_t)ilen;
+    q->entries = malloc(count ? count * sizeof *q->entries : 1);
+    q->residues = malloc(rlen ? rlen : 1);
+    q->ids = malloc(ilen ? ilen : 1);
+    if (!q->entries || !q->residues || !q->ids) {
+        sw_queries_free(q);
+        return sw_error_set(err, SW_ENOMEM, "out of memory unpacking queries");
+    }
+    const uint8_t *at = packed + sizeof head;
+    if (count) memcpy(q->entries, at, count * sizeof *q->entries);
+    at += count * sizeof *q->entries;
+    if (rlen) memcpy(q->residues, at, rlen);
+    at += rlen;
+    if (ilen) memcpy(q->ids, at, ilen);
+    for (size_t i = 0; i < q->count; i++) {
+        const query_entry *e = &q->entries[i];
+        if (e->residue_offset > rlen || e->length > rlen - e->residue_offset || e->id_offset >= ilen ||
+            e->description_offset >= ilen) {
+            sw_queries_free(q);
+            return sw_error_set(err, SW_ECORRUPT, "packed query %zu out of bounds", i);
+        }
+    }
+    if (ilen && q->ids[ilen - 1] != '\0') {
+        sw_queries_free(q);
+        return sw_error_set(err, SW_ECORRUPT, "packed query names not terminated");
+    }
+    *out = q;
+    return SW_OK;
+}

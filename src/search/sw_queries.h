@@ -48,4 +48,10 @@ const char *sw_queries_id(const sw_query_set *q, size_t i);
 const char *sw_queries_description(const sw_query_set *q, size_t i);
 uint64_t sw_queries_total_residues(const sw_query_set *q);
 
+/* A batch as bytes, to hand it to another process of an MPI job
+ * (sw_search_ranks.h): *out malloc'ed, *bytes long. sw_queries_unpack()
+ * makes the same batch from them, checking every offset. */
+int sw_queries_pack(const sw_query_set *q, uint8_t **out, size_t *bytes, sw_error *err);
+int sw_queries_unpack(const uint8_t *packed, size_t bytes, sw_query_set **out, sw_error *err);
+
 #endif

@@ -859,7 +859,8 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         if (rc <= 0) break;
         progress.first = first;
         progress.last = first < 0 ? -1.0 : sw_queries_fraction_read(queries);
-        if (sum.batches > 0 && sum.stats.on_gpu && opt.device != SW_DEVICE_CPU && !opt.resident) {
+        /* Ranks of an MPI job keep their own shares (sw_search_ranks.h). */
+        if (sum.batches > 0 && sum.stats.on_gpu && opt.device != SW_DEVICE_CPU && !opt.resident && !opt.ranks) {
             sw_error ignored;
             /* Without the memory for it, each batch loads the database. A
              * database streamed to the GPUs is not decoded whole: only the
@@ -883,8 +884,10 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         ahead a;
         ahead *pa = NULL;
         sw_search_options run_opt = opt;
+        /* Under MPI a query's hits are final only once every rank has sent
+         * its own, at the end of the batch. */
         if ((r.with_stats || r.with_alignment) && opt.device != SW_DEVICE_CPU &&
-            opt.cpu_engine != SW_CPU_ENGINE_REFERENCE) {
+            opt.cpu_engine != SW_CPU_ENGINE_REFERENCE && !opt.ranks) {
             size_t ahead_hits = batching && batching->ahead_hits ? batching->ahead_hits : SW_REPORT_AHEAD_HITS;
             if (ahead_start(&a, &r, batch, qr, options->threads, ahead_hits) == SW_OK) {
                 pa = &a;

@@ -5,10 +5,12 @@
 #include <stdio.h>
 
 #include "sw_gpu.h"
+#include "sw_search_ranks.h"
 
 int sw_search_dispatch(const sw_db *db, const sw_query_set *queries, const sw_scoring *scoring,
                   const sw_search_options *options, sw_search_results **out, sw_error *err)
 {
+    if (options->ranks) return sw_search_ranks_search(options->ranks, queries, scoring, options, out, err);
     sw_device device = options->device;
     /* The reference engine exists only on the CPU. */
     if (options->cpu_engine == SW_CPU_ENGINE_REFERENCE && device == SW_DEVICE_AUTO) device = SW_DEVICE_CPU;

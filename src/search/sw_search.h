@@ -72,6 +72,10 @@ typedef struct sw_search_options {
     /* Not NULL: the database decoded, and on the GPU, from earlier searches
      * (sw_resident.h); the GPU engine takes it from there and keeps it. */
     struct sw_resident *resident;
+    /* Not NULL: on rank 0 of an MPI job, the search spread over every rank
+     * (sw_search_ranks.h), each searching its share of the database; the
+     * results are the same. */
+    struct sw_search_ranks *ranks;
 } sw_search_options;
 
 /* Runs the search on the device that `options` asks for (sw_search.c): the

@@ -1324,3 +1324,382 @@ Test(db_writer, check_input_refuses_a_file_the_build_would_replace)
     close(fd);
     free_input(&in);
 }
+
+/* Parts (sw_db_part_open): a part reads as a database of its ranges'
+ * sequences alone, compared here with what the whole database reads. */
+TestSuite(db_part, .init = make_dir, .fini = remove_dir);
+
+/* A database of several residue chunks and what it reads whole. */
+typedef struct whole_db {
+    input in;
+    sw_db *db;
+    uint64_t n;
+    const uint32_t *len;
+    uint64_t *start; /* of each sorted sequence in `residues`, and the end */
+    uint8_t *residues;
+    size_t num_chunks;
+} whole_db;
+
+static whole_db open_whole(uint64_t seed)
+{
+    whole_db w = {make_input(7000, 3000, seed), NULL, 0, NULL, NULL, NULL, 0};
+    write_db(prefix, &w.in);
+    w.db = open_db(prefix);
+    w.n = sw_db_num_seqs(w.db);
+    w.len = sw_db_lengths(w.db);
+    w.start = malloc((w.n + 1) * sizeof *w.start);
+    w.start[0] = 0;
+    for (uint64_t s = 0; s < w.n; s++) w.start[s + 1] = w.start[s] + w.len[s];
+    w.residues = read_all_residues(w.db);
+    w.num_chunks = sw_db_num_chunks(w.db);
+    cr_assert_geq(w.num_chunks, 4, "the tests need several chunks");
+    return w;
+}
+
+static void close_whole(whole_db *w)
+{
+    free(w->residues);
+    free(w->start);
+    sw_db_close(w->db);
+    free_input(&w->in);
+}
+
+static sw_db_chunk whole_chunk(const whole_db *w, size_t c)
+{
+    sw_db_chunk info;
+    sw_db_chunk_info(w->db, c, &info);
+    return info;
+}
+
+static sw_db *open_part(const whole_db *w, const sw_db_range *ranges, size_t n)
+{
+    sw_db *part = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_part_open(w->db, ranges, n, &part, &err), SW_OK, "%s", err.message);
+    cr_assert_not_null(part);
+    return part;
+}
+
+/* sw_db_read_range of the part's sequences first.. first + count - 1 is
+ * want + pstart[first] and writes nothing past it. */
+static void expect_part_range(const sw_db *part, uint64_t first, uint64_t count, const uint8_t *want,
+                              const uint64_t *pstart)
+{
+    const uint64_t bytes = pstart[first + count] - pstart[first];
+    uint8_t *got = malloc(bytes + 1);
+    memset(got, 0xee, bytes + 1);
+    sw_error err;
+    cr_assert_eq(sw_db_read_range(part, first, count, got, 2, &err), SW_OK, "%s", err.message);
+    cr_assert_arr_eq(got, want + pstart[first], bytes, "part sequences %llu + %llu",
+                     (unsigned long long)first, (unsigned long long)count);
+    cr_assert_eq(got[bytes], 0xee, "part sequences %llu + %llu: written past the range",
+                 (unsigned long long)first, (unsigned long long)count);
+    free(got);
+}
+
+/* Opens the part of `ranges`, checks every reader on it against the whole,
+ * and returns it for further checks. */
+static sw_db *check_part(const whole_db *w, const sw_db_range *ranges, size_t n)
+{
+    sw_db *part = open_part(w, ranges, n);
+    sw_error err;
+    /* The part's numbering and residues, worked out from the whole's. */
+    uint64_t count = 0;
+    for (size_t i = 0; i < n; i++) count += ranges[i].count;
+    uint64_t *map = malloc(count * sizeof *map), *pstart = malloc((count + 1) * sizeof *pstart);
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint64_t j = 0; j < ranges[i].count; j++) map[k++] = ranges[i].first + j;
+    pstart[0] = 0;
+    for (uint64_t s = 0; s < count; s++) pstart[s + 1] = pstart[s] + w->len[map[s]];
+    uint8_t *want = malloc(pstart[count] + 1);
+    uint32_t max_length = 0;
+    for (uint64_t s = 0; s < count; s++) {
+        memcpy(want + pstart[s], w->residues + w->start[map[s]], w->len[map[s]]);
+        if (w->len[map[s]] > max_length) max_length = w->len[map[s]];
+    }
+
+    cr_assert_eq(sw_db_num_seqs(part), count);
+    cr_assert_eq(sw_db_num_residues(part), pstart[count]);
+    cr_assert_eq(sw_db_max_length(part), max_length);
+    const uint32_t *plen = sw_db_lengths(part);
+    for (uint64_t s = 0; s < count; s++) {
+        cr_assert_eq(sw_db_whole_seq(part, s), map[s], "part sequence %llu", (unsigned long long)s);
+        cr_assert_eq(plen[s], w->len[map[s]], "part sequence %llu", (unsigned long long)s);
+        cr_assert_eq(sw_db_original_index(part, s), sw_db_original_index(w->db, map[s]),
+                     "part sequence %llu", (unsigned long long)s);
+    }
+    cr_assert_eq(sw_db_whole_seq(part, count), UINT64_MAX);
+    cr_assert_eq(sw_db_original_index(part, count), UINT64_MAX);
+
+    /* What belongs to the files is the whole's. */
+    for (int which = SW_DB_FILE_INDEX; which <= SW_DB_FILE_HEADERS; which++)
+        cr_assert_str_eq(sw_db_path(part, which), sw_db_path(w->db, which));
+    cr_assert_eq(sw_db_format_version(part), sw_db_format_version(w->db));
+    cr_assert_eq(sw_db_alphabet(part), sw_db_alphabet(w->db));
+    sw_db_files pf, wf;
+    sw_db_file_info(part, &pf);
+    sw_db_file_info(w->db, &wf);
+    cr_assert_eq(memcmp(&pf, &wf, sizeof pf), 0);
+
+    /* The chunks tile the part and read as its residues. */
+    uint64_t next = 0;
+    for (size_t c = 0; c < sw_db_num_chunks(part); c++) {
+        sw_db_chunk info;
+        sw_db_chunk_info(part, c, &info);
+        cr_assert_eq(info.first_seq, next, "part chunk %zu", c);
+        cr_assert_gt(info.num_seqs, 0, "part chunk %zu", c);
+        cr_assert_leq(info.first_seq + info.num_seqs, count, "part chunk %zu", c);
+        cr_assert_eq(info.num_residues, pstart[next + info.num_seqs] - pstart[next], "part chunk %zu", c);
+        cr_assert_gt(info.compressed_size, 0);
+        uint8_t *got = malloc(info.num_residues + 1);
+        got[info.num_residues] = 0xee;
+        cr_assert_eq(sw_db_read_chunk(part, c, got, &err), SW_OK, "%s", err.message);
+        cr_assert_arr_eq(got, want + pstart[next], info.num_residues, "part chunk %zu", c);
+        cr_assert_eq(got[info.num_residues], 0xee, "part chunk %zu: written past its end", c);
+        free(got);
+        next += info.num_seqs;
+    }
+    cr_assert_eq(next, count);
+    uint8_t *all;
+    cr_assert_eq(sw_db_read_all_residues(part, 3, &all, &err), SW_OK, "%s", err.message);
+    cr_assert_arr_eq(all, want, pstart[count]);
+    free(all);
+
+    /* Ranges: everything, each chunk whole, and a few sequences across
+     * every boundary between the part's chunks. */
+    expect_part_range(part, 0, count, want, pstart);
+    for (size_t c = 0; c < sw_db_num_chunks(part); c++) {
+        sw_db_chunk info;
+        sw_db_chunk_info(part, c, &info);
+        expect_part_range(part, info.first_seq, info.num_seqs, want, pstart);
+        if (c == 0) continue;
+        uint64_t lo = info.first_seq >= 2 ? info.first_seq - 2 : 0;
+        uint64_t hi = info.first_seq + 2 < count ? info.first_seq + 2 : count;
+        expect_part_range(part, lo, hi - lo, want, pstart);
+    }
+    cr_assert_eq(sw_db_read_range(part, count, 1, want, 1, &err), SW_EINVAL);
+
+    /* Scattered sequences, last first, one twice. */
+    uint64_t seqs[40], mapped[40];
+    size_t m = 0;
+    seqs[m++] = count - 1;
+    for (uint64_t s = 0; s < count && m < 38; s += count / 29 + 1) seqs[m++] = s;
+    seqs[m++] = count - 1;
+    for (size_t i = 0; i < m; i++) mapped[i] = map[seqs[i]];
+    uint8_t *res[40];
+    cr_assert_eq(sw_db_read_sequences(part, seqs, m, 2, res, &err), SW_OK, "%s", err.message);
+    for (size_t i = 0; i < m; i++) {
+        cr_assert_arr_eq(res[i], w->residues + w->start[mapped[i]], w->len[mapped[i]],
+                         "part sequence %llu", (unsigned long long)seqs[i]);
+        free(res[i]);
+    }
+    char *got_headers[40], *want_headers[40];
+    cr_assert_eq(sw_db_read_headers(part, seqs, m, got_headers, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_db_read_headers(w->db, mapped, m, want_headers, &err), SW_OK, "%s", err.message);
+    for (size_t i = 0; i < m; i++) {
+        cr_assert_str_eq(got_headers[i], want_headers[i], "part sequence %llu", (unsigned long long)seqs[i]);
+        free(got_headers[i]);
+        free(want_headers[i]);
+    }
+    uint64_t beyond = count;
+    char *header = (char *)1;
+    cr_assert_eq(sw_db_read_headers(part, &beyond, 1, &header, &err), SW_EINVAL);
+    cr_assert_null(header);
+    cr_assert_eq(sw_db_read_sequences(part, &beyond, 1, 1, res, &err), SW_EINVAL);
+
+    cr_assert_eq(sw_db_check_headers(part, &err), SW_OK, "%s", err.message);
+    free(want);
+    free(pstart);
+    free(map);
+    return part;
+}
+
+/* Closing a part leaves the whole as it was. */
+static void close_part(const whole_db *w, sw_db *part)
+{
+    sw_db_close(part);
+    uint8_t *all = read_all_residues(w->db);
+    cr_assert_arr_eq(all, w->residues, w->start[w->n]);
+    free(all);
+    char *header;
+    sw_error err;
+    cr_assert_eq(read_header(w->db, w->n - 1, &header, &err), SW_OK, "%s", err.message);
+    free(header);
+}
+
+Test(db_part, reads_ranges_that_start_and_end_inside_chunks)
+{
+    whole_db w = open_whole(50);
+    const sw_db_chunk c1 = whole_chunk(&w, 1), c3 = whole_chunk(&w, 3);
+    cr_assert_gt(c1.num_seqs, 40);
+    const sw_db_range ranges[] = {
+        {c1.first_seq + 5, 10},                 /* inside chunk 1 */
+        {c1.first_seq + c1.num_seqs - 3, 7},    /* across chunks 1 and 2 */
+        {c3.first_seq + 1, c3.num_seqs + 4}};   /* most of chunk 3, into chunk 4 */
+    sw_db *part = check_part(&w, ranges, 3);
+    cr_assert_eq(sw_db_num_chunks(part), 5, "one window of each file chunk a range touches");
+    close_part(&w, part);
+    close_whole(&w);
+}
+
+Test(db_part, reads_ranges_that_cover_whole_chunks_as_those_chunks)
+{
+    whole_db w = open_whole(51);
+    const sw_db_chunk c0 = whole_chunk(&w, 0), c2 = whole_chunk(&w, 2), c3 = whole_chunk(&w, 3);
+    const sw_db_range ranges[] = {{c0.first_seq, c0.num_seqs}, {c2.first_seq, c2.num_seqs + c3.num_seqs}};
+    sw_db *part = check_part(&w, ranges, 2);
+    cr_assert_eq(sw_db_num_chunks(part), 3);
+    const sw_db_chunk want[] = {c0, c2, c3};
+    for (size_t c = 0; c < 3; c++) {
+        sw_db_chunk info;
+        sw_db_chunk_info(part, c, &info);
+        cr_assert_eq(info.num_seqs, want[c].num_seqs, "part chunk %zu", c);
+        cr_assert_eq(info.num_residues, want[c].num_residues, "part chunk %zu", c);
+        cr_assert_eq(info.compressed_size, want[c].compressed_size, "part chunk %zu", c);
+    }
+    close_part(&w, part);
+    close_whole(&w);
+}
+
+Test(db_part, reads_a_single_sequence)
+{
+    whole_db w = open_whole(52);
+    const sw_db_chunk c2 = whole_chunk(&w, 2);
+    const uint64_t picks[] = {0, c2.first_seq, c2.first_seq + c2.num_seqs / 2, w.n - 1};
+    for (size_t i = 0; i < sizeof picks / sizeof *picks; i++) {
+        const sw_db_range range = {picks[i], 1};
+        sw_db *part = check_part(&w, &range, 1);
+        cr_assert_eq(sw_db_num_chunks(part), 1);
+        cr_assert_eq(sw_db_max_length(part), w.len[picks[i]]);
+        close_part(&w, part);
+    }
+    close_whole(&w);
+}
+
+Test(db_part, reads_many_ranges_some_adjacent)
+{
+    whole_db w = open_whole(53);
+    sw_db_range ranges[200];
+    size_t n = 0;
+    test_rng rng = test_rng_seed(53);
+    for (uint64_t at = test_rng_next(&rng) % 50; at < w.n && n < 200;) {
+        uint64_t count = 1 + test_rng_next(&rng) % 400;
+        if (count > w.n - at) count = w.n - at;
+        ranges[n++] = (sw_db_range){at, count};
+        at += count + (n % 4 == 0 ? 0 : test_rng_next(&rng) % 300); /* every 4th adjacent */
+    }
+    cr_assert_gt(n, 20);
+    sw_db *part = check_part(&w, ranges, n);
+    close_part(&w, part);
+    close_whole(&w);
+}
+
+Test(db_part, of_the_whole_database_reads_as_the_whole)
+{
+    whole_db w = open_whole(54);
+    const sw_db_range all = {0, w.n};
+    sw_db *part = check_part(&w, &all, 1);
+    cr_assert_eq(sw_db_num_chunks(part), w.num_chunks);
+    cr_assert_eq(sw_db_lengths(part), w.len, "one range uses the whole's lengths in place");
+    close_part(&w, part);
+    /* Adjacent ranges read each file chunk once, as one range would. */
+    const sw_db_range halves[] = {{0, w.n / 2}, {w.n / 2, w.n - w.n / 2}};
+    part = check_part(&w, halves, 2);
+    cr_assert_eq(sw_db_num_chunks(part), w.num_chunks);
+    close_part(&w, part);
+    for (uint64_t s = 0; s < w.n; s += 97) cr_assert_eq(sw_db_whole_seq(w.db, s), s);
+    cr_assert_eq(sw_db_whole_seq(w.db, w.n), UINT64_MAX);
+    close_whole(&w);
+}
+
+Test(db_part, reports_a_damaged_chunk_under_the_files_chunk_number)
+{
+    whole_db w = open_whole(55);
+    const sw_db_chunk c2 = whole_chunk(&w, 2), c3 = whole_chunk(&w, 3);
+    uint64_t offset = SW_DB_FILE_HEADER_SIZE;
+    for (size_t c = 0; c < 2; c++) offset += whole_chunk(&w, c).compressed_size;
+    sw_db_close(w.db);
+    size_t size;
+    uint8_t *res = read_file(file_path(".swr"), &size);
+    res[offset + c2.compressed_size / 2] ^= 0x40;
+    write_file(file_path(".swr"), res, size);
+    free(res);
+    w.db = open_db(prefix);
+
+    /* A window inside the damaged chunk, then an intact chunk. */
+    const sw_db_range ranges[] = {{c2.first_seq + 3, 5}, {c3.first_seq, c3.num_seqs}};
+    sw_db *part = open_part(&w, ranges, 2);
+    sw_error err;
+    char want[400];
+    snprintf(want, sizeof want, "%s: chunk 2 is corrupt (checksum mismatch); run 'swsearch verify'",
+             file_path(".swr"));
+    uint8_t *buf = malloc(sw_db_num_residues(part) + 1);
+    cr_assert_eq(sw_db_read_chunk(part, 0, buf, &err), SW_ECORRUPT);
+    cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
+    cr_assert_eq(sw_db_read_chunk(part, 1, buf, &err), SW_OK, "%s", err.message);
+    cr_assert_arr_eq(buf, w.residues + w.start[c3.first_seq], c3.num_residues);
+    uint8_t *all = NULL;
+    cr_assert_eq(sw_db_read_all_residues(part, 2, &all, &err), SW_ECORRUPT);
+    cr_assert_null(all);
+    cr_assert_eq(sw_db_read_range(part, 1, 2, buf, 1, &err), SW_ECORRUPT);
+    cr_assert(strstr(err.message, want), "message '%s' lacks '%s'", err.message, want);
+    uint64_t seq = 4;
+    uint8_t *one;
+    cr_assert_eq(sw_db_read_sequences(part, &seq, 1, 1, &one, &err), SW_ECORRUPT);
+    cr_assert_eq(sw_db_verify(part, NULL, NULL, &err), SW_ECORRUPT);
+    cr_assert(strstr(err.message, "chunk 2 of"), "%s", err.message);
+    sw_db_close(part);
+
+    /* A part that avoids the damaged chunk never reads it. */
+    const sw_db_range clear[] = {{c2.first_seq - 10, 10}, {c3.first_seq + 1, 50}};
+    part = open_part(&w, clear, 2);
+    cr_assert_eq(sw_db_read_all_residues(part, 2, &all, &err), SW_OK, "%s", err.message);
+    const uint64_t a = w.start[c2.first_seq] - w.start[c2.first_seq - 10];
+    const uint64_t b = w.start[c3.first_seq + 51] - w.start[c3.first_seq + 1];
+    cr_assert_arr_eq(all, w.residues + w.start[c2.first_seq - 10], a);
+    cr_assert_arr_eq(all + a, w.residues + w.start[c3.first_seq + 1], b);
+    free(all);
+    sw_db_close(part);
+    free(buf);
+    close_whole(&w);
+}
+
+Test(db_part, refuses_bad_ranges)
+{
+    whole_db w = open_whole(56);
+    const uint64_t n = w.n;
+    const struct {
+        const char *what;
+        sw_db_range r[2];
+        size_t n;
+    } bad[] = {
+        {"no ranges", {{0, 1}}, 0},
+        {"an empty range", {{5, 0}}, 1},
+        {"an empty second range", {{0, 5}, {10, 0}}, 2},
+        {"overlapping ranges", {{0, 10}, {9, 5}}, 2},
+        {"descending ranges", {{100, 10}, {0, 10}}, 2},
+        {"a range past the end", {{n - 5, 6}}, 1},
+        {"a range after the end", {{n, 1}}, 1},
+        {"a range whose end overflows", {{n - 1, UINT64_MAX}}, 1},
+        {"a first sequence that overflows", {{UINT64_MAX, 2}}, 1},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sw_db *part = (sw_db *)1;
+        sw_error err;
+        cr_assert_eq(sw_db_part_open(w.db, bad[i].r, bad[i].n, &part, &err), SW_EINVAL, "%s", bad[i].what);
+        cr_assert_null(part, "%s", bad[i].what);
+    }
+    sw_db *part = (sw_db *)1;
+    sw_error err;
+    cr_assert_eq(sw_db_part_open(w.db, NULL, 1, &part, &err), SW_EINVAL);
+    cr_assert_null(part);
+    /* A part of a part is refused. */
+    const sw_db_range range = {10, 100};
+    sw_db *first = open_part(&w, &range, 1);
+    part = (sw_db *)1;
+    cr_assert_eq(sw_db_part_open(first, &range, 1, &part, &err), SW_EINVAL);
+    cr_assert_null(part);
+    sw_db_close(first);
+    close_whole(&w);
+}
