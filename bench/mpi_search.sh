@@ -34,7 +34,11 @@ timed() { # NAME COMMAND...: wall seconds to whole-NAME, scan to scan-NAME, outp
   since "$t0" >> "$work/whole-$name"
   sed -n 's/.*scan \([0-9.]*\) s.*/\1/p' "$work/err-$name" | head -1 >> "$work/scan-$name"
 }
-ranks_run() { CUDA_VISIBLE_DEVICES=$(gpus_of "$1") mpirun -np "$1" --bind-to none "$swsearch" search; }
+ranks_run() { # RANKS ARGS...
+  local n=$1
+  shift
+  CUDA_VISIBLE_DEVICES=$(gpus_of "$n") mpirun -np "$n" --bind-to none "$swsearch" search "$@"
+}
 
 "$swsearch" search "${args[@]}" --gpus 1 -o /dev/null 2> /dev/null # calibration, caches
 for r in $(seq "$rounds"); do
