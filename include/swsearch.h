@@ -335,6 +335,12 @@ SW_API int sw_search_get_rank(const sw_search *s, int *rank, int *ranks, int *lo
  * (see sw_search_set_mpi); into gpus[0 .. *count - 1] (room for `max`).
  * *count 0: every GPU of the machine. For sw_gpus_warm_up(). */
 SW_API int sw_search_get_gpus(const sw_search *s, int *gpus, int max, int *count, sw_error *err);
+typedef struct sw_gpus_warm sw_gpus_warm;
+/* Starts the GPUs that a run of `s` will use, as sw_gpus_warm_up() does,
+ * choosing them on its own thread (under MPI, finding this rank's share
+ * starts the driver); nothing for a CPU search. *out NULL or a warm-up,
+ * for sw_gpus_warm_free(). */
+SW_API int sw_search_warm_up(const sw_search *s, sw_gpus_warm **out, sw_error *err);
 /* Collective under MPI: every rank passes its own `status` (of a check of
  * its own, such as opening the queries or the output) and gets SW_OK when
  * every rank's is SW_OK, else its own (with `err` as the caller left it);

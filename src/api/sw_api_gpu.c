@@ -79,6 +79,17 @@ int sw_gpus_warm_up(const int *gpus, int count, sw_gpus_warm **out, sw_error *er
     return SW_OK;
 }
 
+int sw_api_gpus_warm(sw_gpu_warm_up *w, sw_gpus_warm **out, sw_error *err)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out) {
+        sw_gpu_warm_up_finish(w);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    (*out)->w = w;
+    return SW_OK;
+}
+
 void sw_gpus_warm_free(sw_gpus_warm *w)
 {
     if (!w) return;

@@ -13,4 +13,10 @@
         if (!(handle)) return sw_error_set(err, SW_EINVAL, fn ": no " what " given");                        \
     } while (0)
 
+/* A warm-up of the public API (sw_gpus_warm) around the engines' own
+ * (sw_gpu.h; may be NULL: nothing to wait for). */
+struct sw_gpu_warm_up;
+struct sw_gpus_warm;
+int sw_api_gpus_warm(struct sw_gpu_warm_up *w, struct sw_gpus_warm **out, sw_error *err);
+
 #endif

@@ -297,11 +297,19 @@ static void share_machine(const sw_search *s, sw_search_options *opt, int *gpus)
     int count = 0;
     if (sw_gpu_list(infos, SW_MAX_GPUS, &count, NULL) || count <= 0) return;
     if (s->num_gpus && s->num_gpus < count) count = s->num_gpus;
-    int n = 0;
-    if (count < k) gpus[n++] = local % count;
-    for (int g = local; count >= k && g < count; g += k) gpus[n++] = g;
     opt->gpus = gpus;
-    opt->num_gpus = n;
+    opt->num_gpus = sw_gpu_share(count, local, k, gpus);
+}
+
+int sw_search_warm_up(const sw_search *s, sw_gpus_warm **out, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_warm_up", "search");
+    if (!out) return sw_error_set(err, SW_EINVAL, "sw_search_warm_up: no place for the warm-up");
+    *out = NULL;
+    if (s->device == SW_DEVICE_CPU) return SW_OK;
+    const int k = sw_mpi_local_size(s->job);
+    if (k > 1 && !s->gpus_listed) return sw_api_gpus_warm(sw_gpu_warm_up_start_share(s->num_gpus, sw_mpi_local_rank(s->job), k), out, err);
+    return sw_gpus_warm_up(s->gpus_listed ? s->gpus : NULL, s->num_gpus, out, err);
 }
 
 int sw_search_get_gpus(const sw_search *s, int *gpus, int max, int *count, sw_error *err)

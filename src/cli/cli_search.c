@@ -105,11 +105,7 @@ int cli_search(int argc, char **argv)
         (rc = cli_search_configure(search, &a, cli_note, cli_warn, NULL, rank == 0 ? &progress : NULL, &err)))
         goto done;
     /* The GPU's context starts while the input is read and decoded. */
-    if (a.device != SW_DEVICE_CPU) {
-        int gpus[64], count = 0;
-        if (sw_search_get_gpus(search, gpus, 64, &count, NULL) == SW_OK)
-            sw_gpus_warm_up(count ? gpus : NULL, count, &warm_up, NULL);
-    }
+    sw_search_warm_up(search, &warm_up, NULL);
     if ((rank == 0 && (rc = sw_query_input_open(a.query_path, &queries, &err))) ||
         (rc = sw_db_open(a.db_path, &db, &err)))
         goto agree;

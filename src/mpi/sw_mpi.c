@@ -45,18 +45,20 @@ static int mpi_fail(sw_error *err, int code, const char *what)
  * otherwise keep a core busy that its own threads, or a rank beside it,
  * need. The sleeps grow to a millisecond, which is nothing against a
  * search. */
-static int wait_gently(MPI_Request *request)
+static int wait_for(MPI_Request *request, MPI_Status *status)
 {
     long pause = 10000; /* nanoseconds */
     for (;;) {
         int done = 0;
-        const int rc = MPI_Test(request, &done, MPI_STATUS_IGNORE);
+        const int rc = MPI_Test(request, &done, status);
         if (rc != MPI_SUCCESS || done) return rc;
         struct timespec ts = {0, pause};
         nanosleep(&ts, NULL);
         if (pause < 1000000) pause *= 2;
     }
 }
+
+static int wait_gently(MPI_Request *request) { return wait_for(request, MPI_STATUS_IGNORE); }
 
 int sw_mpi_join(sw_mpi **out, sw_error *err)
 {
@@ -125,6 +127,50 @@ int sw_mpi_broadcast(sw_mpi *m, void *bytes, uint64_t n, sw_error *err)
         if (rc == MPI_SUCCESS) rc = wait_gently(&request);
         if (rc != MPI_SUCCESS) return mpi_fail(err, rc, "broadcasting");
     }
+    return SW_OK;
+}
+
+struct sw_mpi_request {
+    MPI_Request request;
+};
+
+int sw_mpi_post(sw_mpi *m, int to, int tag, const void *bytes, uint64_t n, sw_mpi_request **out, sw_error *err)
+{
+    (void)m;
+    *out = NULL;
+    if (n > PIECE) return sw_error_set(err, SW_EINVAL, "MPI: a message of %llu bytes", (unsigned long long)n);
+    sw_mpi_request *r = malloc(sizeof *r);
+    if (!r) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    int rc = MPI_Isend(bytes, (int)n, MPI_BYTE, to, tag, MPI_COMM_WORLD, &r->request);
+    if (rc != MPI_SUCCESS) {
+        free(r);
+        return mpi_fail(err, rc, "sending to another rank");
+    }
+    *out = r;
+    return SW_OK;
+}
+
+int sw_mpi_finish(sw_mpi_request *r, sw_error *err)
+{
+    if (!r) return SW_OK;
+    int rc = wait_gently(&r->request);
+    free(r);
+    return rc == MPI_SUCCESS ? SW_OK : mpi_fail(err, rc, "sending to another rank");
+}
+
+int sw_mpi_recv_upto(sw_mpi *m, int from, int tag, void *bytes, uint64_t cap, uint64_t *got, sw_error *err)
+{
+    (void)m;
+    *got = 0;
+    if (cap > PIECE) return sw_error_set(err, SW_EINVAL, "MPI: room for %llu bytes", (unsigned long long)cap);
+    MPI_Request request;
+    int rc = MPI_Irecv(bytes, (int)cap, MPI_BYTE, from, tag, MPI_COMM_WORLD, &request);
+    MPI_Status status;
+    if (rc == MPI_SUCCESS) rc = wait_for(&request, &status);
+    if (rc != MPI_SUCCESS) return mpi_fail(err, rc, "receiving from another rank");
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    *got = (uint64_t)count;
     return SW_OK;
 }
 
@@ -257,6 +303,26 @@ int sw_mpi_gather_all(sw_mpi *m, const int64_t *mine, int count, int64_t *all, s
 int sw_mpi_gather(sw_mpi *m, const void *mine, uint64_t n, void **all, uint64_t *sizes, sw_error *err)
 {
     (void)m, (void)mine, (void)n, (void)all, (void)sizes;
+    return no_mpi(err);
+}
+
+int sw_mpi_post(sw_mpi *m, int to, int tag, const void *bytes, uint64_t n, sw_mpi_request **out, sw_error *err)
+{
+    (void)m, (void)to, (void)tag, (void)bytes, (void)n;
+    *out = NULL;
+    return no_mpi(err);
+}
+
+int sw_mpi_finish(sw_mpi_request *r, sw_error *err)
+{
+    (void)r, (void)err;
+    return SW_OK;
+}
+
+int sw_mpi_recv_upto(sw_mpi *m, int from, int tag, void *bytes, uint64_t cap, uint64_t *got, sw_error *err)
+{
+    (void)m, (void)from, (void)tag, (void)bytes, (void)cap;
+    *got = 0;
     return no_mpi(err);
 }
 

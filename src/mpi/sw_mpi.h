@@ -41,6 +41,16 @@ int sw_mpi_local_size(const sw_mpi *m);
 int sw_mpi_send(sw_mpi *m, int to, int tag, const void *bytes, uint64_t n, sw_error *err);
 int sw_mpi_recv(sw_mpi *m, int from, int tag, void *bytes, uint64_t n, sw_error *err);
 
+/* A message sent without waiting (`n` at most 1 GiB): `bytes` must stay
+ * as they are until sw_mpi_finish(), which waits for it and frees it. */
+typedef struct sw_mpi_request sw_mpi_request;
+int sw_mpi_post(sw_mpi *m, int to, int tag, const void *bytes, uint64_t n, sw_mpi_request **out, sw_error *err);
+int sw_mpi_finish(sw_mpi_request *r, sw_error *err);
+
+/* A message of at most `cap` bytes (at most 1 GiB) from rank `from` under
+ * `tag`, waiting without spinning; *got: its size. */
+int sw_mpi_recv_upto(sw_mpi *m, int from, int tag, void *bytes, uint64_t cap, uint64_t *got, sw_error *err);
+
 /* Collective: rank 0's `n` bytes into every rank's `bytes` (every rank
  * passes the same n). */
 int sw_mpi_broadcast(sw_mpi *m, void *bytes, uint64_t n, sw_error *err);

@@ -884,10 +884,8 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
         ahead a;
         ahead *pa = NULL;
         sw_search_options run_opt = opt;
-        /* Under MPI a query's hits are final only once every rank has sent
-         * its own, at the end of the batch. */
         if ((r.with_stats || r.with_alignment) && opt.device != SW_DEVICE_CPU &&
-            opt.cpu_engine != SW_CPU_ENGINE_REFERENCE && !opt.ranks) {
+            opt.cpu_engine != SW_CPU_ENGINE_REFERENCE) {
             size_t ahead_hits = batching && batching->ahead_hits ? batching->ahead_hits : SW_REPORT_AHEAD_HITS;
             if (ahead_start(&a, &r, batch, qr, options->threads, ahead_hits) == SW_OK) {
                 pa = &a;
@@ -895,7 +893,7 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
                 run_opt.query_done_user = pa;
                 /* Reading each query's subjects from the files would decode
                  * most chunks once per query: take the GPU's copy. */
-                if (r.offsets && !residues_borrowed) run_opt.residues_out = &r.residues;
+                if (r.offsets && !residues_borrowed && !opt.ranks) run_opt.residues_out = &r.residues;
             } else {
                 ahead_stop(&a, 1); /* no thread could start: everything after the search */
             }

@@ -22,10 +22,20 @@ typedef struct batch_head {
     int32_t command;
     int32_t status; /* with COMMAND_END: rank 0's outcome */
     uint64_t packed_bytes;
-    uint64_t top_n;
-    int32_t keep_all_scores, gap_open, gap_extend, unused;
+    uint64_t top_n, num_queries;
+    int32_t keep_all_scores, gap_open, gap_extend;
+    /* 1: every rank sends each query's hits as soon as it has them
+     * (TAG_HITS), so that rank 0 can tell its report of each query while
+     * the search goes on (sw_search_options.query_done). */
+    int32_t stream;
     uint64_t table_hash;
 } batch_head;
+
+/* A query's hits sent as it finishes: the query, the count, the hits. */
+enum { TAG_HITS = 11 };
+typedef struct hits_head {
+    uint64_t query, count;
+} hits_head;
 
 /* What each rank sends back for a batch; then counts (uint64_t, a query
  * each), hits (sw_hit, numbered in the whole database) and scores (int32_t,
@@ -59,6 +69,22 @@ struct sw_search_ranks {
     sw_device device;
     uint32_t gpu_threshold;
     sw_resident *resident;
+    /* The batch under way when its hits stream (batch_head.stream). The
+     * other ranks: the messages posted, a query each, sent in query order
+     * (sent of them). Rank 0: the queries received from each rank, the
+     * options whose query_done hears of the merged hits, room to merge,
+     * and the first failure. */
+    int stream;
+    size_t stream_queries, top_n;
+    sw_mpi_request **posts;
+    uint8_t **post_bytes;
+    size_t sent;
+    size_t *received;
+    const sw_search_options *forward;
+    sw_hit *merged;
+    uint8_t *inbox;
+    int stream_rc;
+    sw_error stream_err;
 };
 
 static uint64_t table_hash(const sw_scoring *s)
@@ -121,6 +147,185 @@ static int open_share(sw_search_ranks *r, sw_error *err)
     return rc;
 }
 
+/* The other ranks: query q's hits (numbered in the whole database) to
+ * rank 0, without waiting. */
+static void post_hits(sw_search_ranks *r, size_t q, const sw_hit *hits, size_t count, const sw_db *share)
+{
+    if (q != r->sent || q >= r->stream_queries) return; /* in query order, once each */
+    const size_t n = sizeof(hits_head) + count * sizeof(sw_hit);
+    uint8_t *msg = malloc(n);
+    sw_error e;
+    if (!msg) {
+        /* Without room for the hits, an empty message keeps the order; the
+         * failure reaches rank 0 with the batch's results. */
+        r->stream_rc = sw_error_set(&r->stream_err, SW_ENOMEM, "out of memory sending hits");
+        msg = malloc(sizeof(hits_head));
+        count = 0;
+        if (!msg) return;
+    }
+    hits_head head = {q, count};
+    memcpy(msg, &head, sizeof head);
+    sw_hit *out = (sw_hit *)(msg + sizeof head);
+    for (size_t i = 0; i < count; i++) {
+        out[i] = hits[i];
+        out[i].seq = sw_db_whole_seq(share, hits[i].seq);
+    }
+    if (sw_mpi_post(r->job, 0, TAG_HITS, msg, sizeof head + count * sizeof(sw_hit), &r->posts[q], &e)) {
+        free(msg);
+        if (!r->stream_rc) {
+            r->stream_rc = e.code ? e.code : SW_EIO;
+            r->stream_err = e;
+        }
+        return;
+    }
+    r->post_bytes[q] = msg;
+    r->sent = q + 1;
+}
+
+static void worker_query_done(void *user, size_t q, const sw_hit *hits, size_t count, const int32_t *scores)
+{
+    (void)scores;
+    sw_search_ranks *r = user;
+    post_hits(r, q, hits, count, r->share);
+}
+
+/* Rank 0: query q's hits from rank k, appended to r->merged at *n (n
+ * NULL: dropped). */
+static int take_hits(sw_search_ranks *r, int k, size_t q, size_t *n, sw_error *err)
+{
+    uint64_t got = 0;
+    const uint64_t cap = sizeof(hits_head) + r->top_n * sizeof(sw_hit);
+    int rc = sw_mpi_recv_upto(r->job, k, TAG_HITS, r->inbox, cap, &got, err);
+    if (rc) return rc;
+    hits_head head;
+    memcpy(&head, r->inbox, sizeof head);
+    if (got < sizeof head || head.query != q || head.count > r->top_n || got != sizeof head + head.count * sizeof(sw_hit))
+        return sw_error_set(err, SW_EIO, "rank %d of %d sent the hits of another query", k, r->size);
+    if (n) {
+        memcpy(r->merged + *n, r->inbox + sizeof head, head.count * sizeof(sw_hit));
+        *n += head.count;
+    }
+    r->received[k] = q + 1;
+    return SW_OK;
+}
+
+static int best_first(const void *pa, const void *pb);
+
+/* Rank 0, as its own search finishes query q: every rank's hits of q
+ * merged, told to the report while the search goes on. */
+static void root_query_done(void *user, size_t q, const sw_hit *hits, size_t count, const int32_t *scores)
+{
+    (void)scores;
+    sw_search_ranks *r = user;
+    if (r->stream_rc || q >= r->stream_queries) return;
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        r->merged[n] = hits[i];
+        r->merged[n++].seq = sw_db_whole_seq(r->share, hits[i].seq);
+    }
+    for (int k = 1; k < r->size && !r->stream_rc; k++) {
+        /* Queries rank 0's engine did not tell (none should be skipped)
+         * are received and dropped, keeping the order. */
+        while (r->received[k] < q && !r->stream_rc)
+            r->stream_rc = take_hits(r, k, r->received[k], NULL, &r->stream_err);
+        if (!r->stream_rc && r->received[k] == q) r->stream_rc = take_hits(r, k, q, &n, &r->stream_err);
+    }
+    if (r->stream_rc) return;
+    qsort(r->merged, n, sizeof *r->merged, best_first);
+    if (n > r->top_n) n = r->top_n;
+    r->forward->query_done(r->forward->query_done_user, q, r->merged, n, NULL);
+}
+
+/* Prepares the streaming of a batch of nq queries (head->stream). */
+static int stream_begin(sw_search_ranks *r, const batch_head *head, const sw_search_options *forward, sw_error *err)
+{
+    r->stream = head->stream != 0;
+    r->stream_queries = (size_t)head->num_queries;
+    r->top_n = (size_t)head->top_n;
+    r->sent = 0;
+    r->stream_rc = SW_OK;
+    r->forward = forward;
+    if (!r->stream) return SW_OK;
+    if (r->rank == 0) {
+        r->received = calloc((size_t)r->size, sizeof *r->received);
+        r->merged = malloc(((size_t)r->size * r->top_n + 1) * sizeof *r->merged);
+        r->inbox = malloc(sizeof(hits_head) + r->top_n * sizeof(sw_hit));
+        if (!r->received || !r->merged || !r->inbox) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    } else {
+        /* Without these, stream_end() still sends every query's message. */
+        r->posts = calloc(r->stream_queries + 1, sizeof *r->posts);
+        r->post_bytes = calloc(r->stream_queries + 1, sizeof *r->post_bytes);
+        if (!r->posts || !r->post_bytes) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    return SW_OK;
+}
+
+/* Ends the streaming of a batch, whatever happened: the other ranks send
+ * what they did not (the hits of `res`, or none after a failure) and wait
+ * for their messages to leave; rank 0 receives what it did not. */
+static int stream_end(sw_search_ranks *r, const sw_search_results *res, sw_error *err)
+{
+    int rc = SW_OK;
+    if (r->stream && r->rank != 0) {
+        for (size_t q = r->sent; q < r->stream_queries; q++) {
+            const size_t before = r->sent;
+            if (r->posts && r->post_bytes) {
+                if (res) post_hits(r, q, sw_results_hits(res, q), sw_results_count(res, q), r->share);
+                else post_hits(r, q, NULL, 0, r->share);
+            }
+            if (r->sent == before) {
+                /* No room to post: an empty message, sent and waited for,
+                 * keeps rank 0 going (it hears of the failure with the
+                 * batch's results). */
+                const hits_head none = {q, 0};
+                sw_error e;
+                if (!r->stream_rc) r->stream_rc = sw_error_set(&r->stream_err, SW_ENOMEM, "out of memory sending hits");
+                if (sw_mpi_send(r->job, 0, TAG_HITS, &none, sizeof none, &e)) break;
+                r->sent = q + 1;
+            }
+        }
+        for (size_t q = 0; r->posts && q < r->stream_queries; q++) {
+            sw_error e;
+            if (sw_mpi_finish(r->posts[q], &e) && !rc) rc = sw_error_set(err, e.code, "%s", e.message);
+            free(r->post_bytes[q]);
+        }
+        if (!rc && r->stream_rc) {
+            rc = r->stream_rc;
+            if (err) *err = r->stream_err;
+        }
+    } else if (r->stream) {
+        for (int k = 1; k < r->size && r->received && r->inbox && r->merged; k++) {
+            while (r->received[k] < r->stream_queries) {
+                size_t dropped = 0;
+                sw_error e;
+                if (take_hits(r, k, r->received[k], &dropped, &e)) {
+                    if (!r->stream_rc) {
+                        r->stream_rc = e.code ? e.code : SW_EIO;
+                        r->stream_err = e;
+                    }
+                    break;
+                }
+            }
+        }
+        if (r->stream_rc) {
+            rc = r->stream_rc;
+            if (err) *err = r->stream_err;
+        }
+    }
+    free(r->posts);
+    free(r->post_bytes);
+    free(r->received);
+    free(r->merged);
+    free(r->inbox);
+    r->posts = NULL;
+    r->post_bytes = NULL;
+    r->received = NULL;
+    r->merged = NULL;
+    r->inbox = NULL;
+    r->stream = 0;
+    return rc;
+}
+
 /* Searches this rank's share with the rank's own course of options. */
 static int search_share(sw_search_ranks *r, const sw_query_set *batch, const sw_scoring *scoring,
                         const sw_search_options *options, const batch_head *head, sw_search_results **out,
@@ -149,6 +354,10 @@ static int search_share(sw_search_ranks *r, const sw_query_set *batch, const sw_
         sw_resident_create(r->share, opt.threads, !r->streamed, &r->resident, &ignored);
     }
     opt.resident = r->resident;
+    if (r->stream) {
+        opt.query_done = r->rank == 0 ? root_query_done : worker_query_done;
+        opt.query_done_user = r;
+    }
     rc = sw_search_dispatch(r->share, batch, scoring, &opt, out, err);
     if (rc) return rc;
     sw_search_stats st;
@@ -378,11 +587,22 @@ int sw_search_ranks_search(sw_search_ranks *r, const sw_query_set *queries, cons
         .command = COMMAND_BATCH,
         .packed_bytes = packed_bytes,
         .top_n = options->top_n,
+        .num_queries = sw_queries_count(queries),
+        .stream = options->query_done && !options->keep_all_scores,
         .keep_all_scores = options->keep_all_scores,
         .gap_open = scoring->gap_open,
         .gap_extend = scoring->gap_extend,
         .table_hash = table_hash(scoring),
     };
+    /* Rank 0's room to merge streamed hits comes first: without it, the
+     * batch does not stream. */
+    if (head.stream) {
+        sw_error ignored;
+        if (stream_begin(r, &head, options, &ignored)) {
+            stream_end(r, NULL, &ignored);
+            head.stream = 0;
+        }
+    }
     if ((rc = sw_mpi_broadcast(r->job, &head, sizeof head, err)) ||
         (rc = sw_mpi_broadcast(r->job, packed, packed_bytes, err))) {
         free(packed);
@@ -393,7 +613,14 @@ int sw_search_ranks_search(sw_search_ranks *r, const sw_query_set *queries, cons
     sw_error mine_err;
     sw_error_clear(&mine_err);
     sw_search_results *mine = NULL;
+    if (!head.stream) stream_begin(r, &head, options, &mine_err); /* nothing to allocate */
     int status = search_share(r, queries, scoring, options, &head, &mine, &mine_err);
+    sw_error stream_err;
+    const int stream_rc = stream_end(r, status ? NULL : mine, &stream_err);
+    if (status == SW_OK && stream_rc) {
+        status = stream_rc;
+        mine_err = stream_err;
+    }
     /* The source of the threshold is a constant string, which does not
      * travel: rank 0's own is kept. */
     const char *source = NULL;
@@ -474,6 +701,12 @@ int sw_search_ranks_serve(sw_search_ranks *r, const sw_scoring *scoring, const s
         sw_search_results *res = NULL;
         int st = status;
         if (st) e = failed;
+        sw_error stream_err;
+        const int begun = stream_begin(r, &head, NULL, &stream_err);
+        if (!st && begun) {
+            st = begun;
+            e = stream_err;
+        }
         if (!st && (head.gap_open != scoring->gap_open || head.gap_extend != scoring->gap_extend ||
                     head.table_hash != table_hash(scoring)))
             st = sw_error_set(&e, SW_EINVAL, "rank %d scores with another matrix or other gap costs than rank 0",
@@ -481,6 +714,11 @@ int sw_search_ranks_serve(sw_search_ranks *r, const sw_scoring *scoring, const s
         if (!st) st = sw_queries_unpack(packed, (size_t)head.packed_bytes, &batch, &e);
         free(packed);
         if (!st) st = search_share(r, batch, scoring, options, &head, &res, &e);
+        const int ended = stream_end(r, st ? NULL : res, &stream_err);
+        if (!st && ended) {
+            st = ended;
+            e = stream_err;
+        }
         const size_t nq = batch ? sw_queries_count(batch) : 0;
         uint8_t *reply = NULL;
         size_t reply_bytes = 0;

@@ -48,6 +48,9 @@ for fmt in 6 7 0 json; do
   same "format $fmt" -q "$tmp/q.fa" -d "$tmp/db" --device cpu --outfmt "$fmt"
 done
 grep -q '"subject":"c1_' "$tmp/one.out" && pass || fail "the json output has no hits"
+# The default device: where the engine tells each query's hits as it
+# finishes them (the GPU's), they travel to rank 0 query by query.
+same "the default device" -q "$tmp/q.fa" -d "$tmp/db" --outfmt 0
 # Ties: every hit is there three times, with equal scores, in every share.
 same "--top 4, ties across shares" -q "$tmp/q.fa" -d "$tmp/db" --device cpu --top 4 \
   --outfmt "6 qseqid sseqid score evalue qstart qend sstart send"

@@ -37,6 +37,26 @@ int sw_gpu_memory(int device, unsigned long long *free_bytes, unsigned long long
  * (NULL is fine). */
 typedef struct sw_gpu_warm_up sw_gpu_warm_up;
 sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count);
+/* The same for this process's share of the machine's GPUs (of the first
+ * `first` of them; 0: all), sw_gpu_share(), found on the warm-up's thread,
+ * since counting the GPUs starts the driver. */
+sw_gpu_warm_up *sw_gpu_warm_up_start_share(int first, int local, int k);
+
+/* The GPUs of process `local` of `k` processes that share a machine of
+ * `count` GPUs: every k-th GPU from `local` (a GPU each when there are as
+ * many), or GPU local % count where there are fewer GPUs than processes.
+ * Into out[] (room for count, at least 1); returns how many. */
+static inline int sw_gpu_share(int count, int local, int k, int *out)
+{
+    int n = 0;
+    if (count <= 0 || k <= 0) return 0;
+    if (count < k) {
+        out[n++] = local % count;
+        return n;
+    }
+    for (int g = local % k; g < count; g += k) out[n++] = g;
+    return n;
+}
 void sw_gpu_warm_up_finish(sw_gpu_warm_up *w);
 
 #ifdef __cplusplus

@@ -56,7 +56,8 @@ extern "C" int sw_gpu_memory(int device, unsigned long long *free_bytes, unsigne
 struct sw_gpu_warm_up {
     pthread_t thread;
     int devices[64]; /* distinct */
-    int count;       /* 0: every device */
+    int count;       /* 0: every device (or the share) */
+    int share_first, share_local, share_k; /* share_k > 0: sw_gpu_share() of the first share_first (0: all) */
 };
 
 static void warm_device(void *arg, int index)
@@ -77,8 +78,14 @@ static void *warm_up(void *arg)
             cudaGetLastError();
             return NULL;
         }
-        w->count = n < 64 ? n : 64;
-        for (int i = 0; i < w->count; i++) w->devices[i] = i;
+        n = n < 64 ? n : 64;
+        if (w->share_k > 0) {
+            if (w->share_first > 0 && w->share_first < n) n = w->share_first;
+            w->count = sw_gpu_share(n, w->share_local, w->share_k, w->devices);
+        } else {
+            w->count = n;
+            for (int i = 0; i < w->count; i++) w->devices[i] = i;
+        }
     }
     int started = 0;
     sw_pool_run(w->count, warm_device, w, &started);
@@ -97,6 +104,21 @@ extern "C" sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count)
         for (int k = 0; k < w->count; k++) seen |= w->devices[k] == devices[i];
         if (!seen) w->devices[w->count++] = devices[i];
     }
+    if (pthread_create(&w->thread, NULL, warm_up, w)) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+extern "C" sw_gpu_warm_up *sw_gpu_warm_up_start_share(int first, int local, int k)
+{
+    if (k <= 0 || local < 0) return NULL;
+    sw_gpu_warm_up *w = (sw_gpu_warm_up *)calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->share_first = first;
+    w->share_local = local;
+    w->share_k = k;
     if (pthread_create(&w->thread, NULL, warm_up, w)) {
         free(w);
         return NULL;

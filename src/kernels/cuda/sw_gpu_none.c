@@ -37,6 +37,12 @@ sw_gpu_warm_up *sw_gpu_warm_up_start(const int *devices, int count)
     return NULL;
 }
 
+sw_gpu_warm_up *sw_gpu_warm_up_start_share(int first, int local, int k)
+{
+    (void)first, (void)local, (void)k;
+    return NULL;
+}
+
 void sw_gpu_warm_up_finish(sw_gpu_warm_up *w) { (void)w; }
 
 int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_t top_n,
