@@ -67,3 +67,7 @@ for g in "${ranks[@]}"; do
     'BEGIN { printf "  %d ranks against --gpus %d in one process: %.3fx the time\n", g, g, a / b }'
 done
 grep -h "cells on" "$work"/err-rank* | sort -u | sed 's/^/  /'
+# Where the time goes, from the last round's -v.
+for name in rank1 one "${ranks[@]/#/rank}" "${ranks[@]/#/gpus}"; do
+  echo "  $name: $(grep -o 'database load [0-9.]* s.*' "$work/err-$name" | head -1)"
+done
