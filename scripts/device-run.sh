@@ -10,6 +10,7 @@
 # `giants` (gpu_bench --qp-giants 1 against 0 on many short queries and on the 20),
 # `mpisearch` (test_search_mpi and test_align_mpi, then bench/mpi_search.sh: ranks with a GPU each against
 # one rank and against --gpus in one process; ROUNDS, SEQS, RANKS),
+# `mpistart` (bench/mpi_start.sh: what mpirun itself costs),
 # `team` (the tests of several slices and GPUs, test_gpu_team and test_gpu_report, and memcheck on
 # slices of GPU 0), `multi` (bench/multi_gpu.sh: 1, 2 and 4 GPUs with CUDASW++4.0 from .peers;
 # ROUNDS, SEQS, PEERS ("-": none), GPU_COUNTS, BASELINE), `streamed` (bench/streamed.sh: resident against
@@ -161,6 +162,9 @@ for step in "$@"; do
       echo "mpi tests rc=$?"; grep -E "FAIL|checks|skipped|Passed|Failed" "$out/mpi-test.log" | head -20
       bash bench/mpi_search.sh $build ${ROUNDS:-3} ${SEQS:-2288000} > "$out/mpisearch.log" 2>&1
       echo "mpi search rc=$?"; cat "$out/mpisearch.log" ;;
+    mpistart)
+      bash bench/mpi_start.sh $build ${ROUNDS:-5} > "$out/mpistart.log" 2>&1
+      echo "mpi start rc=$?"; cat "$out/mpistart.log" ;;
     multi)
       bash bench/multi_gpu.sh $build ${ROUNDS:-3} ${SEQS:-2288000} ${PEERS:-.peers} > "$out/multi.log" 2>&1
       echo "multi rc=$?"; cat "$out/multi.log" ;;
