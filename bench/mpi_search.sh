@@ -11,6 +11,9 @@
 #   against it (above 1: the ranks are slower).
 # The scan of each (from -v: the slowest rank's) is shown beside. Every
 # output must be equal byte for byte to one process's on one GPU.
+# QUERY_STEP (optional): the queries are every QUERY_STEP-th database
+# sequence instead (228: about 10,000 of them). ONE=0 leaves out the runs on
+# one GPU (their baseline then is --gpus in one process).
 # Usage: bench/mpi_search.sh BUILD [ROUNDS] [SEQS]
 . "$(dirname "$0")/lib.sh"
 rounds=${2:-3}
@@ -20,7 +23,14 @@ ranks=()
 for r in ${RANKS:-2 4}; do [ "$r" -le "$have" ] && ranks+=("$r"); done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-database db protein --seqs "$seqs" --plant "$queries"
+synthdb protein --seqs "$seqs" --plant "$queries" > "$work/db.fa"
+if [ -n "${QUERY_STEP:-}" ]; then
+  awk -v step="$QUERY_STEP" '/^>/ { keep = (n++ % step == 0) } keep' "$work/db.fa" > "$work/many.fa"
+  queries=$work/many.fa
+fi
+"$makedb" -q "$work/db.fa" "$work/db"
+rm "$work/db.fa"
+one=${ONE:-1}
 residues=$(db_residues "$work/db")
 qres=$(residues_of "$queries")
 gpus_of() { seq -s, 0 $(($1 - 1)); }
@@ -40,26 +50,33 @@ ranks_run() { # RANKS ARGS...
   CUDA_VISIBLE_DEVICES=$(gpus_of "$n") mpirun -np "$n" --bind-to none "$swsearch" search "$@"
 }
 
-"$swsearch" search "${args[@]}" --gpus 1 -o /dev/null 2> /dev/null # calibration, caches
+"$swsearch" search -q "$bench_dir/data/queries20.fasta" -d "$work/db" --gpus 1 -o /dev/null 2> /dev/null # calibration, caches
 for r in $(seq "$rounds"); do
-  timed one "$swsearch" search --gpus 1
-  timed rank1 ranks_run 1
+  if [ "$one" != 0 ]; then
+    timed one "$swsearch" search --gpus 1
+    timed rank1 ranks_run 1
+  fi
   for g in "${ranks[@]}"; do
     timed "rank$g" ranks_run "$g"
     timed "gpus$g" "$swsearch" search --gpus "$g"
   done
 done
 
-echo "== 20 queries ($qres residues) x $seqs sequences ($residues residues), median of $rounds rounds, $(gpu_name) x $have"
+echo "== $(grep -c '^>' "$queries") queries ($qres residues) x $seqs sequences ($residues residues), median of $rounds rounds, $(gpu_name) x $have"
 printf '%-28s %9s %8s %9s\n' run "whole s" speedup "scan s"
 w1=$(median "$work/whole-rank1")
+[ "$one" != 0 ] || w1=$(median "$work/whole-gpus${ranks[0]}")
 row() { # NAME LABEL
   awk -v l="$2" -v w="$(median "$work/whole-$1")" -v w1="$w1" -v s="$(median "$work/scan-$1")" \
     'BEGIN { printf "%-28s %9.3f %7.2fx %9s\n", l, w, w1 / w, s }'
-  cmp -s "$work/out-one.tsv" "$work/out-$1.tsv" || echo "FAIL: the output of $2 differs from one process's"
+  cmp -s "$work/out-$ref.tsv" "$work/out-$1.tsv" || echo "FAIL: the output of $2 differs from one process's"
 }
-row one "one process, 1 GPU"
-row rank1 "mpirun -np 1, 1 GPU"
+ref=one
+[ "$one" != 0 ] || ref=gpus${ranks[0]}
+if [ "$one" != 0 ]; then
+  row one "one process, 1 GPU"
+  row rank1 "mpirun -np 1, 1 GPU"
+fi
 for g in "${ranks[@]}"; do
   row "rank$g" "mpirun -np $g, a GPU each"
   row "gpus$g" "one process, --gpus $g"
@@ -69,5 +86,6 @@ done
 grep -h "cells on" "$work"/err-rank* | sort -u | sed 's/^/  /'
 # Where the time goes, from the last round's -v.
 for name in rank1 one "${ranks[@]/#/rank}" "${ranks[@]/#/gpus}"; do
+  [ -f "$work/err-$name" ] || continue
   echo "  $name: $(grep -o 'database load [0-9.]* s.*' "$work/err-$name" | head -1)"
 done
