@@ -193,6 +193,13 @@ SW_API void sw_search_free(sw_search *s);
 /* A shipped matrix by name ("BLOSUM62", "BLOSUM50", "PAM250", ...) or a
  * matrix file in NCBI's format. */
 SW_API int sw_search_set_matrix(sw_search *s, const char *name_or_path, sw_error *err);
+/* A shipped matrix by name only, never a file (for a service whose clients
+ * must not make it open paths of their choosing); or a matrix given as the
+ * text of a file in NCBI's format, `label` naming it in messages and in the
+ * output's headers (as the path would). */
+SW_API int sw_search_set_matrix_name(sw_search *s, const char *name, sw_error *err);
+SW_API int sw_search_set_matrix_text(sw_search *s, const char *label, const char *text, size_t length,
+                                     sw_error *err);
 SW_API int sw_search_set_gap_costs(sw_search *s, int gap_open, int gap_extend, sw_error *err);
 /* Hits with a larger E-value are left out. */
 SW_API int sw_search_set_evalue(sw_search *s, double max_evalue, sw_error *err);

@@ -110,28 +110,53 @@ void sw_search_free(sw_search *s)
     free(s);
 }
 
-int sw_search_set_matrix(sw_search *s, const char *name_or_path, sw_error *err)
+/* Takes matrix `m` (loaded from `spec`, as the output names it) if it
+ * scores proteins with the search's gap costs; frees it otherwise. */
+static int adopt_matrix(sw_search *s, const char *spec, sw_matrix *m, int rc, sw_error *err)
 {
-    SW_API_CHECK(s, "sw_search_set_matrix", "search");
-    if (!name_or_path || !*name_or_path) return sw_error_set(err, SW_EINVAL, "sw_search_set_matrix: no matrix named");
-    sw_matrix *m = NULL;
-    char *spec = strdup(name_or_path);
-    if (!spec) return sw_error_set(err, SW_ENOMEM, "out of memory");
-    int rc = sw_matrix_load(name_or_path, &m, err);
+    char *copy = rc == SW_OK ? strdup(spec) : NULL;
+    if (rc == SW_OK && !copy) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
     sw_scoring check;
     if (rc == SW_OK) rc = sw_scoring_init(&check, m, s->gap_open, s->gap_extend, err);
     if (rc == SW_OK && sw_matrix_alphabet(m)->kind != SW_ALPHABET_PROTEIN)
-        rc = sw_error_set(err, SW_EINVAL, "%s: a DNA matrix; a search compares proteins", name_or_path);
+        rc = sw_error_set(err, SW_EINVAL, "%s: a DNA matrix; a search compares proteins", spec);
     if (rc) {
         sw_matrix_free(m);
-        free(spec);
+        free(copy);
         return rc;
     }
     sw_matrix_free(s->matrix);
     free(s->matrix_spec);
     s->matrix = m;
-    s->matrix_spec = spec;
+    s->matrix_spec = copy;
     return SW_OK;
+}
+
+int sw_search_set_matrix(sw_search *s, const char *name_or_path, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_set_matrix", "search");
+    if (!name_or_path || !*name_or_path) return sw_error_set(err, SW_EINVAL, "sw_search_set_matrix: no matrix named");
+    sw_matrix *m = NULL;
+    int rc = sw_matrix_load(name_or_path, &m, err);
+    return adopt_matrix(s, name_or_path, m, rc, err);
+}
+
+int sw_search_set_matrix_name(sw_search *s, const char *name, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_set_matrix_name", "search");
+    if (!name || !*name) return sw_error_set(err, SW_EINVAL, "sw_search_set_matrix_name: no matrix named");
+    sw_matrix *m = NULL;
+    int rc = sw_matrix_load_name(name, &m, err);
+    return adopt_matrix(s, name, m, rc, err);
+}
+
+int sw_search_set_matrix_text(sw_search *s, const char *label, const char *text, size_t length, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_set_matrix_text", "search");
+    if (!label || !*label || !text) return sw_error_set(err, SW_EINVAL, "sw_search_set_matrix_text: missing argument");
+    sw_matrix *m = NULL;
+    int rc = sw_matrix_parse(text, length, label, &m, err);
+    return adopt_matrix(s, label, m, rc, err);
 }
 
 int sw_search_set_gap_costs(sw_search *s, int gap_open, int gap_extend, sw_error *err)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -46,8 +47,41 @@ static void *send_queries(void *arg)
     return NULL;
 }
 
-int cli_search_client(const search_args *a)
+/* A matrix given as a file goes to the server as its text (the server
+ * opens no path a request names): *text malloc'ed, or NULL for a name. */
+static int matrix_text_of(const char *matrix, char **text)
 {
+    *text = NULL;
+    struct stat st;
+    if (!strchr(matrix, '/') && !(stat(matrix, &st) == 0 && S_ISREG(st.st_mode))) return 0;
+    FILE *f = fopen(matrix, "rb");
+    if (!f) {
+        cli_error("%s: %s", matrix, strerror(errno));
+        return -1;
+    }
+    const size_t cap = CLI_WIRE_MAX_ARG_BYTES - 1;
+    char *buf = malloc(cap + 1);
+    size_t n = buf ? fread(buf, 1, cap + 1, f) : 0;
+    int bad = !buf || ferror(f);
+    fclose(f);
+    if (bad || n > cap || memchr(buf, '\0', n)) {
+        cli_error(bad ? "%s: cannot read the matrix file" : "%s: not a matrix file a server takes (more than %zu bytes, or binary)",
+                  matrix, cap);
+        free(buf);
+        return -1;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    return 0;
+}
+
+int cli_search_client(const search_args *given)
+{
+    search_args request = *given;
+    const search_args *a = &request;
+    char *matrix_text = NULL;
+    if (matrix_text_of(given->matrix, &matrix_text)) return CLI_EXIT_FAILURE;
+    request.matrix_text = matrix_text;
     sw_error err;
     sw_error_clear(&err);
     const int is_stdin = !strcmp(a->query_path, "-");
@@ -55,14 +89,16 @@ int cli_search_client(const search_args *a)
     struct sockaddr_un addr;
     memset(&addr, 0, sizeof addr);
     addr.sun_family = AF_UNIX;
-    if (strlen(a->server_path) >= sizeof addr.sun_path) {
-        cli_error("--server %s: a socket path has at most %zu bytes", a->server_path, sizeof addr.sun_path - 1);
+    if (!a->server_path[0] || strlen(a->server_path) >= sizeof addr.sun_path) {
+        cli_error("--server '%s': a socket path has 1 to %zu bytes", a->server_path, sizeof addr.sun_path - 1);
+        free(matrix_text);
         return CLI_EXIT_USAGE;
     }
     strcpy(addr.sun_path, a->server_path);
     int qfd = is_stdin ? STDIN_FILENO : open(a->query_path, O_RDONLY | O_CLOEXEC);
     if (qfd < 0) {
         cli_error("%s: %s", a->query_path, strerror(errno));
+        free(matrix_text);
         return CLI_EXIT_FAILURE;
     }
     cli_output out = {0};
@@ -71,6 +107,7 @@ int cli_search_client(const search_args *a)
                         2, &err)) {
         cli_error("%s", err.message);
         if (!is_stdin) close(qfd);
+        free(matrix_text);
         return CLI_EXIT_FAILURE;
     }
     int status = CLI_EXIT_FAILURE;
@@ -155,6 +192,7 @@ int cli_search_client(const search_args *a)
 done:
     if (status != CLI_EXIT_OK) cli_output_abort(&out);
     cli_wire_free_args(argc, argv);
+    free(matrix_text);
     /* The socket and the query file stay open while a sender may use them;
      * the process ends right after. */
     if (status == CLI_EXIT_OK) {

@@ -1,4 +1,6 @@
 /* swsearch search: loading, the search and its report, on the public API. */
+#include <string.h>
+
 #include "cli.h"
 #include "cli_client.h"
 #include "cli_common.h"
@@ -21,7 +23,12 @@ int cli_search_configure(sw_search *s, const search_args *a, sw_message_fn note,
                          cli_progress *progress, sw_error *err)
 {
     int rc;
-    if ((rc = sw_search_set_matrix(s, a->matrix, err)) ||
+    /* A server opens no path that a request names: a matrix comes by name,
+     * or as the text the client read. */
+    if (a->matrix_text) rc = sw_search_set_matrix_text(s, a->matrix, a->matrix_text, strlen(a->matrix_text), err);
+    else if (a->for_server) rc = sw_search_set_matrix_name(s, a->matrix, err);
+    else rc = sw_search_set_matrix(s, a->matrix, err);
+    if (rc ||
         (rc = sw_search_set_gap_costs(s, (int)a->gap_open, (int)a->gap_extend, err)) ||
         (rc = sw_search_set_evalue(s, a->evalue, err)) || (rc = sw_search_set_top(s, (size_t)a->top, err)) ||
         (rc = sw_search_set_statistics(s, (sw_stats_method)a->stats, err)) ||

@@ -110,7 +110,8 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         OPT_THRESHOLD,
         OPT_OUTFMT,
         OPT_STATS,
-        OPT_SERVER
+        OPT_SERVER,
+        OPT_MATRIX_TEXT
     };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
@@ -128,6 +129,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         {"evalue", required_argument, NULL, 'e'},
         {"stats", required_argument, NULL, OPT_STATS},
         {"server", required_argument, NULL, OPT_SERVER},
+        {"matrix-text", required_argument, NULL, OPT_MATRIX_TEXT},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -174,6 +176,14 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             break;
         case OPT_OUTFMT: a->outfmt = optarg; break;
         case OPT_SERVER: a->server_path = optarg; break;
+        case OPT_MATRIX_TEXT:
+            /* Only in requests: the client sends a matrix file's text. */
+            if (!for_server) {
+                cli_error("unknown option '--matrix-text'; see 'swsearch search --help'");
+                return CLI_EXIT_USAGE;
+            }
+            a->matrix_text = optarg;
+            break;
         case 'e':
             if (cli_parse_evalue(optarg, &a->evalue)) return CLI_EXIT_USAGE;
             break;
@@ -211,6 +221,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         cli_error("unexpected argument '%s'; see 'swsearch search --help'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
+    a->for_server = for_server;
     if (for_server) {
         /* What a server takes: search options only, never a path of its own. */
         if (a->query_path || a->db_path || a->out_path || a->server_path) {
@@ -241,7 +252,7 @@ const char *cli_cpu_engine_name(int engine) { return engine == CLI_CPU_ENGINE_RE
 int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
 {
     char buf[64];
-    const char *pairs[20][2];
+    const char *pairs[24][2];
     int n = 0;
     char top[24], open[24], ext[24], threads[24], threshold[24], memory[24];
     snprintf(top, sizeof top, "%ld", a->top);
@@ -251,6 +262,7 @@ int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
     else snprintf(buf, sizeof buf, "%.17g", a->evalue);
     pairs[n][0] = "--top", pairs[n++][1] = top;
     pairs[n][0] = "--matrix", pairs[n++][1] = a->matrix;
+    if (a->matrix_text) pairs[n][0] = "--matrix-text", pairs[n++][1] = a->matrix_text;
     pairs[n][0] = "--gap-open", pairs[n++][1] = open;
     pairs[n][0] = "--gap-extend", pairs[n++][1] = ext;
     pairs[n][0] = "--outfmt", pairs[n++][1] = a->outfmt;

@@ -16,6 +16,12 @@ typedef struct search_args {
     int stats;
     uint32_t threshold;
     int cpu_engine, device, verbose;
+    /* A request to a server: for_server set; a matrix file is sent as its
+     * text (--matrix-text, read by the client), named by `matrix`; else
+     * `matrix` must be a shipped matrix's name (a server opens no path a
+     * request names). */
+    int for_server;
+    const char *matrix_text;
 } search_args;
 
 /* --cpu-engine's values, and the engine's name as the library takes it. */

@@ -1,29 +1,28 @@
 /* swsearch serve: a database held in memory, and on the GPU, answering
- * `swsearch search --server` requests on a local socket one after another
- * (clients that come meanwhile wait in the socket's queue). A request that
- * is garbage, or a client that goes away, ends that request only; SIGTERM
- * or SIGINT ends the server once the request under way is answered. */
+ * `swsearch search --server` requests on a local socket; connections,
+ * deadlines and the queue are cli_serve_jobs.h's. A request that is
+ * garbage, or a client that goes away, ends that request only; SIGTERM,
+ * SIGINT or SIGHUP ends the server once the search under way is answered. */
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cli_common.h"
 #include "cli_search.h"
+#include "cli_serve_jobs.h"
 #include "cli_wire.h"
 #include "sw_clock.h"
 #include "swsearch.h"
 
-/* How long a read or a write of a request may wait for its client. */
-#define CLIENT_TIMEOUT_SECONDS 30
 /* The longest query a client may send, in residues: a hundred times the
  * longest known protein, so that a client streaming one endless sequence
  * ends its own request instead of filling the server's memory. */
@@ -34,9 +33,11 @@ static void serve_usage(FILE *out)
     fputs("usage: swsearch serve -d DB --socket PATH [options]\n"
           "\n"
           "Loads the database DB once, into memory and onto the GPUs, and answers\n"
-          "'swsearch search --server PATH' on the local socket PATH, one request after\n"
-          "another, each exactly as a direct search would. Stops on SIGTERM or SIGINT\n"
-          "once the request under way is answered, and removes PATH.\n"
+          "'swsearch search --server PATH' on the local socket PATH, each request\n"
+          "exactly as a direct search would: connections are taken at once, their\n"
+          "searches run one after another (beyond 32 waiting, a client is told the\n"
+          "server is busy). Stops on SIGTERM, SIGINT or SIGHUP once the search under\n"
+          "way is answered, and removes PATH.\n"
           "\n"
           "  -d, --db PREFIX       database prefix given to makedb\n"
           "      --socket PATH     the socket to listen on; an existing socket that no\n"
@@ -53,6 +54,9 @@ static void serve_usage(FILE *out)
           "                        database is streamed in parts beyond it\n"
           "  -t, --threads T       CPU threads (default: all cores), unless a request\n"
           "                        gives its own\n"
+          "      --client-timeout S  seconds a client may take to send its whole\n"
+          "                        request and to take each part of its answer\n"
+          "                        (default 30); a slower one is cut off\n"
           "  -v, --verbose         a line on stderr for each request\n"
           "  -h, --help            this help\n",
           out);
@@ -75,79 +79,74 @@ typedef struct server {
     cli_gpus gpus; /* --gpus or --gpu: the GPUs that hold the database */
     uint64_t gpu_memory; /* --gpu-memory; 0: not given */
     long threads;
+    long client_timeout; /* seconds */
     int verbose;
 } server;
 
-/* The answer's output: stdio buffers it, each flush goes out as a frame. */
+/* The answer's output: stdio buffers it, each flush becomes a frame. */
 static ssize_t output_write(void *cookie, const char *buf, size_t n)
 {
-    int fd = *(int *)cookie;
-    return cli_wire_send_frame(fd, CLI_WIRE_OUTPUT, buf, n) ? 0 : (ssize_t)n;
+    return serve_job_send(cookie, CLI_WIRE_OUTPUT, buf, n) ? -1 : (ssize_t)n;
 }
 
 static void send_note(void *user, const char *message)
 {
-    cli_wire_send_frame(*(int *)user, CLI_WIRE_NOTE, message, strlen(message));
+    serve_job_send(user, CLI_WIRE_NOTE, message, strlen(message));
 }
 
 static void send_warning(void *user, const char *message)
 {
-    cli_wire_send_frame(*(int *)user, CLI_WIRE_WARNING, message, strlen(message));
+    serve_job_send(user, CLI_WIRE_WARNING, message, strlen(message));
 }
 
-static void serve_one(server *sv, int conn)
+/* On the connection's thread: what this server cannot do for the request. */
+static int check_request(void *user, search_args *a, char *message, size_t cap)
 {
-    double t0 = sw_clock_seconds();
-    struct timeval tv = {CLIENT_TIMEOUT_SECONDS, 0};
-    setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    int argc = 0;
-    char **argv = NULL, *query_name = NULL;
-    const char *why = NULL;
-    if (cli_wire_recv_request(conn, &argc, &argv, &query_name, &why)) {
-        if (sv->verbose) cli_error("serve: bad request: %s", why);
-        char msg[256];
-        snprintf(msg, sizeof msg, "bad request: %s", why);
-        cli_wire_send_end(conn, CLI_EXIT_USAGE, msg);
-        return;
+    server *sv = user;
+    if (a->gpus.option && !cli_gpus_same(&a->gpus, &sv->gpus) && a->device != SW_DEVICE_CPU &&
+        sv->device != SW_DEVICE_CPU) {
+        char ours[1100], theirs[1100];
+        cli_gpus_describe(&sv->gpus, ours, sizeof ours);
+        cli_gpus_describe(&a->gpus, theirs, sizeof theirs);
+        snprintf(message, cap, "this server uses %s, not %s", ours, theirs);
+        return -1;
     }
-    search_args a;
-    int st = cli_search_parse(argc, argv, 1, &a);
-    if (st) {
-        cli_wire_send_end(conn, CLI_EXIT_USAGE,
-                          st < 0 ? "bad request: --help is not a search"
-                                 : "bad request: the server rejected its options (its log says why)");
-        goto done;
+    if (a->gpu_memory && a->gpu_memory != sv->gpu_memory && a->device != SW_DEVICE_CPU && sv->device != SW_DEVICE_CPU) {
+        snprintf(message, cap, "this server's GPU memory is its own (serve --gpu-memory)");
+        return -1;
     }
+    return 0;
+}
+
+/* On the search thread: one request, answered as a direct search would be. */
+static int run_request(void *user, serve_job *job, char *message, size_t cap)
+{
+    server *sv = user;
+    search_args a = *serve_job_args(job);
     if (sv->device == SW_DEVICE_CPU) a.device = SW_DEVICE_CPU;
     if (!a.threads) a.threads = sv->threads;
-    if (a.gpus.option && !cli_gpus_same(&a.gpus, &sv->gpus) && a.device != SW_DEVICE_CPU) {
-        char msg[2400], ours[1100], theirs[1100];
-        cli_gpus_describe(&sv->gpus, ours, sizeof ours);
-        cli_gpus_describe(&a.gpus, theirs, sizeof theirs);
-        snprintf(msg, sizeof msg, "this server uses %s, not %s", ours, theirs);
-        cli_wire_send_end(conn, CLI_EXIT_FAILURE, msg);
-        goto done;
-    }
     a.gpus = sv->gpus;
-    if (a.gpu_memory && a.gpu_memory != sv->gpu_memory && a.device != SW_DEVICE_CPU) {
-        cli_wire_send_end(conn, CLI_EXIT_FAILURE, "this server's GPU memory is its own (serve --gpu-memory)");
-        goto done;
-    }
     a.gpu_memory = sv->gpu_memory;
     sw_error err;
     sw_error_clear(&err);
+    size_t len = 0;
+    const char *text = serve_job_queries(job, &len);
+    /* The queries the connection read, to the library's reader. */
+    int fd = memfd_create("swsearch-request", MFD_CLOEXEC);
+    int rc = fd >= 0 && cli_wire_send(fd, text, len) == 0 && lseek(fd, 0, SEEK_SET) == 0
+                 ? SW_OK
+                 : sw_error_set(&err, SW_EIO, "cannot hold the queries");
     sw_query_input *queries = NULL;
-    int rc = sw_query_input_open_fd(conn, query_name, CLI_SERVE_MAX_QUERY, &queries, &err);
+    if (rc == SW_OK) rc = sw_query_input_open_fd(fd, serve_job_query_name(job), CLI_SERVE_MAX_QUERY, &queries, &err);
     sw_search_summary summary;
     memset(&summary, 0, sizeof summary);
     if (rc == SW_OK) {
-        FILE *out = fopencookie(&conn, "w", (cookie_io_functions_t){.write = output_write});
+        FILE *out = fopencookie(job, "w", (cookie_io_functions_t){.write = output_write});
         if (!out) {
             rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
         } else {
             setvbuf(out, NULL, _IOFBF, 1 << 16);
-            rc = cli_search_configure(sv->search, &a, send_note, send_warning, &conn, NULL, &err);
+            rc = cli_search_configure(sv->search, &a, send_note, send_warning, job, NULL, &err);
             if (rc == SW_OK) {
                 rc = sw_search_write_input(sv->search, sv->db, queries, a.outfmt, out, &err);
                 sw_search_get_summary(sv->search, &summary, NULL);
@@ -157,29 +156,26 @@ static void serve_one(server *sv, int conn)
         }
     }
     sw_query_input_close(queries);
-    double seconds = sw_clock_seconds() - t0;
-    if (rc) {
-        cli_wire_send_end(conn, CLI_EXIT_FAILURE, err.message[0] ? err.message : sw_strerror(rc));
-    } else {
-        if (a.verbose) {
-            char *text = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&text, &len);
-            if (m) {
-                cli_search_summary(m, sv->db, &summary, seconds, "answered by the server in");
-                fclose(m);
-                cli_wire_send_frame(conn, CLI_WIRE_VERBOSE, text, len);
-            }
-            free(text);
+    if (fd >= 0) close(fd);
+    const double seconds = sw_clock_seconds() - serve_job_started(job);
+    if (rc == SW_OK && a.verbose) {
+        char *summary_text = NULL;
+        size_t summary_len = 0;
+        FILE *m = open_memstream(&summary_text, &summary_len);
+        if (m) {
+            cli_search_summary(m, sv->db, &summary, seconds, "answered by the server in");
+            fclose(m);
+            serve_job_send(job, CLI_WIRE_VERBOSE, summary_text, summary_len);
         }
-        cli_wire_send_end(conn, CLI_EXIT_OK, "");
+        free(summary_text);
     }
+    if (serve_job_cancelled(job) && rc)
+        sw_error_set(&err, rc, "the client went away or stopped reading its answer");
     if (sv->verbose)
         fprintf(stderr, "swsearch: serve: %zu queries, %llu hits in %.3f s%s%s\n", summary.queries,
                 (unsigned long long)summary.hits, seconds, rc ? ": " : "", rc ? err.message : "");
-done:
-    cli_wire_free_args(argc, argv);
-    free(query_name);
+    snprintf(message, cap, "%s", rc ? (err.message[0] ? err.message : sw_strerror(rc)) : "");
+    return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }
 
 /* Binds PATH: a socket file no server answers is replaced; anything else
@@ -189,8 +185,10 @@ static int listen_on(const char *path, int *out)
     struct sockaddr_un addr;
     memset(&addr, 0, sizeof addr);
     addr.sun_family = AF_UNIX;
-    if (strlen(path) >= sizeof addr.sun_path) {
-        cli_error("--socket %s: a socket path has at most %zu bytes", path, sizeof addr.sun_path - 1);
+    /* An empty name would bind an abstract socket, which has no file and so
+     * no permissions: anyone on the machine could search. */
+    if (!path[0] || strlen(path) >= sizeof addr.sun_path) {
+        cli_error("--socket '%s': a socket path has 1 to %zu bytes", path, sizeof addr.sun_path - 1);
         return CLI_EXIT_USAGE;
     }
     strcpy(addr.sun_path, path);
@@ -264,16 +262,18 @@ static void warm_up(server *sv)
 
 int cli_serve(int argc, char **argv)
 {
-    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU, OPT_GPUS, OPT_GPU_MEMORY };
+    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU, OPT_GPUS, OPT_GPU_MEMORY, OPT_CLIENT_TIMEOUT };
     static const struct option longopts[] = {
         {"db", required_argument, NULL, 'd'},       {"socket", required_argument, NULL, OPT_SOCKET},
         {"device", required_argument, NULL, OPT_DEVICE}, {"gpu", required_argument, NULL, OPT_GPU},
         {"gpus", required_argument, NULL, OPT_GPUS},
         {"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
+        {"client-timeout", required_argument, NULL, OPT_CLIENT_TIMEOUT},
         {"threads", required_argument, NULL, 't'},  {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     server sv;
     memset(&sv, 0, sizeof sv);
+    sv.client_timeout = CLI_SERVE_CLIENT_SECONDS;
     const char *socket_path = NULL;
     opterr = 0;
     optind = 1;
@@ -299,6 +299,9 @@ int cli_serve(int argc, char **argv)
             break;
         case OPT_DEVICE:
             if (cli_parse_choice("--device", optarg, cli_device_choices, &sv.device)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_CLIENT_TIMEOUT:
+            if (cli_parse_long("--client-timeout", optarg, 1, 86400, &sv.client_timeout)) return CLI_EXIT_USAGE;
             break;
         case 'h': serve_usage(stdout); return CLI_EXIT_OK;
         default: return cli_option_error(c, argv, "serve");
@@ -349,12 +352,20 @@ int cli_serve(int argc, char **argv)
     sa.sa_handler = on_stop; /* no SA_RESTART: poll returns */
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    /* A closed terminal ends the server as SIGTERM does, socket removed. */
+    sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (sv.verbose)
         fprintf(stderr, "swsearch: serve: %s (%llu sequences) ready in %.3f s on %s\n", sv.db_path,
                 (unsigned long long)sw_db_num_seqs(sv.db), sw_clock_seconds() - t0, socket_path);
     struct stat mine;
     int have_mine = fstat(listen_fd, &mine) == 0 && stat(socket_path, &mine) == 0;
+    serve_jobs *jobs = NULL;
+    const serve_handler handler = {check_request, run_request, &sv};
+    if (serve_jobs_start(&handler, sv.verbose, (double)sv.client_timeout, &jobs)) {
+        cli_error("serve: cannot start its threads");
+        stop_requested = 1;
+    }
     while (!stop_requested) {
         struct pollfd pfd = {listen_fd, POLLIN, 0};
         int ready = poll(&pfd, 1, -1);
@@ -365,10 +376,13 @@ int cli_serve(int argc, char **argv)
         }
         int conn = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
         if (conn < 0) continue; /* the client left already, or EINTR */
-        serve_one(&sv, conn);
-        close(conn);
+        serve_jobs_accept(jobs, conn);
     }
+    /* No new connections; the request under way is answered, queued ones
+     * are told the server stops. */
     close(listen_fd);
+    listen_fd = -1;
+    serve_jobs_stop(jobs);
     /* Remove the socket only if it is still the one this server made. */
     struct stat now;
     if (have_mine && stat(socket_path, &now) == 0 && now.st_ino == mine.st_ino && now.st_dev == mine.st_dev)

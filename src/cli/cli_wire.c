@@ -64,14 +64,23 @@ int cli_wire_send_frame(int fd, int type, const void *data, size_t n)
     return cli_wire_send(fd, head, sizeof head) || (n && cli_wire_send(fd, data, n)) ? -1 : 0;
 }
 
-int cli_wire_send_end(int fd, int status, const char *message)
+unsigned char *cli_wire_end_data(int status, const char *message, size_t *n)
 {
     size_t len = message ? strlen(message) : 0;
     unsigned char *b = malloc(4 + len);
-    if (!b) return -1;
+    if (!b) return NULL;
     put_u32(b, (uint32_t)status);
     if (len) memcpy(b + 4, message, len);
-    int rc = cli_wire_send_frame(fd, CLI_WIRE_END, b, 4 + len);
+    *n = 4 + len;
+    return b;
+}
+
+int cli_wire_send_end(int fd, int status, const char *message)
+{
+    size_t n = 0;
+    unsigned char *b = cli_wire_end_data(status, message, &n);
+    if (!b) return -1;
+    int rc = cli_wire_send_frame(fd, CLI_WIRE_END, b, n);
     free(b);
     return rc;
 }

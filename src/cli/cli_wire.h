@@ -41,6 +41,8 @@ int cli_wire_recv(int fd, void *buf, size_t n);
 int cli_wire_send_frame(int fd, int type, const void *data, size_t n);
 /* The end frame: exit status and message. */
 int cli_wire_send_end(int fd, int status, const char *message);
+/* The end frame's data (malloc'ed, *n bytes), for a frame sent later. */
+unsigned char *cli_wire_end_data(int status, const char *message, size_t *n);
 /* The next frame; *data is malloc'ed (NUL-terminated, n + 1 bytes). 0, or -1. */
 int cli_wire_recv_frame(int fd, int *type, char **data, size_t *n);
 

@@ -314,11 +314,13 @@ static int is_regular_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
+static int load(const char *path_or_name, int names_only, sw_matrix **out, sw_error *err)
 {
     char path[4096];
     const char *found = NULL;
-    if (strchr(path_or_name, '/') || is_regular_file(path_or_name)) {
+    if (names_only && strchr(path_or_name, '/'))
+        return sw_error_set(err, SW_EINVAL, "'%s': a matrix is given by name here, not as a file", path_or_name);
+    if (!names_only && (strchr(path_or_name, '/') || is_regular_file(path_or_name))) {
         found = path_or_name;
     } else {
         char upper[256];
@@ -342,7 +344,7 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
         }
         /* A directory is no name: say what it is rather than "not found". */
         struct stat st;
-        if (!found && stat(path_or_name, &st) == 0 && S_ISDIR(st.st_mode))
+        if (!found && !names_only && stat(path_or_name, &st) == 0 && S_ISDIR(st.st_mode))
             return sw_error_set(err, SW_EIO, "%s: is a directory", path_or_name);
         if (!found)
             return sw_error_set(err, SW_ENOTFOUND,
@@ -361,6 +363,13 @@ int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
             (*out)->name[i] = (char)toupper((unsigned char)path_or_name[i]);
     return rc;
 }
+
+int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err)
+{
+    return load(path_or_name, 0, out, err);
+}
+
+int sw_matrix_load_name(const char *name, sw_matrix **out, sw_error *err) { return load(name, 1, out, err); }
 
 int sw_scoring_init(sw_scoring *s, const sw_matrix *m, int gap_open, int gap_extend, sw_error *err)
 {

@@ -20,6 +20,9 @@ typedef struct sw_matrix sw_matrix;
  * existing file (for example "BLOSUM62" or "pam30", any case) is looked up in
  * $SWSEARCH_MATRIX_DIR, then in the installed and the source matrices/ folders. */
 int sw_matrix_load(const char *path_or_name, sw_matrix **out, sw_error *err);
+/* A shipped matrix by name only: never a file, whatever the name (for a
+ * server, whose clients must not make it open paths of their choosing). */
+int sw_matrix_load_name(const char *name, sw_matrix **out, sw_error *err);
 
 /* Parses NCBI text format: '#' comment lines, a line of column letters, then
  * one row per letter: the row letter and one integer per column. Protein

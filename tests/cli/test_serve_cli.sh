@@ -2,9 +2,14 @@
 # swsearch serve and search --server: the same output as a direct search in
 # every format, from a file or standard input; concurrent clients; requests
 # that are garbage, cut short or abandoned, after which the server still
-# answers; clear errors; the socket path never destroyed; SIGTERM ends it
-# and removes the socket. The server runs on the CPU here (GPU machines run
-# the GPU test suites).
+# answers; no client holding up another (one that sends nothing, one that
+# sends a byte at a time, one that stops reading its answer, 70 idle
+# connections, one that leaves while queued, more requests than the queue
+# takes); matrices by name or sent by the client, never a path the server
+# opens; clear errors; the socket path never destroyed; an empty socket name
+# refused; SIGTERM and SIGHUP end it and remove the socket. The server runs
+# on the CPU here (GPU machines run the GPU test suites), with a client
+# timeout of 3 s.
 # Usage: test_serve_cli.sh SWSEARCH MAKEDB WIRE_POKE DATA_DIR
 set -u
 swsearch=$1 makedb=$2 poke=$3 data=$4
@@ -43,7 +48,7 @@ err_has "exists and is not a socket"
 # be there before it listens).
 start_server() {
   before=$(grep -c "ready in" "$tmp/server.log" 2> /dev/null || true)
-  "$swsearch" serve -d "$tmp/db" --socket "$sock" --device cpu -t 2 -v 2>> "$tmp/server.log" &
+  "$swsearch" serve -d "$tmp/db" --socket "$sock" --device cpu -t 2 -v --client-timeout 3 2>> "$tmp/server.log" &
   server_pid=$!
   i=0
   while [ "$(grep -c "ready in" "$tmp/server.log" 2> /dev/null || true)" = "${before:-0}" ] && [ $i -lt 100 ]; do
@@ -109,6 +114,69 @@ rm -f "$tmp/endless.fa"
 cmp -s "$tmp/direct.out" "$tmp/after.out" && pass || fail "after bad clients: output differs"
 kill -0 "$server_pid" 2> /dev/null && pass || fail "the server died"
 
+# No client holds up another. `answered_within LIMIT NAME`: a client of
+# the 8 queries, its output equal to the direct search's, within LIMIT
+# seconds.
+answered_within() {
+  t0=$(date +%s%N)
+  timeout 60 "$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/$2.out" 2> "$tmp/err"
+  t=$(( ($(date +%s%N) - t0) / 1000000 ))
+  cmp -s "$tmp/direct.out" "$tmp/$2.out" && pass || { cat "$tmp/err"; fail "$2: output differs"; }
+  [ "$t" -le $(($1 * 1000)) ] && pass || fail "$2: answered in $t ms, beyond $1 s"
+}
+# One connection that sends nothing, and 70 more (the listen queue holds
+# 64): the next client is answered at once.
+"$poke" idle "$sock" 8 & idle=$!
+"$poke" hold "$sock" 70 8 & hold=$!
+sleep 0.5
+answered_within 2 "beside idle connections"
+# One that sends a byte a second is cut off at the client timeout.
+expect 0 "a client sending a byte a second is cut off" -- "$poke" drip "$sock" 10
+# One that stops reading its answer (megabytes of pairwise alignments)
+# holds nothing up beyond its own search.
+"$poke" stall "$sock" 60 "$tmp/qall.fa" --outfmt 0 -e 1000 & stall=$!
+sleep 0.3
+answered_within 20 "behind a client that stopped reading"
+kill "$idle" "$hold" "$stall" 2> /dev/null; wait "$idle" "$hold" "$stall" 2> /dev/null
+# One that leaves while its request waits is not searched.
+awk '/^>/ { n++ } n <= 3' "$tmp/q.fa" > "$tmp/q3.fa"
+"$swsearch" search -q "$tmp/qall.fa" --server "$sock" --outfmt 0 -e 1000 -o /dev/null & slow=$!
+sleep 0.3
+"$poke" vanish "$sock" "$tmp/q3.fa"
+wait "$slow"
+answered_within 20 "after a client that left while queued"
+grep -q "serve: 3 queries" "$tmp/server.log" && fail "the request of a client that left was searched" || pass
+# More requests than the queue takes: the rest are told the server is busy,
+# the others get their answers.
+"$swsearch" search -q "$tmp/qall.fa" --server "$sock" --outfmt 0 -e 1000 -o /dev/null & slow=$!
+sleep 0.3
+busy_clients=
+for i in $(seq 40); do
+  "$swsearch" search -q "$tmp/q3.fa" --server "$sock" -o "$tmp/b$i.out" 2> "$tmp/b$i.err" &
+  busy_clients="$busy_clients $!"
+done
+for p in $busy_clients; do wait "$p"; done
+wait "$slow"
+"$swsearch" search -q "$tmp/q3.fa" -d "$tmp/db" --device cpu -o "$tmp/direct3.out"
+busy=0 answered=0
+for i in $(seq 40); do
+  if grep -q "the server is busy" "$tmp/b$i.err"; then busy=$((busy + 1))
+  elif cmp -s "$tmp/direct3.out" "$tmp/b$i.out"; then answered=$((answered + 1)); fi
+done
+[ $busy -gt 0 ] && [ $((busy + answered)) -eq 40 ] && pass ||
+  fail "40 clients behind a long search: $busy told busy, $answered answered, $((40 - busy - answered)) neither"
+# Matrices: a request that names a path is refused without the server
+# opening it; a client's matrix file travels as its text.
+expect 0 "a request naming a matrix path" -- "$poke" request "$sock" "$tmp/q3.fa" --matrix /etc/passwd
+out_has "a matrix is given by name here, not as a file"
+grep -q "root:" "$tmp/out" && fail "the server showed a file's contents" || pass
+sed 's/^A  4/A  5/' "$(dirname "$0")/../../matrices/BLOSUM62" > "$tmp/mine.mat"
+"$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --device cpu --matrix "$tmp/mine.mat" -o "$tmp/direct_m.out"
+"$swsearch" search -q "$tmp/q.fa" --server "$sock" --matrix "$tmp/mine.mat" -o "$tmp/served_m.out"
+cmp -s "$tmp/direct_m.out" "$tmp/served_m.out" && pass || fail "a client's matrix file: served output differs"
+cmp -s "$tmp/direct.out" "$tmp/direct_m.out" && fail "the client's matrix changed nothing" || pass
+kill -0 "$server_pid" 2> /dev/null && pass || fail "the server died"
+
 # SIGTERM: exit 0, socket removed.
 kill -TERM "$server_pid"
 wait "$server_pid"; st=$?
@@ -116,6 +184,19 @@ server_pid=
 [ $st -eq 0 ] && pass || fail "serve exited $st after SIGTERM"
 absent "$sock"
 grep -q "serve: stopped" "$tmp/server.log" && pass || { fail "no stop line"; cat "$tmp/server.log"; }
+
+# SIGHUP as SIGTERM.
+start_server
+kill -HUP "$server_pid"
+wait "$server_pid"; st=$?
+server_pid=
+[ $st -eq 0 ] && pass || fail "serve exited $st after SIGHUP"
+absent "$sock"
+# An empty socket name would be an abstract socket, open to every user.
+expect 2 "an empty socket name" -- "$swsearch" serve -d "$tmp/db" --socket '' --device cpu
+err_has "a socket path has 1 to"
+expect 2 "an empty server name" -- "$swsearch" search --server '' -q "$tmp/q.fa"
+err_has "a socket path has 1 to"
 
 # A socket left by a killed server is replaced.
 start_server

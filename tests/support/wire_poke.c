@@ -5,13 +5,29 @@
  *   wire_poke silent SOCKET       connects and hangs up at once
  *   wire_poke vanish SOCKET FASTA sends a whole request and its queries,
  *                                 then hangs up without reading the answer
+ *   wire_poke request SOCKET FASTA ARG...
+ *                                 sends a request of these options (after
+ *                                 "search") and the queries, reads the answer
+ *                                 and prints its exit status and message
+ *   wire_poke stall SOCKET SECONDS FASTA ARG...
+ *                                 the same request, then reads nothing for
+ *                                 SECONDS before hanging up
+ *   wire_poke idle SOCKET SECONDS connects and sends nothing for SECONDS
+ *   wire_poke hold SOCKET N SECONDS
+ *                                 opens N connections that send nothing, for
+ *                                 SECONDS
+ *   wire_poke drip SOCKET SECONDS sends a request a byte a second; exits 0 if
+ *                                 the server ends the connection within
+ *                                 SECONDS, 1 if not
  * Exits 0 when it did what it was asked. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static int connect_to(const char *path)
@@ -45,10 +61,97 @@ static void put_string(int fd, const char *s)
     put(fd, s, n);
 }
 
+/* A request of `n` options (after "search") and the file's bytes. */
+static void send_request(int fd, const char *fasta, int n, char **args)
+{
+    put(fd, "SWSEARCH/1\n", 11);
+    uint32_t count = (uint32_t)n + 1;
+    unsigned char b[4] = {0, 0, 0, (unsigned char)count};
+    put(fd, b, 4);
+    put_string(fd, "search");
+    for (int i = 0; i < n; i++) put_string(fd, args[i]);
+    put_string(fd, fasta);
+    FILE *f = fopen(fasta, "rb");
+    if (!f) exit(1);
+    char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) put(fd, buf, k);
+    fclose(f);
+    shutdown(fd, SHUT_WR);
+}
+
+static int read_exact(int fd, void *p, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)p + got, n - got);
+        if (r <= 0) return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+/* Reads frames up to the end frame; prints its status and message. */
+static int print_end(int fd)
+{
+    for (;;) {
+        unsigned char head[5];
+        if (read_exact(fd, head, 5)) return 1;
+        uint32_t n = (uint32_t)head[1] << 24 | (uint32_t)head[2] << 16 | (uint32_t)head[3] << 8 | head[4];
+        char *body = calloc(n + 1, 1);
+        if (!body || read_exact(fd, body, n)) return 1;
+        if (head[0] == 'E' && n >= 4) {
+            printf("status %u: %s\n", (unsigned)(unsigned char)body[3], body + 4);
+            free(body);
+            return 0;
+        }
+        free(body);
+    }
+}
+
+static void pause_for(double seconds)
+{
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) return 2;
+    if (!strcmp(argv[1], "hold") && argc == 5) {
+        int n = atoi(argv[3]);
+        for (int i = 0; i < n; i++) connect_to(argv[2]);
+        pause_for(atof(argv[4]));
+        return 0;
+    }
     int fd = connect_to(argv[2]);
+    if (!strcmp(argv[1], "request") && argc >= 4) {
+        send_request(fd, argv[3], argc - 4, argv + 4);
+        return print_end(fd);
+    }
+    if (!strcmp(argv[1], "stall") && argc >= 5) {
+        send_request(fd, argv[4], argc - 5, argv + 5);
+        pause_for(atof(argv[3]));
+        return 0;
+    }
+    if (!strcmp(argv[1], "idle") && argc == 4) {
+        pause_for(atof(argv[3]));
+        return 0;
+    }
+    if (!strcmp(argv[1], "drip") && argc == 4) {
+        const char hello[] = "SWSEARCH/1\n\0\0\0\3";
+        const int seconds = atoi(argv[3]);
+        for (int i = 0; i < seconds; i++) {
+            if (send(fd, hello + (size_t)i % (sizeof hello - 1), 1, MSG_NOSIGNAL) != 1) return 0;
+            struct pollfd p = {fd, POLLIN, 0};
+            if (poll(&p, 1, 1000) > 0) {
+                char c;
+                if (read(fd, &c, 1) <= 0) return 0; /* hung up on */
+                return 0;                           /* an answer: the server ended it */
+            }
+        }
+        return 1;
+    }
     if (!strcmp(argv[1], "garbage")) {
         const char junk[] = "GET / HTTP/1.0\r\n\r\n\x01\x02\x03";
         put(fd, junk, sizeof junk);

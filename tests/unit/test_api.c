@@ -1193,3 +1193,70 @@ Test(api, gpus_are_listed_or_their_absence_explained)
     sw_gpus_warm_free(NULL);
     cr_assert_eq(sw_gpu_calibration_save(NULL, NULL, 0, &err), SW_EINVAL);
 }
+
+Test(api, search_alone_is_rank_0_of_1_and_its_gpus_are_as_set)
+{
+    sw_search *s = cpu_search(5);
+    sw_error err;
+    cr_assert_eq(sw_search_set_mpi(NULL, 1, &err), SW_EINVAL);
+    /* Not started by an MPI launcher: nothing to join. */
+    cr_assert_eq(sw_search_set_mpi(s, 1, &err), SW_OK, "%s", err.message);
+    int rank = -1, ranks = -1, local = -1, locals = -1;
+    cr_assert_eq(sw_search_get_rank(s, &rank, &ranks, &local, &locals, &err), SW_OK);
+    cr_assert(rank == 0 && ranks == 1 && local == 0 && locals == 1);
+    cr_assert_eq(sw_search_agree(s, SW_OK, &err), SW_OK);
+    snprintf(err.message, sizeof err.message, "q.fa: no such file");
+    cr_assert_eq(sw_search_agree(s, SW_ENOTFOUND, &err), SW_ENOTFOUND);
+    cr_assert_str_eq(err.message, "q.fa: no such file");
+    int gpus[8], n = -1;
+    cr_assert_eq(sw_search_get_gpus(s, gpus, 8, &n, &err), SW_OK);
+    cr_assert_eq(n, 0, "every GPU: none listed");
+    cr_assert_eq(sw_search_set_gpus(s, (const int[]){2, 0}, 2, &err), SW_OK);
+    cr_assert_eq(sw_search_get_gpus(s, gpus, 8, &n, &err), SW_OK);
+    cr_assert(n == 2 && gpus[0] == 2 && gpus[1] == 0);
+    cr_assert_eq(sw_search_set_gpus(s, NULL, 3, &err), SW_OK);
+    cr_assert_eq(sw_search_get_gpus(s, gpus, 8, &n, &err), SW_OK);
+    cr_assert(n == 3 && gpus[0] == 0 && gpus[2] == 2, "the first three");
+    sw_gpus_warm *w = NULL;
+    cr_assert_eq(sw_search_warm_up(s, &w, &err), SW_OK);
+    cr_assert_null(w, "a CPU search starts no GPU");
+    sw_search_free(s);
+}
+
+Test(api, matrices_by_name_only_or_as_text_equal_the_file)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    const char *path = SW_MATRIX_DIR "/BLOSUM50";
+    sw_search *by_file = cpu_search(5), *by_name = cpu_search(5), *by_text = cpu_search(5);
+    cr_assert_eq(sw_search_set_matrix(by_file, path, &err), SW_OK, "%s", err.message);
+    /* Names only: no path, whatever it names. */
+    cr_assert_eq(sw_search_set_matrix_name(by_name, path, &err), SW_EINVAL);
+    cr_assert(strstr(err.message, "given by name"), "%s", err.message);
+    cr_assert_eq(sw_search_set_matrix_name(by_name, "/etc/passwd", &err), SW_EINVAL);
+    cr_assert_null(strstr(err.message, "root"), "%s", err.message);
+    cr_assert_eq(sw_search_set_matrix_name(by_name, "NOSUCH", &err), SW_ENOTFOUND);
+    cr_assert_eq(sw_search_set_matrix_name(by_name, "blosum50", &err), SW_OK, "%s", err.message);
+    /* The file's text, named as the path would be. */
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    char text[8192];
+    size_t len = fread(text, 1, sizeof text, f);
+    fclose(f);
+    cr_assert_eq(sw_search_set_matrix_text(by_text, path, text, len, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_search_set_matrix_text(by_text, "bad", "A B\nA 1\n", 8, &err), SW_EFORMAT);
+    cr_assert(strstr(err.message, "bad"), "the label names the text: %s", err.message);
+    char *a = written(by_file, db, SW_TEST_DATA "/queries20.fasta");
+    char *b = written(by_text, db, SW_TEST_DATA "/queries20.fasta");
+    char *c = written(by_name, db, SW_TEST_DATA "/queries20.fasta");
+    cr_assert_str_eq(a, b, "the text scores as the file");
+    cr_assert(strlen(c) > 0);
+    free(a);
+    free(b);
+    free(c);
+    sw_search_free(by_file);
+    sw_search_free(by_name);
+    sw_search_free(by_text);
+    sw_db_close(db);
+}

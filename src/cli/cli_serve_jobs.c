@@ -1,0 +1,469 @@
+/* Connections, the queue and the search thread of `swsearch serve`
+ * (cli_serve_jobs.h). */
+#include "cli_serve_jobs.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "cli_wire.h"
+#include "sw_clock.h"
+
+typedef struct frame {
+    int type;
+    unsigned char *data;
+    size_t n;
+} frame;
+
+struct serve_job {
+    serve_jobs *owner;
+    int fd, slot;
+    int holders; /* the connection, and the queue or search thread: the last frees (owner->lock) */
+    int argc;
+    char **argv, *query_name;
+    search_args args;
+    char *queries;
+    size_t queries_len;
+    double started;
+    /* The answer, guarded by owner->lock: frames queued by the search
+     * thread, taken by the connection. */
+    frame *frames;
+    size_t head, tail, cap, pending;
+    int finished, cancelled;
+};
+
+/* A connection's deadline, watched by the watchdog thread. */
+typedef struct slot {
+    int used, fd, reading;
+    double deadline; /* 0: none */
+} slot;
+
+struct serve_jobs {
+    serve_handler handler;
+    int verbose;
+    double timeout;
+    pthread_mutex_t lock;
+    pthread_cond_t queued, changed;
+    serve_job *queue[CLI_SERVE_MAX_QUEUED];
+    size_t queue_head, queue_count;
+    int stopping;
+    slot slots[CLI_SERVE_MAX_CONNECTIONS];
+    int connections;
+    pthread_t search_thread, watchdog_thread;
+};
+
+/* ---- Deadlines ---- */
+
+static void set_deadline(serve_jobs *j, int s, double seconds, int reading)
+{
+    pthread_mutex_lock(&j->lock);
+    j->slots[s].deadline = seconds > 0 ? sw_clock_seconds() + seconds : 0;
+    j->slots[s].reading = reading;
+    pthread_mutex_unlock(&j->lock);
+}
+
+/* Past its deadline a socket is shut down: the connection's blocked read or
+ * write returns, and its thread ends the request. */
+static void *watchdog(void *arg)
+{
+    serve_jobs *j = arg;
+    pthread_mutex_lock(&j->lock);
+    while (!(j->stopping && j->connections == 0)) {
+        const double now = sw_clock_seconds();
+        for (int s = 0; s < CLI_SERVE_MAX_CONNECTIONS; s++) {
+            slot *c = &j->slots[s];
+            if (!c->used) continue;
+            if ((c->deadline > 0 && now > c->deadline) || (j->stopping && c->reading)) {
+                shutdown(c->fd, SHUT_RDWR);
+                c->deadline = 0;
+            }
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 200000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&j->changed, &j->lock, &until);
+    }
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+/* ---- Jobs ---- */
+
+static void job_release(serve_job *job)
+{
+    serve_jobs *j = job->owner;
+    pthread_mutex_lock(&j->lock);
+    const int last = --job->holders == 0;
+    pthread_mutex_unlock(&j->lock);
+    if (!last) return;
+    for (size_t i = job->head; i < job->tail; i++) free(job->frames[i].data);
+    free(job->frames);
+    cli_wire_free_args(job->argc, job->argv);
+    free(job->query_name);
+    free(job->queries);
+    free(job);
+}
+
+/* Queues a frame (owner->lock held); takes `data`. The bound on what is
+ * left untaken applies to output (`bounded`), not to the end frame. */
+static int push_frame(serve_job *job, int type, unsigned char *data, size_t n, int bounded)
+{
+    if (job->cancelled) {
+        free(data);
+        return -1;
+    }
+    if (bounded && job->pending + n > CLI_SERVE_MAX_PENDING_BYTES) {
+        /* A client that leaves this much of its answer untaken is not
+         * reading: its job ends rather than the server's memory filling. */
+        job->cancelled = 1;
+        free(data);
+        return -1;
+    }
+    if (job->tail == job->cap) {
+        if (job->head > 0) {
+            memmove(job->frames, job->frames + job->head, (job->tail - job->head) * sizeof *job->frames);
+            job->tail -= job->head;
+            job->head = 0;
+        } else {
+            size_t cap = job->cap ? 2 * job->cap : 16;
+            frame *f = realloc(job->frames, cap * sizeof *f);
+            if (!f) {
+                job->cancelled = 1;
+                free(data);
+                return -1;
+            }
+            job->frames = f;
+            job->cap = cap;
+        }
+    }
+    job->frames[job->tail++] = (frame){type, data, n};
+    job->pending += n;
+    return 0;
+}
+
+int serve_job_send(serve_job *job, int type, const void *data, size_t n)
+{
+    unsigned char *copy = malloc(n ? n : 1);
+    serve_jobs *j = job->owner;
+    pthread_mutex_lock(&j->lock);
+    int rc = copy ? 0 : -1;
+    if (copy) {
+        if (n) memcpy(copy, data, n);
+        rc = push_frame(job, type, copy, n, 1);
+    } else {
+        job->cancelled = 1;
+    }
+    pthread_cond_broadcast(&j->changed);
+    pthread_mutex_unlock(&j->lock);
+    return rc;
+}
+
+int serve_job_cancelled(const serve_job *job)
+{
+    serve_jobs *j = job->owner;
+    pthread_mutex_lock(&j->lock);
+    const int c = job->cancelled;
+    pthread_mutex_unlock(&j->lock);
+    return c;
+}
+
+/* The end frame, which closes the answer (owner->lock held). */
+static void finish(serve_job *job, int status, const char *message)
+{
+    size_t n = 0;
+    unsigned char *data = cli_wire_end_data(status, message, &n);
+    if (data) push_frame(job, CLI_WIRE_END, data, n, 0);
+    else job->cancelled = 1;
+    job->finished = 1;
+    pthread_cond_broadcast(&job->owner->changed);
+}
+
+const search_args *serve_job_args(const serve_job *job) { return &job->args; }
+const char *serve_job_query_name(const serve_job *job) { return job->query_name; }
+double serve_job_started(const serve_job *job) { return job->started; }
+
+const char *serve_job_queries(const serve_job *job, size_t *length)
+{
+    *length = job->queries_len;
+    return job->queries;
+}
+
+/* ---- The search thread ---- */
+
+static void *search_main(void *arg)
+{
+    serve_jobs *j = arg;
+    pthread_mutex_lock(&j->lock);
+    for (;;) {
+        while (j->queue_count == 0 && !j->stopping) pthread_cond_wait(&j->queued, &j->lock);
+        if (j->queue_count == 0) break;
+        serve_job *job = j->queue[j->queue_head];
+        j->queue_head = (j->queue_head + 1) % CLI_SERVE_MAX_QUEUED;
+        j->queue_count--;
+        if (j->stopping) {
+            /* Queued, not started: told so, the one under way was answered. */
+            finish(job, CLI_EXIT_FAILURE, "the server is stopping; the search was not run");
+        } else if (!job->cancelled) {
+            pthread_mutex_unlock(&j->lock);
+            char message[1200] = "";
+            const int status = j->handler.run(j->handler.user, job, message, sizeof message);
+            pthread_mutex_lock(&j->lock);
+            finish(job, status, message);
+        } else {
+            job->finished = 1;
+        }
+        pthread_mutex_unlock(&j->lock);
+        job_release(job);
+        pthread_mutex_lock(&j->lock);
+    }
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+/* ---- Connections ---- */
+
+/* Ends a request that was never queued: its end frame sent directly, within
+ * the write deadline. */
+static void refuse(serve_jobs *j, serve_job *job, int status, const char *message)
+{
+    if (j->verbose) cli_error("serve: %s", message);
+    set_deadline(j, job->slot, j->timeout, 0);
+    cli_wire_send_end(job->fd, status, message);
+}
+
+/* Reads the query file to the client's end of sending. */
+static int read_queries(serve_job *job, char *message, size_t cap)
+{
+    size_t have = 0, room = 1 << 16;
+    char *buf = malloc(room);
+    for (;;) {
+        if (!buf) {
+            snprintf(message, cap, "out of memory reading the queries");
+            return -1;
+        }
+        if (have == room) {
+            if (room >= CLI_SERVE_MAX_REQUEST_BYTES) {
+                free(buf);
+                snprintf(message, cap, "the queries are larger than a server takes (%zu bytes)",
+                         (size_t)CLI_SERVE_MAX_REQUEST_BYTES);
+                return -1;
+            }
+            char *more = realloc(buf, room * 2);
+            if (!more) free(buf);
+            buf = more;
+            room *= 2;
+            continue;
+        }
+        ssize_t r = read(job->fd, buf + have, room - have);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            free(buf);
+            snprintf(message, cap, "reading the queries: %s", errno == EPIPE || errno == ENOTCONN ? "timed out" : strerror(errno));
+            return -1;
+        }
+        if (r == 0) break;
+        have += (size_t)r;
+    }
+    job->queries = buf;
+    job->queries_len = have;
+    return 0;
+}
+
+/* Sends what the search thread queued, until the end frame; a client that
+ * goes away, or takes a part later than its deadline, cancels the job. */
+static void answer(serve_jobs *j, serve_job *job)
+{
+    pthread_mutex_lock(&j->lock);
+    for (;;) {
+        while (job->head == job->tail && !job->finished && !job->cancelled) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 200000000;
+            if (until.tv_nsec >= 1000000000) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(&j->changed, &j->lock, &until);
+            if (job->head != job->tail || job->finished || job->cancelled) break;
+            /* A client that closed its end (killed, say) cancels its search. */
+            struct pollfd p = {job->fd, 0, 0};
+            pthread_mutex_unlock(&j->lock);
+            const int gone = poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
+            pthread_mutex_lock(&j->lock);
+            if (gone) job->cancelled = 1;
+        }
+        if (job->cancelled || job->head == job->tail) break;
+        frame f = job->frames[job->head++];
+        job->pending -= f.n;
+        pthread_mutex_unlock(&j->lock);
+        set_deadline(j, job->slot, j->timeout, 0);
+        const int failed = cli_wire_send_frame(job->fd, f.type, f.data, f.n);
+        set_deadline(j, job->slot, 0, 0);
+        free(f.data);
+        pthread_mutex_lock(&j->lock);
+        if (failed) job->cancelled = 1;
+        if (failed || f.type == CLI_WIRE_END) break;
+    }
+    pthread_cond_broadcast(&j->changed);
+    pthread_mutex_unlock(&j->lock);
+}
+
+static void *connection_main(void *arg)
+{
+    serve_job *job = arg;
+    serve_jobs *j = job->owner;
+    char message[1400];
+    const char *why = NULL;
+    int queued = 0;
+    set_deadline(j, job->slot, j->timeout, 1);
+    if (cli_wire_recv_request(job->fd, &job->argc, &job->argv, &job->query_name, &why)) {
+        snprintf(message, sizeof message, "bad request: %s", why);
+        refuse(j, job, CLI_EXIT_USAGE, message);
+        goto done;
+    }
+    int st = cli_search_parse(job->argc, job->argv, 1, &job->args);
+    if (st) {
+        refuse(j, job, CLI_EXIT_USAGE,
+               st < 0 ? "bad request: --help is not a search"
+                      : "bad request: the server rejected its options (its log says why)");
+        goto done;
+    }
+    message[0] = '\0';
+    if (j->handler.check && j->handler.check(j->handler.user, &job->args, message, sizeof message)) {
+        refuse(j, job, CLI_EXIT_FAILURE, message);
+        goto done;
+    }
+    if (read_queries(job, message, sizeof message)) {
+        refuse(j, job, CLI_EXIT_FAILURE, message);
+        goto done;
+    }
+    set_deadline(j, job->slot, 0, 0);
+    pthread_mutex_lock(&j->lock);
+    if (j->stopping) {
+        snprintf(message, sizeof message, "the server is stopping");
+    } else if (j->queue_count == CLI_SERVE_MAX_QUEUED) {
+        snprintf(message, sizeof message, "the server is busy: %d requests are waiting; try again later",
+                 CLI_SERVE_MAX_QUEUED);
+    } else {
+        job->started = sw_clock_seconds();
+        j->queue[(j->queue_head + j->queue_count++) % CLI_SERVE_MAX_QUEUED] = job;
+        job->holders++;
+        queued = 1;
+        pthread_cond_signal(&j->queued);
+    }
+    pthread_mutex_unlock(&j->lock);
+    if (!queued) {
+        refuse(j, job, CLI_EXIT_FAILURE, message);
+        goto done;
+    }
+    answer(j, job);
+
+done:
+    pthread_mutex_lock(&j->lock);
+    j->slots[job->slot] = (slot){0};
+    j->connections--;
+    pthread_cond_broadcast(&j->changed);
+    pthread_mutex_unlock(&j->lock);
+    close(job->fd);
+    job_release(job);
+    return NULL;
+}
+
+void serve_jobs_accept(serve_jobs *j, int fd)
+{
+    serve_job *job = calloc(1, sizeof *job);
+    int s = -1;
+    pthread_mutex_lock(&j->lock);
+    for (int i = 0; job && !j->stopping && i < CLI_SERVE_MAX_CONNECTIONS && s < 0; i++)
+        if (!j->slots[i].used) s = i;
+    if (s >= 0) {
+        j->slots[s] = (slot){.used = 1, .fd = fd};
+        j->connections++;
+    }
+    pthread_mutex_unlock(&j->lock);
+    if (s < 0) {
+        /* Told at once, without reading its request: the socket's buffer
+         * takes the short answer. */
+        struct timeval tv = {1, 0};
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        cli_wire_send_end(fd, CLI_EXIT_FAILURE,
+                          job ? "the server is busy: too many connections; try again later" : "out of memory");
+        close(fd);
+        free(job);
+        return;
+    }
+    *job = (serve_job){.owner = j, .fd = fd, .slot = s, .holders = 1};
+    pthread_t thread;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&thread, &attr, connection_main, job)) {
+        pthread_mutex_lock(&j->lock);
+        j->slots[s] = (slot){0};
+        j->connections--;
+        pthread_mutex_unlock(&j->lock);
+        cli_wire_send_end(fd, CLI_EXIT_FAILURE, "the server is busy: no thread for the connection");
+        close(fd);
+        free(job);
+    }
+    pthread_attr_destroy(&attr);
+}
+
+int serve_jobs_start(const serve_handler *handler, int verbose, double timeout, serve_jobs **out)
+{
+    *out = NULL;
+    serve_jobs *j = calloc(1, sizeof *j);
+    if (!j) return -1;
+    j->handler = *handler;
+    j->verbose = verbose;
+    j->timeout = timeout;
+    pthread_mutex_init(&j->lock, NULL);
+    pthread_cond_init(&j->queued, NULL);
+    pthread_cond_init(&j->changed, NULL);
+    if (pthread_create(&j->search_thread, NULL, search_main, j)) {
+        free(j);
+        return -1;
+    }
+    if (pthread_create(&j->watchdog_thread, NULL, watchdog, j)) {
+        pthread_mutex_lock(&j->lock);
+        j->stopping = 1;
+        pthread_cond_broadcast(&j->queued);
+        pthread_mutex_unlock(&j->lock);
+        pthread_join(j->search_thread, NULL);
+        free(j);
+        return -1;
+    }
+    *out = j;
+    return 0;
+}
+
+void serve_jobs_stop(serve_jobs *j)
+{
+    if (!j) return;
+    pthread_mutex_lock(&j->lock);
+    j->stopping = 1;
+    pthread_cond_broadcast(&j->queued);
+    pthread_cond_broadcast(&j->changed);
+    pthread_mutex_unlock(&j->lock);
+    pthread_join(j->search_thread, NULL);
+    /* Connections send their answers within their deadlines; the watchdog
+     * ends those still sending requests, and leaves once none is left. */
+    pthread_join(j->watchdog_thread, NULL);
+    pthread_mutex_destroy(&j->lock);
+    pthread_cond_destroy(&j->queued);
+    pthread_cond_destroy(&j->changed);
+    free(j);
+}
