@@ -36,8 +36,8 @@ if [ $# -gt 0 ]; then
 else
   # Open MPI frees little of its own memory at exit and has unloaded its
   # plugins by then, so its leaks cannot even be named in a suppression
-  # file: the test run under mpirun is checked for everything but leaks.
-  mpi='^test_align_mpi$'
+  # file: the tests run under mpirun are checked for everything but leaks.
+  mpi='^test_(align|search)_mpi$'
   ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" ctest_run -R "$mpi"
   ctest_run -E "$mpi"
 fi

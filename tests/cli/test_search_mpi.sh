@@ -24,7 +24,7 @@ mpi() { timeout 120 mpirun "$@"; }
 # Sequences with homologs of the queries planted, each three times under
 # other names: about 3.3 million residues, 2 residue chunks.
 head -n 60 "$data/queries20.fasta" > "$tmp/q.fa"
-"$synthdb" protein --seqs 3000 --seed 7 --plant "$tmp/q.fa" > "$tmp/base.fa" || exit 1
+"$synthdb" protein --seqs 3000 --seed 7 --plant "$tmp/q.fa" > "$tmp/base.fa" || { echo "FAIL: synthdb"; exit 1; }
 awk 'FNR == 1 { copy++ } /^>/ { sub(/^>/, ">c" copy "_") } { print }' "$tmp/base.fa" "$tmp/base.fa" "$tmp/base.fa" > "$tmp/db.fa"
 "$makedb" -q "$tmp/db.fa" "$tmp/db" || exit 1
 
