@@ -1,0 +1,104 @@
+/* The AVX2 kernel of the inter-sequence engine: 32 subjects in 32 unsigned
+ * 8-bit lanes. Built with -mavx2; called only after a CPU check. */
+#include "sw_cpu_inter_impl.h"
+
+#if defined(__x86_64__)
+#ifndef __AVX2__
+#error "sw_cpu_inter_avx2.c must be compiled with -mavx2"
+#endif
+#include <immintrin.h>
+
+#define LANES 32
+#define KERNEL sw_inter_kernel_avx2
+#define V __m256i
+/* AVX2 has no mask registers: a mask is a vector of 0x00 / 0xFF bytes. */
+#define MASK __m256i
+#define ALIGNED _Alignas(32)
+#define ZERO() _mm256_setzero_si256()
+#define SET1(x) _mm256_set1_epi8((char)(x))
+#define LOAD(p) _mm256_load_si256(p)
+#define STORE(p, v) _mm256_store_si256((p), (v))
+#define STOREU(p, v) _mm256_storeu_si256((p), (v))
+#define ADDS(a, b) _mm256_adds_epu8((a), (b))
+#define SUBS(a, b) _mm256_subs_epu8((a), (b))
+#define MAX(a, b) _mm256_max_epu8((a), (b))
+#define SHUFFLE(t, i) _mm256_shuffle_epi8((t), (i))
+#define BROADCAST16(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p)))
+#define TEST_BIT(a, bit) _mm256_cmpeq_epi8(_mm256_and_si256((a), (bit)), (bit))
+#define BLEND(m, a, b) _mm256_blendv_epi8((a), (b), (m))
+
+/* The column profile: for each query code c, every lane's score against c
+ * (plus bias). The table row of c has 32 entries but a byte shuffle looks up
+ * 16, within each 128-bit block, so the row's two halves are each looked up
+ * and bit 4 of the residue code picks between them. SW_INTER_PAD has bit 7
+ * set, which makes both shuffles give 0. */
+static inline V lookup(const uint8_t *row, V idx, MASK high)
+{
+    V lo = BROADCAST16(row), hi = BROADCAST16(row + 16);
+    return BLEND(high, SHUFFLE(lo, idx), SHUFFLE(hi, idx));
+}
+
+/* Subject columns in the outer loop, query rows in the inner one: lanes
+ * move along their subjects in step, so one column profile (a few dozen
+ * vectors, in L1) serves every query row, and H and E of the query rows
+ * (query_len vectors each) are all the state a column passes on. The
+ * transposed order would need a profile vector per (query row, subject
+ * position), rebuilt for every group. Four columns go together (SWIPE
+ * does the same): H and E are read and written once per row for all four,
+ * and F and the diagonals of the four columns stay in registers. */
+void KERNEL(const sw_inter_group *g)
+{
+    const size_t query_len = g->query_len, columns = g->columns, n_codes = g->n_codes;
+    const uint8_t *query = g->query, *codes = g->codes, *table = g->table;
+    V *h = g->h, *e = g->e;
+    const V zero = ZERO(), v_bias = SET1(g->bias), v_oe = SET1(g->gap_open_extend),
+            v_ext = SET1(g->gap_extend), v_bit4 = SET1(0x10);
+    /* prof[c * 4 + k]: code c against column k of the block. */
+    ALIGNED V prof[SW_CODE_LIMIT * 4];
+    V best = zero;
+
+    for (size_t i = 0; i < query_len; i++) {
+        STORE(&h[i], zero);
+        STORE(&e[i], zero);
+    }
+    for (size_t j = 0; j < columns; j += 4) {
+        for (int k = 0; k < 4; k++) {
+            V idx = LOAD((const V *)(g->subjects + (j + k) * LANES));
+            MASK high = TEST_BIT(idx, v_bit4);
+            for (size_t c = 0; c < n_codes; c++)
+                prof[codes[c] * 4 + k] = lookup(table + codes[c] * SW_CODE_LIMIT, idx, high);
+        }
+        /* d_k: H of the row above, one column left of column k; f_k: F of
+         * column k. Row 0 of the matrix is all 0, and 0 is minus infinity
+         * for a gap in lanes that never go below 0. */
+        V d0 = zero, d1 = zero, d2 = zero, d3 = zero;
+        V f0 = zero, f1 = zero, f2 = zero, f3 = zero;
+        for (size_t i = 0; i < query_len; i++) {
+            const V *p = &prof[query[i] * 4];
+            V left = LOAD(&h[i]), ev = LOAD(&e[i]), h0, h1, h2, h3, gap;
+/* ev last into H: E runs along the row, the one chain from cell to cell
+ * of a row, so it goes through the fewest steps. */
+#define CELL(hk, dk, fk, pk)                                      \
+    hk = SUBS(ADDS(dk, pk), v_bias);                             \
+    hk = MAX(MAX(hk, fk), ev);                                   \
+    gap = SUBS(hk, v_oe);                                        \
+    ev = MAX(SUBS(ev, v_ext), gap);                              \
+    fk = MAX(SUBS(fk, v_ext), gap)
+            CELL(h0, d0, f0, p[0]);
+            CELL(h1, d1, f1, p[1]);
+            CELL(h2, d2, f2, p[2]);
+            CELL(h3, d3, f3, p[3]);
+#undef CELL
+            d0 = left;
+            d1 = h0;
+            d2 = h1;
+            d3 = h2;
+            best = MAX(best, MAX(MAX(h0, h1), MAX(h2, h3)));
+            STORE(&h[i], h3);
+            STORE(&e[i], ev);
+        }
+    }
+    STOREU((V *)g->best, best);
+}
+
+#endif
