@@ -52,6 +52,9 @@ struct serve_jobs {
     int verbose;
     double timeout;
     pthread_mutex_t lock;
+    /* getopt, which parses requests, keeps its state in globals: one
+     * connection parses at a time. */
+    pthread_mutex_t parse_lock;
     pthread_cond_t queued, changed;
     serve_job *queue[CLI_SERVE_MAX_QUEUED];
     size_t queue_head, queue_count;
@@ -334,7 +337,9 @@ static void *connection_main(void *arg)
         refuse(j, job, CLI_EXIT_USAGE, message);
         goto done;
     }
+    pthread_mutex_lock(&j->parse_lock);
     int st = cli_search_parse(job->argc, job->argv, 1, &job->args);
+    pthread_mutex_unlock(&j->parse_lock);
     if (st) {
         refuse(j, job, CLI_EXIT_USAGE,
                st < 0 ? "bad request: --help is not a search"
@@ -431,6 +436,7 @@ int serve_jobs_start(const serve_handler *handler, int verbose, double timeout, 
     j->verbose = verbose;
     j->timeout = timeout;
     pthread_mutex_init(&j->lock, NULL);
+    pthread_mutex_init(&j->parse_lock, NULL);
     pthread_cond_init(&j->queued, NULL);
     pthread_cond_init(&j->changed, NULL);
     if (pthread_create(&j->search_thread, NULL, search_main, j)) {
@@ -463,6 +469,7 @@ void serve_jobs_stop(serve_jobs *j)
      * ends those still sending requests, and leaves once none is left. */
     pthread_join(j->watchdog_thread, NULL);
     pthread_mutex_destroy(&j->lock);
+    pthread_mutex_destroy(&j->parse_lock);
     pthread_cond_destroy(&j->queued);
     pthread_cond_destroy(&j->changed);
     free(j);
