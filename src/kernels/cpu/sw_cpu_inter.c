@@ -348,7 +348,7 @@ int sw_inter_align_many(const sw_inter_variant *v, sw_inter_workspace *ws, const
         if (lengths[i] == 0 || query_len == 0) scores[i] = 0;
         else ws->order[m++] = (struct slot){lengths[i], i};
     }
-    qsort(ws->order, m, sizeof *ws->order, by_length);
+    if (m > 1) qsort(ws->order, m, sizeof *ws->order, by_length);
 
     search s = {
         .group = {.query = query, .query_len = query_len, .codes = codes, .n_codes = n_codes,
