@@ -518,21 +518,22 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
     if (rc == SW_OK && !held && !worker) rc = sw_db_check_headers(db, err);
     if (rc == SW_OK && !worker) rc = sw_outfmt_parse(outfmt, &format, err);
     if (rc == SW_OK) rc = sw_scoring_init(&scoring, s->matrix, s->gap_open, s->gap_extend, err);
+    /* The engine's settings, as every rank takes them. */
     int gpus[SW_MAX_GPUS];
+    sw_search_options opt = {
+        .top_n = s->top,
+        .threads = s->threads,
+        .cpu_engine = s->cpu_engine,
+        .device = s->device,
+        .gpus = s->gpus_listed ? s->gpus : NULL,
+        .num_gpus = s->num_gpus,
+        .gpu_memory = s->gpu_memory,
+        .gpu_threshold = s->gpu_threshold,
+        .note = s->message,
+        .note_user = s->message_user,
+    };
+    if (s->job) share_machine(s, &opt, gpus);
     if (worker) {
-        sw_search_options opt = {
-            .top_n = s->top,
-            .threads = s->threads,
-            .cpu_engine = s->cpu_engine,
-            .device = s->device,
-            .gpus = s->gpus_listed ? s->gpus : NULL,
-            .num_gpus = s->num_gpus,
-            .gpu_memory = s->gpu_memory,
-            .gpu_threshold = s->gpu_threshold,
-            .note = s->message,
-            .note_user = s->message_user,
-        };
-        share_machine(s, &opt, gpus);
         sw_error failed;
         sw_error_clear(&failed);
         if (err) failed = *err;
@@ -541,23 +542,12 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
         return rc;
     }
     if (rc == SW_OK) {
-        sw_search_options opt = {
-            .top_n = s->top,
-            .threads = s->threads,
-            .cpu_engine = s->cpu_engine,
-            .device = s->device,
-            .gpus = s->gpus_listed ? s->gpus : NULL,
-            .num_gpus = s->num_gpus,
-            .gpu_memory = s->gpu_memory,
-            .gpu_threshold = s->gpu_threshold,
-            .progress = s->progress,
-            .progress_user = s->progress_user,
-            .note = s->message,
-            .note_user = s->message_user,
-            .resident = held ? s->resident : NULL,
-            .ranks = s->ranks,
-        };
-        if (s->job) share_machine(s, &opt, gpus);
+        /* Rank 0, or a process alone: progress, the held database, the
+         * other ranks. */
+        opt.progress = s->progress;
+        opt.progress_user = s->progress_user;
+        opt.resident = held ? s->resident : NULL;
+        opt.ranks = s->ranks;
         sw_report_options rep = {
             .format = format,
             .stats = s->stats,

@@ -66,6 +66,20 @@ struct serve_jobs {
 
 /* ---- Deadlines ---- */
 
+/* Waits on `cond` at most a fifth of a second: the watchdog's round, and
+ * how often a waiting connection looks whether its client is gone. */
+static void wait_briefly(pthread_cond_t *cond, pthread_mutex_t *lock)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 200000000;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(cond, lock, &until);
+}
+
 static void set_deadline(serve_jobs *j, int s, double seconds, int reading)
 {
     pthread_mutex_lock(&j->lock);
@@ -90,14 +104,7 @@ static void *watchdog(void *arg)
                 c->deadline = 0;
             }
         }
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 200000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&j->changed, &j->lock, &until);
+        wait_briefly(&j->changed, &j->lock);
     }
     pthread_mutex_unlock(&j->lock);
     return NULL;
@@ -292,14 +299,7 @@ static void answer(serve_jobs *j, serve_job *job)
     pthread_mutex_lock(&j->lock);
     for (;;) {
         while (job->head == job->tail && !job->finished && !job->cancelled) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += 200000000;
-            if (until.tv_nsec >= 1000000000) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000;
-            }
-            pthread_cond_timedwait(&j->changed, &j->lock, &until);
+            wait_briefly(&j->changed, &j->lock);
             if (job->head != job->tail || job->finished || job->cancelled) break;
             /* A client that closed its end (killed, say) cancels its search. */
             struct pollfd p = {job->fd, 0, 0};
