@@ -1,7 +1,7 @@
 /* The inter-sequence CPU engine (sw_cpu_inter.h): every variant against the
- * reference engine, on random subjects, lanes that pass 8 bits, several gap
- * costs and matrices, long sequences and the smallest inputs; and the
- * variant lookup. */
+ * reference engine, on random subjects, lanes that pass 8 bits, scores at
+ * the 8-bit ceiling, several gap costs and matrices, long sequences, the
+ * smallest inputs and batches of queries; and the variant lookup. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -94,6 +94,80 @@ static void expect_reference_scores(const sw_inter_variant *v, const sw_scoring 
     }
     sw_inter_workspace_free(ws);
     free(scores);
+}
+
+/* The batch engine gives every (query, subject) pair the reference score;
+ * `ws` is the caller's, so that calls can share one. */
+static void expect_batch_reference_scores(const sw_inter_variant *v, sw_inter_workspace *ws,
+                                          const sw_scoring *sc, uint8_t *const *queries,
+                                          const size_t *query_lens, size_t nq, const batch *b,
+                                          const char *what)
+{
+    const size_t cells = nq * b->n;
+    int32_t *scores = malloc((cells ? cells : 1) * sizeof *scores);
+    cr_assert_not_null(scores);
+    for (size_t k = 0; k < cells; k++) scores[k] = -1;
+    sw_error err = {0};
+    int rc = sw_inter_align_batch(v, ws, (const uint8_t *const *)queries, query_lens, nq, sc,
+                                  (const uint8_t *const *)b->seqs, b->lengths, b->n, scores, &err);
+    cr_assert_eq(rc, SW_OK, "%s: %s: %s", v->name, what, err.message);
+    for (size_t q = 0; q < nq; q++) {
+        for (size_t i = 0; i < b->n; i++) {
+            sw_ref_result ref;
+            int rc_ref =
+                sw_ref_align(queries[q], query_lens[q], b->seqs[i], b->lengths[i], sc, &ref);
+            cr_assert_eq(rc_ref, SW_OK);
+            cr_expect_eq(scores[q * b->n + i], ref.score,
+                         "%s: %s: query %zu (length %zu), subject %zu (length %zu): %d, "
+                         "reference %d",
+                         v->name, what, q, query_lens[q], i, b->lengths[i], scores[q * b->n + i],
+                         ref.score);
+        }
+    }
+    free(scores);
+}
+
+/* The 8-bit ceiling as sw_cpu_inter.c derives it from the whole table:
+ * 255 - bias - gain, bias the negated smallest score, gain the largest. */
+static int inter_ceiling(const sw_scoring *sc, int *bias)
+{
+    int lo = INT8_MAX, hi = INT8_MIN;
+    for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++) {
+        lo = sc->table[i] < lo ? sc->table[i] : lo;
+        hi = sc->table[i] > hi ? sc->table[i] : hi;
+    }
+    *bias = lo < 0 ? -lo : 0;
+    return UINT8_MAX - *bias - (hi > 0 ? hi : 0);
+}
+
+/* A sequence that scores `target` against itself: repeats of the residue
+ * with the smallest positive self-score s, the last one swapped for a
+ * residue whose self-score adds the remainder of target / s. The caller
+ * checks the score with the reference engine. */
+static uint8_t *scoring_exactly(const sw_scoring *sc, int target, size_t *len)
+{
+    int unit = 0, unit_code = -1;
+    for (int c = 0; c < SW_CODE_LIMIT; c++) {
+        int self = sw_matrix_score(sc->table, (uint8_t)c, (uint8_t)c);
+        if (self > 0 && (unit_code < 0 || self < unit)) {
+            unit = self;
+            unit_code = c;
+        }
+    }
+    cr_assert(unit_code >= 0, "no residue scores above 0 against itself");
+    int rest = target % unit, last_code = unit_code;
+    if (rest) {
+        last_code = -1;
+        for (int c = 0; c < SW_CODE_LIMIT && last_code < 0; c++)
+            if (sw_matrix_score(sc->table, (uint8_t)c, (uint8_t)c) == unit + rest) last_code = c;
+        cr_assert(last_code >= 0, "no residue scores %d against itself", unit + rest);
+    }
+    *len = (size_t)(target / unit);
+    uint8_t *seq = malloc(*len);
+    cr_assert_not_null(seq);
+    memset(seq, unit_code, *len);
+    seq[*len - 1] = (uint8_t)last_code;
+    return seq;
 }
 
 /* ---- Behaviours, each run for every variant ---- */
@@ -254,9 +328,127 @@ static void small_counts(const char *name)
     sw_matrix_free(m);
 }
 
+/* Queries of 1 to 511 residues (past 255, an empty one among them) in one
+ * batch against random subjects, empty ones and near-copies of queries
+ * (lanes past 8 bits) among them; then a smaller batch in the same
+ * workspace. */
+static void batches_of_queries(const char *name)
+{
+    sw_inter_variant v = variant_or_skip(name);
+    sw_matrix *m = load_matrix("BLOSUM62");
+    sw_scoring sc = scoring_of(m, 11, 1);
+    test_rng r = test_rng_seed(606);
+    size_t query_lens[] = {1, 300, 2, 0, 33, 128, 511, 64};
+    enum { NQ = sizeof query_lens / sizeof *query_lens };
+    uint8_t *queries[NQ];
+    for (size_t q = 0; q < NQ; q++) queries[q] = random_sequence(&r, query_lens[q]);
+    batch b = random_batch(&r, 90, 1, 450);
+    for (size_t i = 0; i < b.n; i += 11) b.lengths[i] = 0;
+    for (size_t i = 4, q = 0; i < b.n; i += 13, q = (q + 1) % NQ) {
+        if (query_lens[q] < 20) continue;
+        free(b.seqs[i]);
+        b.seqs[i] = malloc(query_lens[q]);
+        cr_assert_not_null(b.seqs[i]);
+        memcpy(b.seqs[i], queries[q], query_lens[q]);
+        b.seqs[i][query_lens[q] / 3] = random_residue(&r);
+        b.lengths[i] = query_lens[q];
+    }
+    sw_inter_workspace *ws = NULL;
+    cr_assert_eq(sw_inter_workspace_create(&ws), SW_OK);
+    expect_batch_reference_scores(&v, ws, &sc, queries, query_lens, NQ, &b, "8 queries");
+    batch few = random_batch(&r, 5, 1, 40);
+    expect_batch_reference_scores(&v, ws, &sc, queries, query_lens, 3, &few, "3 queries after 8");
+    batch_free(&few);
+    sw_inter_workspace_free(ws);
+    batch_free(&b);
+    for (size_t q = 0; q < NQ; q++) free(queries[q]);
+    sw_matrix_free(m);
+}
+
+/* No queries or no subjects: SW_OK, nothing written, NULL arrays allowed
+ * where their count is 0. */
+static void empty_batches(const char *name)
+{
+    sw_inter_variant v = variant_or_skip(name);
+    sw_matrix *m = load_matrix("BLOSUM62");
+    sw_scoring sc = scoring_of(m, 11, 1);
+    test_rng r = test_rng_seed(707);
+    uint8_t *q = random_sequence(&r, 50);
+    const uint8_t *queries[] = {q, q};
+    const size_t query_lens[] = {50, 20};
+    batch b = random_batch(&r, 4, 1, 60);
+    sw_inter_workspace *ws = NULL;
+    cr_assert_eq(sw_inter_workspace_create(&ws), SW_OK);
+    int32_t untouched[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    cr_expect_eq(sw_inter_align_batch(&v, ws, NULL, NULL, 0, &sc, (const uint8_t *const *)b.seqs,
+                                      b.lengths, b.n, untouched, NULL),
+                 SW_OK);
+    cr_expect_eq(sw_inter_align_batch(&v, ws, queries, query_lens, 2, &sc, NULL, NULL, 0,
+                                      untouched, NULL),
+                 SW_OK);
+    cr_expect_eq(sw_inter_align_batch(&v, ws, NULL, NULL, 0, &sc, NULL, NULL, 0, NULL, NULL),
+                 SW_OK);
+    for (size_t k = 0; k < 8; k++) cr_expect_eq(untouched[k], -1, "score %zu written", k);
+    sw_inter_workspace_free(ws);
+    batch_free(&b);
+    free(q);
+    sw_matrix_free(m);
+}
+
+/* Best scores one below, on and one above the ceiling up to which an 8-bit
+ * lane is taken as exact (sw_cpu_inter.c), and at 255 - bias and past it,
+ * where a lane really saturates: queries that score each target against
+ * their own copies, all in one batch, among random subjects that share
+ * their groups. */
+static void scores_at_the_8bit_ceiling(const char *name)
+{
+    sw_inter_variant v = variant_or_skip(name);
+    sw_matrix *m = load_matrix("BLOSUM62");
+    int8_t dna[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    const sw_scoring schemes[] = {scoring_of(m, 11, 1), dna_scoring(dna, 1, -1, 2, 1)};
+    test_rng r = test_rng_seed(808);
+    for (size_t k = 0; k < sizeof schemes / sizeof *schemes; k++) {
+        const sw_scoring *sc = &schemes[k];
+        int bias, ceiling = inter_ceiling(sc, &bias);
+        const int targets[] = {ceiling - 1, ceiling,    ceiling + 1,
+                               255 - bias,  256 - bias, 257 - bias};
+        enum { NT = sizeof targets / sizeof *targets };
+        uint8_t *queries[NT];
+        size_t query_lens[NT];
+        batch b = random_batch(&r, 3 * NT, 40, 90);
+        for (size_t t = 0; t < NT; t++) {
+            queries[t] = scoring_exactly(sc, targets[t], &query_lens[t]);
+            sw_ref_result ref;
+            int rc_ref =
+                sw_ref_align(queries[t], query_lens[t], queries[t], query_lens[t], sc, &ref);
+            cr_assert_eq(rc_ref, SW_OK);
+            cr_assert_eq(ref.score, targets[t], "scheme %zu: a query built to score %d scores %d",
+                         k, targets[t], ref.score);
+            free(b.seqs[3 * t]);
+            b.seqs[3 * t] = malloc(query_lens[t]);
+            cr_assert_not_null(b.seqs[3 * t]);
+            memcpy(b.seqs[3 * t], queries[t], query_lens[t]);
+            b.lengths[3 * t] = query_lens[t];
+        }
+        char what[64];
+        snprintf(what, sizeof what, "scheme %zu, ceiling %d", k, ceiling);
+        sw_inter_workspace *ws = NULL;
+        cr_assert_eq(sw_inter_workspace_create(&ws), SW_OK);
+        expect_batch_reference_scores(&v, ws, sc, queries, query_lens, NT, &b, what);
+        sw_inter_workspace_free(ws);
+        for (size_t t = 0; t < NT; t++) {
+            expect_reference_scores(&v, sc, queries[t], query_lens[t], &b, what);
+            free(queries[t]);
+        }
+        batch_free(&b);
+    }
+    sw_matrix_free(m);
+}
+
 #define FOR_EACH_VARIANT(behaviour)                                               \
     Test(cpu_inter_avx512bw, behaviour) { behaviour("avx512bw"); }              \
     Test(cpu_inter_avx2, behaviour) { behaviour("avx2"); }                      \
+    Test(cpu_inter_sse41, behaviour) { behaviour("sse41"); }                    \
     Test(cpu_inter_scalar, behaviour) { behaviour("scalar"); }
 
 FOR_EACH_VARIANT(random_subjects)
@@ -265,6 +457,9 @@ FOR_EACH_VARIANT(other_gap_costs)
 FOR_EACH_VARIANT(long_sequences)
 FOR_EACH_VARIANT(one_residue_sequences)
 FOR_EACH_VARIANT(small_counts)
+FOR_EACH_VARIANT(batches_of_queries)
+FOR_EACH_VARIANT(empty_batches)
+FOR_EACH_VARIANT(scores_at_the_8bit_ceiling)
 
 /* ---- Variants ---- */
 
@@ -283,6 +478,32 @@ Test(cpu_inter, the_best_variant_is_one_this_cpu_runs_by_name)
     cr_assert_eq(sw_inter_variant_by_name(best.name, &named, NULL), SW_OK);
     cr_expect_eq(named.lanes, best.lanes);
     cr_expect(named.kernel == best.kernel);
+}
+
+Test(cpu_inter, a_batch_rejects_a_null_query_or_a_bad_code_naming_the_query)
+{
+    sw_inter_variant v;
+    cr_assert_eq(sw_inter_variant_by_name("scalar", &v, NULL), SW_OK);
+    sw_matrix *m = load_matrix("BLOSUM62");
+    sw_scoring sc = scoring_of(m, 11, 1);
+    const uint8_t good[] = {1, 2, 3}, bad[] = {1, SW_CODE_LIMIT, 3};
+    const uint8_t *subjects[] = {good};
+    const size_t lengths[] = {3}, query_lens[] = {3, 3};
+    int32_t scores[2];
+    sw_inter_workspace *ws = NULL;
+    cr_assert_eq(sw_inter_workspace_create(&ws), SW_OK);
+    sw_error err = {0};
+    const uint8_t *with_null[] = {good, NULL}, *with_bad[] = {good, bad};
+    cr_expect_eq(sw_inter_align_batch(&v, ws, with_null, query_lens, 2, &sc, subjects, lengths, 1,
+                                      scores, &err),
+                 SW_EINVAL);
+    cr_expect(strstr(err.message, "query 1") != NULL, "message: %s", err.message);
+    cr_expect_eq(sw_inter_align_batch(&v, ws, with_bad, query_lens, 2, &sc, subjects, lengths, 1,
+                                      scores, &err),
+                 SW_EINVAL);
+    cr_expect(strstr(err.message, "query 1") != NULL, "message: %s", err.message);
+    sw_inter_workspace_free(ws);
+    sw_matrix_free(m);
 }
 
 Test(cpu_inter, the_scalar_variant_runs_on_any_cpu)

@@ -1,6 +1,7 @@
 /* The inter-sequence engine's driver: variants by name and CPU features, the
  * plain C kernel, and the loop that puts subjects into lanes, runs a kernel
- * over each group and recomputes the lanes that may have saturated.
+ * over each group for every query and recomputes the lanes that may have
+ * saturated.
  *
  * Grouping. Subjects are sorted by length and run `lanes` at a time, each
  * group to its longest member's length (rounded up to the kernel's column
@@ -8,6 +9,13 @@
  * subject at once; sorting leaves little padding (a database is already
  * sorted by length, so neighbours differ by a few residues) without the
  * per-cell lane resets that refilling needs.
+ *
+ * Batches. Several queries share one call's preparation (sorting, the
+ * biased table) and each group's transposed columns: groups run in the
+ * outer loop and queries in the inner one, so a group's columns (columns x
+ * lanes bytes) stay in cache while every query passes over them, and what
+ * depends on a query alone (its codes, its striped profile) is made once
+ * per call.
  *
  * Padding is exact. A padded cell scores -bias <= 0 against every query
  * residue, so its H is at most the largest H of the cells it extends, E or
@@ -35,10 +43,12 @@ enum { ALIGNMENT = 64 };
 enum { SCALAR_LANES = 16 };
 
 struct sw_inter_workspace {
-    uint8_t *mem; /* H, E and the transposed columns of a group */
+    uint8_t *mem; /* H, E, the transposed columns of a group, its lanes' best */
     size_t size;
     struct slot *order;
     size_t order_cap;
+    struct query *queries;
+    size_t queries_cap;
     sw_simd_workspace *simd; /* for recomputed lanes */
 };
 
@@ -46,6 +56,13 @@ struct sw_inter_workspace {
 struct slot {
     size_t length;
     size_t index;
+};
+
+/* What a call derives from one of its queries, once for all its groups. */
+struct query {
+    sw_inter_group group; /* complete but for `columns`, set per group */
+    uint8_t codes[SW_CODE_LIMIT];
+    sw_simd_profile *profile; /* made on the first of its lanes that saturates */
 };
 
 static uint8_t adds_u8(int a, int b)
@@ -105,9 +122,11 @@ static const known_variant known[] = {
 #if defined(__x86_64__)
     {"avx512bw", "avx512bw", 64, sw_inter_kernel_avx512bw},
     {"avx2", "avx2", 32, sw_inter_kernel_avx2},
+    {"sse41", "sse4.1", 16, sw_inter_kernel_sse41},
 #else
     {"avx512bw", "avx512bw", 64, NULL},
     {"avx2", "avx2", 32, NULL},
+    {"sse41", "sse4.1", 16, NULL},
 #endif
     {"scalar", NULL, SCALAR_LANES, scalar_kernel},
 };
@@ -124,6 +143,9 @@ static int cpu_runs(const known_variant *k)
     if (strcmp(k->feature, "avx512bw") == 0)
         return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512f");
     if (strcmp(k->feature, "avx2") == 0) return __builtin_cpu_supports("avx2");
+    /* Its byte shuffle is SSSE3, which no SSE4.1 CPU lacks; checked all the same. */
+    if (strcmp(k->feature, "sse4.1") == 0)
+        return __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("ssse3");
 #endif
     return 0;
 }
@@ -175,6 +197,7 @@ void sw_inter_workspace_free(sw_inter_workspace *ws)
     if (!ws) return;
     free(ws->mem);
     free(ws->order);
+    free(ws->queries);
     sw_simd_workspace_free(ws->simd);
     free(ws);
 }
@@ -207,6 +230,16 @@ static int reserve_order(sw_inter_workspace *ws, size_t n)
     return SW_OK;
 }
 
+static int reserve_queries(sw_inter_workspace *ws, size_t n)
+{
+    if (n <= ws->queries_cap) return SW_OK;
+    struct query *queries = realloc(ws->queries, n * sizeof *queries);
+    if (!queries) return SW_ENOMEM;
+    ws->queries = queries;
+    ws->queries_cap = n;
+    return SW_OK;
+}
+
 /* ---- The search ---- */
 
 static int by_length(const void *a, const void *b)
@@ -232,96 +265,81 @@ static int check_codes(const uint8_t *seq, size_t len)
 
 /* What every group of one call shares. */
 typedef struct search {
-    sw_inter_group group;
+    uint8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT]; /* scores plus bias */
     int ceiling;
-    const uint8_t *query;
-    size_t query_len;
     const sw_scoring *scoring;
-    sw_simd_profile *profile; /* made on the first lane that saturates */
+    struct query *queries;
+    size_t num_queries;
+    const uint8_t *const *subjects;
+    size_t n;
+    int32_t *scores;
+    uint8_t *columns; /* the group's subjects in lanes (sw_inter_group.subjects) */
 } search;
 
 /* The exact score of a lane that may have saturated. The 8-bit pass is
  * already known to overflow, so the striped engine starts at 16 bits. */
-static int recompute(search *s, sw_inter_workspace *ws, const uint8_t *subject, size_t length,
-                     int32_t *score)
+static int recompute(const search *s, struct query *q, sw_inter_workspace *ws,
+                     const uint8_t *subject, size_t length, int32_t *score)
 {
     int rc;
-    if (!s->profile) {
+    if (!q->profile) {
         sw_simd_variant v = sw_simd_variant_default();
         v.first_width = 1;
-        if ((rc = sw_simd_profile_create_variant(s->query, s->query_len, s->scoring, &v,
-                                                 &s->profile)) != SW_OK)
+        if ((rc = sw_simd_profile_create_variant(q->group.query, q->group.query_len, s->scoring,
+                                                 &v, &q->profile)) != SW_OK)
             return rc;
     }
     if (!ws->simd && (rc = sw_simd_workspace_create(&ws->simd)) != SW_OK) return rc;
-    int r = sw_simd_align(s->profile, ws->simd, subject, length);
+    int r = sw_simd_align(q->profile, ws->simd, subject, length);
     if (r < 0) return r;
     *score = r;
     return SW_OK;
 }
 
-/* Runs the kernel over order[0 .. count) (count <= lanes), lengths >= 1. */
+/* Runs order[0 .. count) (count <= lanes, sorted, lengths >= 1) against
+ * every query: the group is put into lanes once and stays in cache while
+ * the queries pass over it. */
 static int run_group(search *s, const sw_inter_variant *v, sw_inter_workspace *ws,
-                     const struct slot *order, size_t count, const uint8_t *const *subjects,
-                     int32_t *scores)
+                     const struct slot *order, size_t count)
 {
     const size_t lanes = (size_t)v->lanes;
-    size_t longest = 0;
-    for (size_t l = 0; l < count; l++)
-        if (order[l].length > longest) longest = order[l].length;
-    const size_t columns = round_up(longest, SW_INTER_COLUMN_STEP);
-    const size_t state_bytes = round_up(s->query_len * lanes, ALIGNMENT);
-    const size_t column_bytes = round_up(columns * lanes, ALIGNMENT);
-    const size_t best_at = 2 * state_bytes + column_bytes;
-    int rc = reserve_mem(ws, best_at + round_up(lanes, ALIGNMENT));
-    if (rc) return rc;
-
-    uint8_t *cols = ws->mem + 2 * state_bytes;
+    const size_t columns = round_up(order[count - 1].length, SW_INTER_COLUMN_STEP);
+    uint8_t *cols = s->columns;
     memset(cols, SW_INTER_PAD, columns * lanes);
     for (size_t l = 0; l < count; l++) {
-        const uint8_t *subject = subjects[order[l].index];
+        const uint8_t *subject = s->subjects[order[l].index];
         for (size_t j = 0; j < order[l].length; j++) cols[j * lanes + l] = subject[j];
     }
-    sw_inter_group g = s->group;
-    g.subjects = cols;
-    g.columns = columns;
-    g.h = ws->mem;
-    g.e = ws->mem + state_bytes;
-    g.best = ws->mem + best_at;
-    v->kernel(&g);
-
-    for (size_t l = 0; l < count; l++) {
-        size_t i = order[l].index;
-        if (g.best[l] <= s->ceiling) {
-            scores[i] = g.best[l];
-        } else if ((rc = recompute(s, ws, subjects[i], order[l].length, &scores[i])) != SW_OK) {
-            return rc;
+    for (size_t q = 0; q < s->num_queries; q++) {
+        struct query *query = &s->queries[q];
+        if (query->group.query_len == 0) continue; /* scored 0 already */
+        sw_inter_group g = query->group;
+        g.columns = columns;
+        v->kernel(&g);
+        int32_t *scores = s->scores + q * s->n;
+        for (size_t l = 0; l < count; l++) {
+            size_t i = order[l].index;
+            int rc;
+            if (g.best[l] <= s->ceiling) {
+                scores[i] = g.best[l];
+            } else if ((rc = recompute(s, query, ws, s->subjects[i], order[l].length,
+                                       &scores[i])) != SW_OK) {
+                return rc;
+            }
         }
     }
     return SW_OK;
 }
 
-int sw_inter_align_many(const sw_inter_variant *v, sw_inter_workspace *ws, const uint8_t *query,
-                        size_t query_len, const sw_scoring *scoring, const uint8_t *const *subjects,
-                        const size_t *lengths, size_t n, int32_t *scores, sw_error *err)
+/* Everything the groups share: the biased table and the ceiling, each
+ * query's codes and gap costs, the nonempty subjects sorted into
+ * ws->order[0 .. *sorted), the memory laid out for the longest query and
+ * subject. */
+static int prepare(search *s, const sw_inter_variant *v, sw_inter_workspace *ws,
+                   const uint8_t *const *queries, const size_t *query_lens, size_t longest_query,
+                   const size_t *lengths, size_t *sorted)
 {
-    if (!v || !v->kernel || v->lanes < 1 || !ws || !scoring || !scoring->table ||
-        scoring->gap_open < 0 || scoring->gap_open > UINT8_MAX || scoring->gap_extend < 1 ||
-        scoring->gap_extend > UINT8_MAX || (query_len && !query) ||
-        (n && (!subjects || !lengths || !scores)))
-        return sw_error_set(err, SW_EINVAL, "invalid argument to sw_inter_align_many");
-    if (!check_codes(query, query_len))
-        return sw_error_set(err, SW_EINVAL, "query holds a residue code >= %d", SW_CODE_LIMIT);
-    for (size_t i = 0; i < n; i++) {
-        if (lengths[i] && !subjects[i])
-            return sw_error_set(err, SW_EINVAL, "subject %zu is NULL", i);
-        if (!check_codes(subjects[i], lengths[i]))
-            return sw_error_set(err, SW_EINVAL, "subject %zu holds a residue code >= %d", i,
-                                SW_CODE_LIMIT);
-        if (exceeds_int32(query_len, lengths[i], scoring->max_score))
-            return sw_error_set(err, SW_ELIMIT, "subject %zu: scores could pass 2^31", i);
-    }
-
+    const sw_scoring *scoring = s->scoring;
     /* Bias and ceiling from the table itself, as sw_cpu_simd.c does, so that
      * a max_score that understates it cannot let a saturated lane pass. */
     int lo = INT8_MAX, hi = INT8_MIN;
@@ -330,40 +348,112 @@ int sw_inter_align_many(const sw_inter_variant *v, sw_inter_workspace *ws, const
         hi = scoring->table[i] > hi ? scoring->table[i] : hi;
     }
     const int bias = lo < 0 ? -lo : 0, gain = hi > 0 ? hi : 0;
-    uint8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
-    for (size_t i = 0; i < sizeof table; i++) table[i] = (uint8_t)(scoring->table[i] + bias);
-    uint8_t codes[SW_CODE_LIMIT];
-    size_t n_codes = 0;
-    int seen[SW_CODE_LIMIT] = {0};
-    for (size_t i = 0; i < query_len; i++)
-        if (!seen[query[i]]++) codes[n_codes++] = query[i];
+    for (size_t i = 0; i < sizeof s->table; i++)
+        s->table[i] = (uint8_t)(scoring->table[i] + bias);
+    s->ceiling = UINT8_MAX - bias - gain; /* >= 0: bias <= 128, gain <= 127 */
     /* open + extend may reach 510; where every H <= 255, 255 already takes
      * any H to 0, as the full cost would. */
     const int open_extend = scoring->gap_open + scoring->gap_extend;
 
-    int rc = reserve_order(ws, n);
-    if (rc) return sw_error_set(err, rc, "out of memory");
-    size_t m = 0; /* subjects left after the empty ones (and an empty query) */
-    for (size_t i = 0; i < n; i++) {
-        if (lengths[i] == 0 || query_len == 0) scores[i] = 0;
-        else ws->order[m++] = (struct slot){lengths[i], i};
+    size_t m = 0, longest = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (lengths[i] == 0) continue;
+        ws->order[m++] = (struct slot){lengths[i], i};
+        longest = lengths[i] > longest ? lengths[i] : longest;
     }
+    /* A sort of an empty list is undefined behaviour. */
     if (m > 1) qsort(ws->order, m, sizeof *ws->order, by_length);
 
-    search s = {
-        .group = {.query = query, .query_len = query_len, .codes = codes, .n_codes = n_codes,
-                  .table = table, .bias = bias,
-                  .gap_open_extend = open_extend > UINT8_MAX ? UINT8_MAX : open_extend,
-                  .gap_extend = scoring->gap_extend},
-        .ceiling = UINT8_MAX - bias - gain, /* >= 0: bias <= 128, gain <= 127 */
-        .query = query,
-        .query_len = query_len,
-        .scoring = scoring,
-    };
+    const size_t lanes = (size_t)v->lanes;
+    const size_t state_bytes = round_up(longest_query * lanes, ALIGNMENT);
+    const size_t columns = round_up(longest, SW_INTER_COLUMN_STEP);
+    const size_t column_bytes = round_up(columns * lanes, ALIGNMENT);
+    const size_t best_at = 2 * state_bytes + column_bytes;
+    int rc = reserve_mem(ws, best_at + round_up(lanes, ALIGNMENT));
+    if (rc) return rc;
+    s->columns = ws->mem + 2 * state_bytes;
+
+    for (size_t q = 0; q < s->num_queries; q++) {
+        struct query *query = &s->queries[q];
+        const uint8_t *seq = queries[q];
+        size_t n_codes = 0;
+        int seen[SW_CODE_LIMIT] = {0};
+        for (size_t i = 0; i < query_lens[q]; i++)
+            if (!seen[seq[i]]++) query->codes[n_codes++] = seq[i];
+        query->group = (sw_inter_group){
+            .query = seq, .query_len = query_lens[q], .codes = query->codes, .n_codes = n_codes,
+            .table = s->table, .bias = bias,
+            .gap_open_extend = open_extend > UINT8_MAX ? UINT8_MAX : open_extend,
+            .gap_extend = scoring->gap_extend,
+            .subjects = s->columns, .h = ws->mem, .e = ws->mem + state_bytes,
+            .best = ws->mem + best_at};
+    }
+    *sorted = m;
+    return SW_OK;
+}
+
+int sw_inter_align_batch(const sw_inter_variant *v, sw_inter_workspace *ws,
+                         const uint8_t *const *queries, const size_t *query_lens,
+                         size_t num_queries, const sw_scoring *scoring,
+                         const uint8_t *const *subjects, const size_t *lengths, size_t n,
+                         int32_t *scores, sw_error *err)
+{
+    if (!v || !v->kernel || v->lanes < 1 || !ws || !scoring || !scoring->table ||
+        scoring->gap_open < 0 || scoring->gap_open > UINT8_MAX || scoring->gap_extend < 1 ||
+        scoring->gap_extend > UINT8_MAX || (num_queries && (!queries || !query_lens)) ||
+        (n && (!subjects || !lengths)) || (num_queries && n && !scores))
+        return sw_error_set(err, SW_EINVAL, "invalid argument to the inter-sequence engine");
+    size_t longest_query = 0, longest_at = 0;
+    for (size_t q = 0; q < num_queries; q++) {
+        if (query_lens[q] && !queries[q])
+            return sw_error_set(err, SW_EINVAL, "query %zu is NULL", q);
+        if (!check_codes(queries[q], query_lens[q]))
+            return sw_error_set(err, SW_EINVAL, "query %zu holds a residue code >= %d", q,
+                                SW_CODE_LIMIT);
+        if (query_lens[q] > longest_query) {
+            longest_query = query_lens[q];
+            longest_at = q;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (lengths[i] && !subjects[i])
+            return sw_error_set(err, SW_EINVAL, "subject %zu is NULL", i);
+        if (!check_codes(subjects[i], lengths[i]))
+            return sw_error_set(err, SW_EINVAL, "subject %zu holds a residue code >= %d", i,
+                                SW_CODE_LIMIT);
+        /* The bound grows with the query, so the longest one decides. */
+        if (exceeds_int32(longest_query, lengths[i], scoring->max_score))
+            return sw_error_set(err, SW_ELIMIT, "query %zu, subject %zu: scores could pass 2^31",
+                                longest_at, i);
+    }
+    if (num_queries == 0 || n == 0) return SW_OK;
+
+    /* Empty queries and subjects score 0 and never reach a kernel. */
+    for (size_t q = 0; q < num_queries; q++)
+        for (size_t i = 0; i < n; i++)
+            if (query_lens[q] == 0 || lengths[i] == 0) scores[q * n + i] = 0;
+
+    int rc = reserve_order(ws, n);
+    if (!rc) rc = reserve_queries(ws, num_queries);
+    if (rc) return sw_error_set(err, rc, "out of memory");
+    for (size_t q = 0; q < num_queries; q++) ws->queries[q].profile = NULL;
+    search s = {.scoring = scoring, .queries = ws->queries, .num_queries = num_queries,
+                .subjects = subjects, .n = n, .scores = scores};
+    size_t m = 0;
+    rc = prepare(&s, v, ws, queries, query_lens, longest_query, lengths, &m);
+    if (longest_query == 0) m = 0; /* every query empty: no group to run */
     const size_t lanes = (size_t)v->lanes;
     for (size_t at = 0; at < m && rc == SW_OK; at += lanes)
-        rc = run_group(&s, v, ws, ws->order + at, m - at < lanes ? m - at : lanes, subjects, scores);
-    sw_simd_profile_free(s.profile);
+        rc = run_group(&s, v, ws, ws->order + at, m - at < lanes ? m - at : lanes);
+    for (size_t q = 0; q < num_queries; q++) sw_simd_profile_free(ws->queries[q].profile);
     if (rc) return sw_error_set(err, rc, "inter-sequence search: %s", sw_strerror(rc));
     return SW_OK;
+}
+
+int sw_inter_align_many(const sw_inter_variant *v, sw_inter_workspace *ws, const uint8_t *query,
+                        size_t query_len, const sw_scoring *scoring, const uint8_t *const *subjects,
+                        const size_t *lengths, size_t n, int32_t *scores, sw_error *err)
+{
+    return sw_inter_align_batch(v, ws, &query, &query_len, 1, scoring, subjects, lengths, n,
+                                scores, err);
 }

@@ -25,7 +25,7 @@ typedef void (*sw_inter_kernel)(const sw_inter_group *g);
 
 /* One variant: an instruction set's kernel and its lane count. */
 typedef struct sw_inter_variant {
-    const char *name; /* "avx512bw", "avx2" or "scalar" (plain C, any CPU) */
+    const char *name; /* "avx512bw", "avx2", "sse41" or "scalar" (plain C, any CPU) */
     int lanes;
     sw_inter_kernel kernel;
 } sw_inter_variant;
@@ -33,7 +33,8 @@ typedef struct sw_inter_variant {
 /* Per-thread scratch; grows as needed, never shrinks. */
 typedef struct sw_inter_workspace sw_inter_workspace;
 
-/* The best variant this CPU runs: "avx512bw", else "avx2", else "scalar". */
+/* The best variant this CPU runs: "avx512bw", else "avx2", else "sse41",
+ * else "scalar". */
 int sw_inter_variant_best(sw_inter_variant *out);
 
 /* The variant `name`: SW_ENOTFOUND for an unknown name, SW_ENODEV when this
@@ -52,6 +53,18 @@ void sw_inter_workspace_free(sw_inter_workspace *ws);
 int sw_inter_align_many(const sw_inter_variant *v, sw_inter_workspace *ws, const uint8_t *query,
                         size_t query_len, const sw_scoring *scoring, const uint8_t *const *subjects,
                         const size_t *lengths, size_t n, int32_t *scores, sw_error *err);
+
+/* sw_inter_align_many for num_queries queries (queries[q], query_lens[q]
+ * codes) against the same n subjects: scores[q * n + i] receives query q's
+ * score against subject i. The subjects are sorted and put into lanes once,
+ * and each group of them meets every query while it is in cache, so a
+ * batch costs less than a call per query. num_queries = 0 or n = 0 writes
+ * nothing. Errors as sw_inter_align_many's. */
+int sw_inter_align_batch(const sw_inter_variant *v, sw_inter_workspace *ws,
+                         const uint8_t *const *queries, const size_t *query_lens,
+                         size_t num_queries, const sw_scoring *scoring,
+                         const uint8_t *const *subjects, const size_t *lengths, size_t n,
+                         int32_t *scores, sw_error *err);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,7 @@
 /* Kernels take columns this many at a time; the driver pads the rest. */
 #define SW_INTER_COLUMN_STEP 4
 
-/* One group of `lanes` subjects, as a kernel gets it. */
+/* One group of `lanes` subjects against one query, as a kernel gets it. */
 struct sw_inter_group {
     const uint8_t *query;   /* query_len codes < SW_CODE_LIMIT */
     size_t query_len;
@@ -39,6 +39,7 @@ struct sw_inter_group {
 #if defined(__x86_64__)
 void sw_inter_kernel_avx512bw(const sw_inter_group *g);
 void sw_inter_kernel_avx2(const sw_inter_group *g);
+void sw_inter_kernel_sse41(const sw_inter_group *g);
 #endif
 
 #endif
