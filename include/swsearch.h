@@ -58,7 +58,8 @@ enum {
     SW_ENODEV = -8,      /* no usable GPU */
     SW_EDEVICE = -9,     /* a GPU call failed */
     SW_ELIMIT = -10,     /* input beyond a documented limit */
-    SW_EBUSY = -11       /* another process holds the lock (a database being written) */
+    SW_EBUSY = -11,      /* another process holds the lock (a database being written) */
+    SW_ECANCELED = -12   /* stopped because its caller asked (sw_search_set_cancel) */
 };
 
 /* Details of a failure: `message` is ready for a user, for example
@@ -404,6 +405,53 @@ typedef struct sw_search_summary {
 /* The summary of the last run of `s`, whatever its outcome (as far as it
  * went); all zero before the first. */
 SW_API int sw_search_get_summary(const sw_search *s, sw_search_summary *out, sw_error *err);
+
+/* Asked from the search's threads between pieces of work (a few database
+ * sequences on the CPU, a query or a streamed part on a GPU): nonzero stops
+ * the run, which fails with SW_ECANCELED and writes nothing more. It must
+ * be quick and safe to call from any thread. NULL (the default): never. */
+typedef int (*sw_cancel_fn)(void *user);
+SW_API int sw_search_set_cancel(sw_search *s, sw_cancel_fn fn, void *user, sw_error *err);
+
+/* ---- Requests: several searches sharing scans -------------------------- */
+
+/* A request is a search written as sw_search_write_input() would write it,
+ * answered a share of its queries at a time by sw_search_step(), together
+ * with other requests: a service answering several clients scans the
+ * database once for all of them instead of once per client, and a client
+ * with one query need not wait for another's thousands. */
+typedef struct sw_request sw_request;
+
+/* A request for the queries of `in` against `db`, written to `out` in
+ * `outfmt`, with the settings that `s` has now (matrix, gap costs, E-value,
+ * top, statistics, alignments, device, GPUs, threads, messages, warnings
+ * and the cancel function); later changes of `s` do not reach it. `in` and
+ * `out` are borrowed until sw_request_free(). */
+SW_API int sw_request_create(sw_search *s, const sw_db *db, sw_query_input *in, const char *outfmt, FILE *out,
+                             sw_request **req, sw_error *err);
+/* 1 when requests a and b may share a step: the same database, scoring and
+ * engine settings (device, GPUs, GPU memory, threads, CPU engine, GPU
+ * threshold) and the same statistics method; else 0. Formats, E-values,
+ * tops and alignments may differ. */
+SW_API int sw_request_compatible(const sw_request *a, const sw_request *b);
+/* One scan for `n` compatible requests: each unfinished request gives its
+ * next queries, a fair share of at most `max_queries` queries in all (0:
+ * the bounds of a batch of sw_search_write_input), at least one each;
+ * they are searched together, on the database held by `s` when it holds
+ * `db` (sw_search_hold), and each request's hits are written to its own
+ * output. A failure of one request (its queries, its output, its cancel
+ * function) ends that request only, which sw_request_status() tells; the
+ * return is SW_OK, or the failure of the scan itself, which ends every
+ * request of the step. A request whose queries are all answered is
+ * finished, its output complete (format 7's and json's ends written). */
+SW_API int sw_search_step(sw_search *s, sw_request *const *reqs, size_t n, size_t max_queries, sw_error *err);
+/* *done: 1 once the request is finished (answered, or failed); the return
+ * is SW_OK, or the code of its failure with its message in `err`. */
+SW_API int sw_request_status(const sw_request *r, int *done, sw_error *err);
+/* What the scans did for the request so far: its own queries, hits and
+ * alignments; the engine's figures of the scans it took part in. */
+SW_API int sw_request_get_summary(const sw_request *r, sw_search_summary *out, sw_error *err);
+SW_API void sw_request_free(sw_request *r);
 
 /* ---- Engines and GPUs ------------------------------------------------- */
 

@@ -2,7 +2,7 @@
 # Builds on the GPU machine and runs what is asked: `test` (GPU tests),
 # `sanitize` (the GPU test under compute-sanitizer), `bench` (bench/gpu_search.sh), `alncost` (bench/alignment_cost.sh),
 # `peers` (bench/peers_side_by_side.sh: CUDASW++4.0 side by side), `masa` (bench/masa_side_by_side.sh:
-# MASA-CUDAlign 3.9.1 stage 1 side by side; MASA_LENGTHS, default 2000000), `serve` (bench/serve_latency.sh), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
+# MASA-CUDAlign 3.9.1 stage 1 side by side; MASA_LENGTHS, default 2000000), `serve` (bench/serve_latency.sh), `shared` (bench/serve_shared.sh: clients sharing the server's scans; ROUNDS, SCAN_QUERIES), `many` (bench/many_queries.sh), `sweep` (bench/gpu_threshold_sweep.sh), `cdp` (a second build with the
 # device-side launcher: its GPU tests), `concurrency` (bench/gpu_concurrency.sh;
 # needs `cdp` before it), `pairtest` (pairwise tests, GPU engine included),
 # `pairbench` (bench/pair_gpu.sh), `pathgpu` (the alignment itself on the GPU: tests, memcheck, bench/pair_alignment.sh), `pairshape` (bench/pair_shape.sh: rows a lane side by side), `pairshapes` (bench/pair_shapes.sh), `pairtune` (bench/pair_tune.sh), `pairbest` (bench/pair_best.sh), `pairrepeat` (bench/pair_repeat.sh), `pathtune` (bench/pair_path_tune.sh), `pairmpi` (bench/pair_mpi.sh),
@@ -137,6 +137,9 @@ for step in "$@"; do
     serve)
       bash bench/serve_latency.sh $build ${RUNS:-20} > "$out/serve.log" 2>&1
       echo "serve rc=$?"; cat "$out/serve.log" ;;
+    shared)
+      bash bench/serve_shared.sh $build ${ROUNDS:-3} > "$out/shared.log" 2>&1
+      echo "shared rc=$?"; cat "$out/shared.log" ;;
     ab)
       entries=()
       for tree in .ab/*/; do

@@ -25,7 +25,7 @@ __all__ = [
     "Database", "Hit", "Hits", "makedb", "MakeDbResult", "FIELDS", "version", "align", "Alignment",
     "SwsearchError", "SwsearchWarning", "AllocationError", "ReadWriteError", "FormatError", "CorruptError",
     "VersionError", "InvalidArgumentError", "NotFoundError", "NoDeviceError", "DeviceError", "LimitError",
-    "BusyError",
+    "BusyError", "CancelledError",
 ]
 
 __version__ = ffi.string(lib.sw_version_string()).decode()
@@ -98,9 +98,14 @@ class BusyError(SwsearchError):
     code = lib.SW_EBUSY
 
 
+class CancelledError(SwsearchError):
+    """A run stopped because its cancel function asked it to."""
+    code = lib.SW_ECANCELED
+
+
 _ERRORS = {c.code: c for c in (AllocationError, ReadWriteError, FormatError, CorruptError, VersionError,
                                InvalidArgumentError, NotFoundError, NoDeviceError, DeviceError, LimitError,
-                               BusyError)}
+                               BusyError, CancelledError)}
 
 
 class SwsearchWarning(UserWarning):

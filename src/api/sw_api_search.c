@@ -50,7 +50,39 @@ struct sw_search {
     sw_search_summary summary; /* of the last run */
     sw_mpi *job;               /* NULL: one process (sw_search_set_mpi) */
     sw_search_ranks *ranks;    /* the job's search of the last database run */
+    sw_cancel_fn cancel;
+    void *cancel_user;
+    /* The scanner of the last sw_search_step, kept for later steps with the
+     * same engine (what its first scan found, a resident copy), and the
+     * engine it was made for. */
+    sw_report_scanner *scanner;
+    struct engine_key *scan_key;
 };
+
+/* What requests must share to share a scan (sw_request_compatible). */
+typedef struct engine_key {
+    const sw_db *db;
+    int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    int gap_open, gap_extend;
+    sw_device device;
+    int gpus[SW_MAX_GPUS];
+    int num_gpus, gpus_listed;
+    uint64_t gpu_memory;
+    int threads;
+    sw_cpu_engine cpu_engine;
+    uint32_t gpu_threshold;
+    const sw_resident *resident; /* the held copy the request's database had */
+} engine_key;
+
+static int same_engine(const engine_key *a, const engine_key *b)
+{
+    if (a->db != b->db || memcmp(a->table, b->table, sizeof a->table) || a->gap_open != b->gap_open ||
+        a->gap_extend != b->gap_extend || a->device != b->device || a->num_gpus != b->num_gpus ||
+        a->gpus_listed != b->gpus_listed || a->gpu_memory != b->gpu_memory || a->threads != b->threads ||
+        a->cpu_engine != b->cpu_engine || a->gpu_threshold != b->gpu_threshold || a->resident != b->resident)
+        return 0;
+    return !a->gpus_listed || !memcmp(a->gpus, b->gpus, (size_t)a->num_gpus * sizeof *a->gpus);
+}
 
 /* Queries read through a trampoline, so that their warnings reach the
  * search that reads them, whichever it is. */
@@ -102,6 +134,8 @@ int sw_search_create(sw_search **out, sw_error *err)
 void sw_search_free(sw_search *s)
 {
     if (!s) return;
+    sw_report_scanner_free(s->scanner);
+    free(s->scan_key);
     sw_search_ranks_free(s->ranks);
     sw_mpi_leave(s->job);
     sw_resident_free(s->resident);
@@ -364,6 +398,9 @@ int sw_search_check_format(const char *outfmt, sw_error *err)
 int sw_search_hold(sw_search *s, const sw_db *db, sw_error *err)
 {
     SW_API_CHECK(s, "sw_search_hold", "search");
+    /* A kept scanner may point at the resident copy. */
+    sw_report_scanner_free(s->scanner);
+    s->scanner = NULL;
     sw_resident_free(s->resident);
     s->resident = NULL;
     s->held_db = NULL;
@@ -372,6 +409,14 @@ int sw_search_hold(sw_search *s, const sw_db *db, sw_error *err)
     if (rc == SW_OK) rc = sw_resident_create(db, s->threads, 1, &s->resident, err);
     if (rc == SW_OK) s->held_db = db;
     return rc;
+}
+
+int sw_search_set_cancel(sw_search *s, sw_cancel_fn fn, void *user, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_set_cancel", "search");
+    s->cancel = fn;
+    s->cancel_user = user;
+    return SW_OK;
 }
 
 int sw_search_get_summary(const sw_search *s, sw_search_summary *out, sw_error *err)
@@ -531,6 +576,8 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
         .gpu_threshold = s->gpu_threshold,
         .note = s->message,
         .note_user = s->message_user,
+        .cancelled = s->cancel,
+        .cancelled_user = s->cancel_user,
     };
     if (s->job) share_machine(s, &opt, gpus);
     if (worker) {
@@ -786,6 +833,168 @@ int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, con
     int rc = report(s, db, in->reader, outfmt ? outfmt : "6", out, NULL, NULL, NULL, 0, err);
     in->warn = NULL;
     return rc;
+}
+
+/* ---- Requests ---- */
+
+struct sw_request {
+    engine_key key;
+    sw_scoring scoring; /* its table is key.table */
+    char *matrix_spec, *matrix_name, *db_path;
+    sw_outfmt *format;
+    sw_query_input *in;
+    sw_report_request *report;
+};
+
+void sw_request_free(sw_request *r)
+{
+    if (!r) return;
+    sw_report_request_free(r->report);
+    if (r->in) r->in->warn = NULL;
+    sw_outfmt_free(r->format);
+    free(r->matrix_spec);
+    free(r->matrix_name);
+    free(r->db_path);
+    free(r);
+}
+
+int sw_request_create(sw_search *s, const sw_db *db, sw_query_input *in, const char *outfmt, FILE *out,
+                      sw_request **req, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_request_create", "search");
+    if (!db || !in || !out || !req) return sw_error_set(err, SW_EINVAL, "sw_request_create: missing argument");
+    *req = NULL;
+    if (s->job) return sw_error_set(err, SW_EINVAL, "sw_request_create: requests are not shared across MPI ranks");
+    if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN)
+        return sw_error_set(err, SW_EFORMAT, "a DNA database; search compares proteins");
+    const int held = s->resident && s->held_db == db;
+    /* A damaged header chunk fails the request before any output (a held
+     * database was checked once). */
+    int rc = held ? SW_OK : sw_db_check_headers(db, err);
+    if (rc) return rc;
+    sw_request *r = calloc(1, sizeof *r);
+    if (!r) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    engine_key *k = &r->key;
+    k->db = db;
+    memcpy(k->table, sw_matrix_table(s->matrix), sizeof k->table);
+    k->gap_open = s->gap_open;
+    k->gap_extend = s->gap_extend;
+    k->device = s->device;
+    memcpy(k->gpus, s->gpus, sizeof k->gpus);
+    k->num_gpus = s->num_gpus;
+    k->gpus_listed = s->gpus_listed;
+    k->gpu_memory = s->gpu_memory;
+    k->threads = s->threads;
+    k->cpu_engine = s->cpu_engine;
+    k->gpu_threshold = s->gpu_threshold;
+    k->resident = held ? s->resident : NULL;
+    r->matrix_spec = strdup(s->matrix_spec);
+    r->matrix_name = sw_matrix_name(s->matrix) ? strdup(sw_matrix_name(s->matrix)) : NULL;
+    r->db_path = prefix_of(db);
+    if (!r->matrix_spec || !r->db_path || (sw_matrix_name(s->matrix) && !r->matrix_name))
+        rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+    if (rc == SW_OK) rc = sw_outfmt_parse(outfmt ? outfmt : "6", &r->format, err);
+    if (rc == SW_OK) rc = sw_scoring_init(&r->scoring, s->matrix, s->gap_open, s->gap_extend, err);
+    r->scoring.table = k->table;
+    if (rc == SW_OK) {
+        sw_report_request_config c = {
+            .out = out,
+            .queries = in->reader,
+            .report =
+                {
+                    .format = r->format,
+                    .stats = s->stats,
+                    .matrix_name = r->matrix_name,
+                    .max_evalue = s->evalue,
+                    .run =
+                        {
+                            .version = SW_VERSION_STRING,
+                            .db_path = r->db_path,
+                            .db_seqs = sw_db_num_seqs(db),
+                            .db_residues = sw_db_num_residues(db),
+                            .matrix = r->matrix_spec,
+                            .gap_open = s->gap_open,
+                            .gap_extend = s->gap_extend,
+                            .evalue_cutoff = s->evalue,
+                            .table = k->table,
+                        },
+                },
+            .top_n = s->top,
+            .note = s->message,
+            .note_user = s->message_user,
+            .cancelled = s->cancel,
+            .cancelled_user = s->cancel_user,
+        };
+        rc = sw_report_request_create(&c, db, &r->scoring, &r->report, err);
+    }
+    if (rc) {
+        sw_request_free(r);
+        return rc;
+    }
+    r->in = in;
+    warn_of_search(s, &in->warn, &in->warn_user);
+    *req = r;
+    return SW_OK;
+}
+
+int sw_request_compatible(const sw_request *a, const sw_request *b)
+{
+    return a && b && same_engine(&a->key, &b->key);
+}
+
+int sw_search_step(sw_search *s, sw_request *const *reqs, size_t n, size_t max_queries, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_step", "search");
+    if (n == 0) return SW_OK;
+    if (!reqs) return sw_error_set(err, SW_EINVAL, "sw_search_step: no requests given");
+    for (size_t i = 0; i < n; i++) {
+        if (!reqs[i]) return sw_error_set(err, SW_EINVAL, "sw_search_step: request %zu is missing", i);
+        if (!same_engine(&reqs[i]->key, &reqs[0]->key))
+            return sw_error_set(err, SW_EINVAL, "sw_search_step: request %zu cannot share a scan with request 0", i);
+    }
+    const engine_key *k = &reqs[0]->key;
+    /* The held copy must still be the one the requests were made with. */
+    if (k->resident && (k->resident != s->resident || s->held_db != k->db))
+        return sw_error_set(err, SW_EINVAL, "sw_search_step: the database the requests were made with is no longer held");
+    if (!s->scanner || !s->scan_key || !same_engine(s->scan_key, k)) {
+        sw_report_scanner_free(s->scanner);
+        s->scanner = NULL;
+        if (!s->scan_key && !(s->scan_key = malloc(sizeof *s->scan_key)))
+            return sw_error_set(err, SW_ENOMEM, "out of memory");
+        *s->scan_key = *k;
+        const sw_search_options opt = {
+            .threads = k->threads,
+            .cpu_engine = k->cpu_engine,
+            .device = k->device,
+            .gpus = k->gpus_listed ? s->scan_key->gpus : NULL,
+            .num_gpus = k->num_gpus,
+            .gpu_memory = k->gpu_memory,
+            .gpu_threshold = k->gpu_threshold,
+            .resident = (sw_resident *)k->resident,
+        };
+        int rc = sw_report_scanner_create(k->db, &reqs[0]->scoring, &opt, 1, &s->scanner, err);
+        if (rc) return rc;
+    }
+    sw_report_request **rr = malloc(n * sizeof *rr);
+    if (!rr) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) rr[i] = reqs[i]->report;
+    int rc = sw_report_round(s->scanner, rr, n, max_queries, err);
+    free(rr);
+    return rc;
+}
+
+int sw_request_status(const sw_request *r, int *done, sw_error *err)
+{
+    SW_API_CHECK(r, "sw_request_status", "request");
+    return sw_report_request_status(r->report, done, err);
+}
+
+int sw_request_get_summary(const sw_request *r, sw_search_summary *out, sw_error *err)
+{
+    SW_API_CHECK(r, "sw_request_get_summary", "request");
+    if (!out) return sw_error_set(err, SW_EINVAL, "sw_request_get_summary: missing argument");
+    keep_summary(out, sw_report_request_summary(r->report));
+    return SW_OK;
 }
 
 /* ---- Hit sets ---- */

@@ -28,16 +28,24 @@
  * ends its own request instead of filling the server's memory. */
 #define CLI_SERVE_MAX_QUERY 4000000
 
+/* Queries of one scan, shared by the requests under way: enough that a
+ * GPU scan keeps every GPU busy and its fixed costs small, few enough that
+ * a request arriving during a scan waits for one scan of this size at
+ * most before its own. */
+#define CLI_SERVE_SCAN_QUERIES 256
+
 static void serve_usage(FILE *out)
 {
     fputs("usage: swsearch serve -d DB --socket PATH [options]\n"
           "\n"
           "Loads the database DB once, into memory and onto the GPUs, and answers\n"
           "'swsearch search --server PATH' on the local socket PATH, each request\n"
-          "exactly as a direct search would: connections are taken at once, their\n"
-          "searches run one after another (beyond 32 waiting, a client is told the\n"
-          "server is busy). Stops on SIGTERM, SIGINT or SIGHUP once the search under\n"
-          "way is answered, and removes PATH.\n"
+          "exactly as a direct search would: connections are taken at once, and the\n"
+          "requests under way share each scan of the database, a share of each one's\n"
+          "queries at a time (beyond 32 requests, a client is told the server is\n"
+          "busy). A client that goes away cancels its search. Stops on SIGTERM,\n"
+          "SIGINT or SIGHUP once the searches under way are answered, and removes\n"
+          "PATH.\n"
           "\n"
           "  -d, --db PREFIX       database prefix given to makedb\n"
           "      --socket PATH     the socket to listen on; an existing socket that no\n"
@@ -57,6 +65,9 @@ static void serve_usage(FILE *out)
           "      --client-timeout S  seconds a client may take to send its whole\n"
           "                        request and to take each part of its answer\n"
           "                        (default 30); a slower one is cut off\n"
+          "      --scan-queries N  queries of one scan, shared by the requests under\n"
+          "                        way (default 256): a request waits at most for the\n"
+          "                        scan under way before its first\n"
           "  -v, --verbose         a line on stderr for each request\n"
           "  -h, --help            this help\n",
           out);
@@ -80,6 +91,7 @@ typedef struct server {
     uint64_t gpu_memory; /* --gpu-memory; 0: not given */
     long threads;
     long client_timeout; /* seconds */
+    long scan_queries;   /* queries of one scan, shared by the requests under way */
     int verbose;
 } server;
 
@@ -118,47 +130,125 @@ static int check_request(void *user, search_args *a, char *message, size_t cap)
     return 0;
 }
 
-/* On the search thread: one request, answered as a direct search would be. */
-static int run_request(void *user, serve_job *job, char *message, size_t cap)
+/* A request under way: its queries, its output and its share of the
+ * server's scans. */
+typedef struct request_state {
+    search_args a;
+    int fd; /* the queries as the connection read them */
+    sw_query_input *queries;
+    FILE *out;
+    sw_request *request;
+} request_state;
+
+static int job_cancelled(void *user) { return serve_job_cancelled(user); }
+
+static void state_free(request_state *st)
+{
+    if (!st) return;
+    sw_request_free(st->request);
+    if (st->out) fclose(st->out);
+    sw_query_input_close(st->queries);
+    if (st->fd >= 0) close(st->fd);
+    free(st);
+}
+
+/* On the search thread: a request's settings taken and its queries opened;
+ * its scans come in rounds shared with other requests. */
+static int begin_request(void *user, serve_job *job, char *message, size_t cap)
 {
     server *sv = user;
-    search_args a = *serve_job_args(job);
-    if (sv->device == SW_DEVICE_CPU) a.device = SW_DEVICE_CPU;
-    if (!a.threads) a.threads = sv->threads;
-    a.gpus = sv->gpus;
-    a.gpu_memory = sv->gpu_memory;
     sw_error err;
     sw_error_clear(&err);
+    request_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(message, cap, "out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    st->fd = -1;
+    search_args *a = &st->a;
+    *a = *serve_job_args(job);
+    if (sv->device == SW_DEVICE_CPU) a->device = SW_DEVICE_CPU;
+    if (!a->threads) a->threads = sv->threads;
+    a->gpus = sv->gpus;
+    a->gpu_memory = sv->gpu_memory;
     size_t len = 0;
     const char *text = serve_job_queries(job, &len);
     /* The queries the connection read, to the library's reader. */
-    int fd = memfd_create("swsearch-request", MFD_CLOEXEC);
-    int rc = fd >= 0 && cli_wire_send(fd, text, len) == 0 && lseek(fd, 0, SEEK_SET) == 0
+    st->fd = memfd_create("swsearch-request", MFD_CLOEXEC);
+    int rc = st->fd >= 0 && cli_wire_send(st->fd, text, len) == 0 && lseek(st->fd, 0, SEEK_SET) == 0
                  ? SW_OK
                  : sw_error_set(&err, SW_EIO, "cannot hold the queries");
-    sw_query_input *queries = NULL;
-    if (rc == SW_OK) rc = sw_query_input_open_fd(fd, serve_job_query_name(job), CLI_SERVE_MAX_QUERY, &queries, &err);
+    if (rc == SW_OK)
+        rc = sw_query_input_open_fd(st->fd, serve_job_query_name(job), CLI_SERVE_MAX_QUERY, &st->queries, &err);
+    if (rc == SW_OK) {
+        st->out = fopencookie(job, "w", (cookie_io_functions_t){.write = output_write});
+        if (!st->out) rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
+        else setvbuf(st->out, NULL, _IOFBF, 1 << 16);
+    }
+    if (rc == SW_OK) rc = cli_search_configure(sv->search, a, send_note, send_warning, job, NULL, &err);
+    if (rc == SW_OK) rc = sw_search_set_cancel(sv->search, job_cancelled, job, &err);
+    if (rc == SW_OK) rc = sw_request_create(sv->search, sv->db, st->queries, a->outfmt, st->out, &st->request, &err);
+    sw_search_set_cancel(sv->search, NULL, NULL, NULL);
+    if (rc) {
+        state_free(st);
+        if (sv->verbose) fprintf(stderr, "swsearch: serve: %s\n", err.message[0] ? err.message : sw_strerror(rc));
+        snprintf(message, cap, "%s", err.message[0] ? err.message : sw_strerror(rc));
+        return CLI_EXIT_FAILURE;
+    }
+    serve_job_set_state(job, st);
+    return CLI_EXIT_OK;
+}
+
+static int compatible_requests(void *user, serve_job *a, serve_job *b)
+{
+    (void)user;
+    const request_state *x = serve_job_state(a), *y = serve_job_state(b);
+    return sw_request_compatible(x->request, y->request);
+}
+
+/* One scan for the requests of a round. */
+static void step_requests(void *user, serve_job *const *jobs, size_t n)
+{
+    server *sv = user;
+    sw_request *reqs[CLI_SERVE_MAX_QUEUED];
+    for (size_t k = 0; k < n; k++) reqs[k] = ((request_state *)serve_job_state(jobs[k]))->request;
+    sw_error err;
+    sw_error_clear(&err);
+    const double t0 = sw_clock_seconds();
+    size_t before = 0, after = 0;
+    sw_search_summary sum;
+    for (size_t k = 0; k < n; k++)
+        if (sw_request_get_summary(reqs[k], &sum, NULL) == SW_OK) before += sum.queries;
+    /* A failed scan is told to each request by its status. */
+    sw_search_step(sv->search, reqs, n, (size_t)sv->scan_queries, &err);
+    for (size_t k = 0; k < n; k++)
+        if (sw_request_get_summary(reqs[k], &sum, NULL) == SW_OK) after += sum.queries;
+    if (sv->verbose)
+        fprintf(stderr, "swsearch: serve: scan of %zu queries for %zu request%s in %.3f s\n", after - before, n,
+                n == 1 ? "" : "s", sw_clock_seconds() - t0);
+}
+
+/* After a round: a finished request's summary and end; output so far sent. */
+static int end_request(void *user, serve_job *job, int abandon, int *status, char *message, size_t cap)
+{
+    server *sv = user;
+    request_state *st = serve_job_state(job);
+    sw_error err;
+    sw_error_clear(&err);
+    int done = 0;
+    int rc = sw_request_status(st->request, &done, &err);
+    if (!done && !abandon) {
+        /* What this round wrote goes to the client now. */
+        fflush(st->out);
+        return 0;
+    }
+    if (!done) rc = sw_error_set(&err, SW_ECANCELED, "the search was cancelled");
     sw_search_summary summary;
     memset(&summary, 0, sizeof summary);
-    if (rc == SW_OK) {
-        FILE *out = fopencookie(job, "w", (cookie_io_functions_t){.write = output_write});
-        if (!out) {
-            rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
-        } else {
-            setvbuf(out, NULL, _IOFBF, 1 << 16);
-            rc = cli_search_configure(sv->search, &a, send_note, send_warning, job, NULL, &err);
-            if (rc == SW_OK) {
-                rc = sw_search_write_input(sv->search, sv->db, queries, a.outfmt, out, &err);
-                sw_search_get_summary(sv->search, &summary, NULL);
-            }
-            if (fflush(out) && rc == SW_OK) rc = sw_error_set(&err, SW_EIO, "error sending results");
-            fclose(out);
-        }
-    }
-    sw_query_input_close(queries);
-    if (fd >= 0) close(fd);
+    sw_request_get_summary(st->request, &summary, NULL);
+    if (fflush(st->out) && rc == SW_OK) rc = sw_error_set(&err, SW_EIO, "error sending results");
     const double seconds = sw_clock_seconds() - serve_job_started(job);
-    if (rc == SW_OK && a.verbose) {
+    if (rc == SW_OK && st->a.verbose) {
         char *summary_text = NULL;
         size_t summary_len = 0;
         FILE *m = open_memstream(&summary_text, &summary_len);
@@ -171,11 +261,17 @@ static int run_request(void *user, serve_job *job, char *message, size_t cap)
     }
     if (serve_job_cancelled(job) && rc)
         sw_error_set(&err, rc, "the client went away or stopped reading its answer");
-    if (sv->verbose)
-        fprintf(stderr, "swsearch: serve: %zu queries, %llu hits in %.3f s%s%s\n", summary.queries,
-                (unsigned long long)summary.hits, seconds, rc ? ": " : "", rc ? err.message : "");
+    if (sv->verbose) {
+        const unsigned long scans = serve_job_scans(job);
+        fprintf(stderr, "swsearch: serve: %zu queries, %llu hits in %.3f s, within %lu scan%s%s%s\n",
+                summary.queries, (unsigned long long)summary.hits, seconds, scans, scans == 1 ? "" : "s",
+                rc ? ": " : "", rc ? err.message : "");
+    }
     snprintf(message, cap, "%s", rc ? (err.message[0] ? err.message : sw_strerror(rc)) : "");
-    return rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+    state_free(st);
+    serve_job_set_state(job, NULL);
+    *status = rc ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+    return 1;
 }
 
 /* Binds PATH: a socket file no server answers is replaced; anything else
@@ -262,18 +358,20 @@ static void warm_up(server *sv)
 
 int cli_serve(int argc, char **argv)
 {
-    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU, OPT_GPUS, OPT_GPU_MEMORY, OPT_CLIENT_TIMEOUT };
+    enum { OPT_SOCKET = 256, OPT_DEVICE, OPT_GPU, OPT_GPUS, OPT_GPU_MEMORY, OPT_CLIENT_TIMEOUT, OPT_SCAN_QUERIES };
     static const struct option longopts[] = {
         {"db", required_argument, NULL, 'd'},       {"socket", required_argument, NULL, OPT_SOCKET},
         {"device", required_argument, NULL, OPT_DEVICE}, {"gpu", required_argument, NULL, OPT_GPU},
         {"gpus", required_argument, NULL, OPT_GPUS},
         {"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
         {"client-timeout", required_argument, NULL, OPT_CLIENT_TIMEOUT},
+        {"scan-queries", required_argument, NULL, OPT_SCAN_QUERIES},
         {"threads", required_argument, NULL, 't'},  {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     server sv;
     memset(&sv, 0, sizeof sv);
     sv.client_timeout = CLI_SERVE_CLIENT_SECONDS;
+    sv.scan_queries = CLI_SERVE_SCAN_QUERIES;
     const char *socket_path = NULL;
     opterr = 0;
     optind = 1;
@@ -302,6 +400,9 @@ int cli_serve(int argc, char **argv)
             break;
         case OPT_CLIENT_TIMEOUT:
             if (cli_parse_long("--client-timeout", optarg, 1, 86400, &sv.client_timeout)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_SCAN_QUERIES:
+            if (cli_parse_long("--scan-queries", optarg, 1, 1 << 20, &sv.scan_queries)) return CLI_EXIT_USAGE;
             break;
         case 'h': serve_usage(stdout); return CLI_EXIT_OK;
         default: return cli_option_error(c, argv, "serve");
@@ -361,7 +462,7 @@ int cli_serve(int argc, char **argv)
     struct stat mine;
     int have_mine = fstat(listen_fd, &mine) == 0 && stat(socket_path, &mine) == 0;
     serve_jobs *jobs = NULL;
-    const serve_handler handler = {check_request, run_request, &sv};
+    const serve_handler handler = {check_request, begin_request, compatible_requests, step_requests, end_request, &sv};
     if (serve_jobs_start(&handler, sv.verbose, (double)sv.client_timeout, &jobs)) {
         cli_error("serve: cannot start its threads");
         stop_requested = 1;

@@ -34,6 +34,9 @@ struct serve_job {
     char *queries;
     size_t queries_len;
     double started;
+    void *state; /* the handler's, once begun */
+    unsigned long served; /* the round that last served it (0: none yet) */
+    unsigned long first_scan; /* the first scan under way or begun since it came */
     /* The answer, guarded by owner->lock: frames queued by the search
      * thread, taken by the connection. */
     frame *frames;
@@ -58,6 +61,11 @@ struct serve_jobs {
     pthread_cond_t queued, changed;
     serve_job *queue[CLI_SERVE_MAX_QUEUED];
     size_t queue_head, queue_count;
+    /* Begun jobs, in the order they came (the search thread's own). */
+    serve_job *active[CLI_SERVE_MAX_QUEUED];
+    size_t active_count; /* read by connections under `lock` */
+    unsigned long scans; /* begun */
+    int scanning;
     int stopping;
     slot slots[CLI_SERVE_MAX_CONNECTIONS];
     int connections;
@@ -204,6 +212,17 @@ static void finish(serve_job *job, int status, const char *message)
 const search_args *serve_job_args(const serve_job *job) { return &job->args; }
 const char *serve_job_query_name(const serve_job *job) { return job->query_name; }
 double serve_job_started(const serve_job *job) { return job->started; }
+void serve_job_set_state(serve_job *job, void *state) { job->state = state; }
+
+unsigned long serve_job_scans(const serve_job *job)
+{
+    serve_jobs *j = job->owner;
+    pthread_mutex_lock(&j->lock);
+    const unsigned long n = j->scans + 1 > job->first_scan ? j->scans + 1 - job->first_scan : 0;
+    pthread_mutex_unlock(&j->lock);
+    return n;
+}
+void *serve_job_state(const serve_job *job) { return job->state; }
 
 const char *serve_job_queries(const serve_job *job, size_t *length)
 {
@@ -213,31 +232,105 @@ const char *serve_job_queries(const serve_job *job, size_t *length)
 
 /* ---- The search thread ---- */
 
-static void *search_main(void *arg)
+/* Ends a begun job (lock held, released around the handler). */
+static void end_job(serve_jobs *j, size_t a, int abandon)
 {
-    serve_jobs *j = arg;
+    serve_job *job = j->active[a];
+    char message[1200] = "";
+    int status = CLI_EXIT_FAILURE;
+    pthread_mutex_unlock(&j->lock);
+    const int done = j->handler.end(j->handler.user, job, abandon, &status, message, sizeof message);
     pthread_mutex_lock(&j->lock);
-    for (;;) {
-        while (j->queue_count == 0 && !j->stopping) pthread_cond_wait(&j->queued, &j->lock);
-        if (j->queue_count == 0) break;
+    if (!done) return;
+    if (!job->cancelled) finish(job, status, message);
+    else job->finished = 1;
+    memmove(&j->active[a], &j->active[a + 1], (j->active_count - a - 1) * sizeof *j->active);
+    j->active_count--;
+    pthread_mutex_unlock(&j->lock);
+    job_release(job);
+    pthread_mutex_lock(&j->lock);
+}
+
+/* Begins the queued jobs (lock held, released around the handler): those
+ * whose clients left are dropped unsearched; once stopping, none begins. */
+static void begin_queued(serve_jobs *j)
+{
+    while (j->queue_count) {
         serve_job *job = j->queue[j->queue_head];
         j->queue_head = (j->queue_head + 1) % CLI_SERVE_MAX_QUEUED;
         j->queue_count--;
-        if (j->stopping) {
-            /* Queued, not started: told so, the one under way was answered. */
-            finish(job, CLI_EXIT_FAILURE, "the server is stopping; the search was not run");
-        } else if (!job->cancelled) {
+        if (j->stopping || job->cancelled) {
+            if (job->cancelled) job->finished = 1;
+            else finish(job, CLI_EXIT_FAILURE, "the server is stopping; the search was not run");
             pthread_mutex_unlock(&j->lock);
-            char message[1200] = "";
-            const int status = j->handler.run(j->handler.user, job, message, sizeof message);
+            job_release(job);
             pthread_mutex_lock(&j->lock);
-            finish(job, status, message);
-        } else {
-            job->finished = 1;
+            continue;
         }
+        /* Counted as under way while it begins, so that the bound holds. */
+        j->active[j->active_count++] = job;
         pthread_mutex_unlock(&j->lock);
-        job_release(job);
+        char message[1200] = "";
+        const int status = j->handler.begin(j->handler.user, job, message, sizeof message);
         pthread_mutex_lock(&j->lock);
+        if (status) {
+            if (!job->cancelled) finish(job, status, message);
+            else job->finished = 1;
+            j->active_count--;
+            pthread_mutex_unlock(&j->lock);
+            job_release(job);
+            pthread_mutex_lock(&j->lock);
+        }
+    }
+}
+
+static void *search_main(void *arg)
+{
+    serve_jobs *j = arg;
+    serve_job *group[CLI_SERVE_MAX_QUEUED];
+    unsigned long round = 0;
+    pthread_mutex_lock(&j->lock);
+    for (;;) {
+        while (j->queue_count == 0 && j->active_count == 0 && !j->stopping) pthread_cond_wait(&j->queued, &j->lock);
+        begin_queued(j);
+        /* Jobs whose clients went away end here, unsearched from now on. */
+        for (size_t a = 0; a < j->active_count;) {
+            serve_job *job = j->active[a];
+            const size_t before = j->active_count;
+            if (job->cancelled) end_job(j, a, 1);
+            if (j->active_count == before) a++;
+        }
+        if (j->active_count == 0) {
+            if (j->stopping && j->queue_count == 0) break;
+            continue;
+        }
+        /* The round goes to the job served longest ago (the earliest to
+         * come among those never served), with every job that can share
+         * its scan. */
+        size_t lead = 0;
+        for (size_t a = 1; a < j->active_count; a++)
+            if (j->active[a]->served < j->active[lead]->served) lead = a;
+        size_t n = 0;
+        for (size_t a = 0; a < j->active_count; a++) {
+            serve_job *job = j->active[a];
+            if (a != lead && !j->handler.compatible(j->handler.user, j->active[lead], job)) continue;
+            group[n++] = job;
+        }
+        round++;
+        for (size_t k = 0; k < n; k++) group[k]->served = round;
+        j->scans++;
+        j->scanning = 1;
+        pthread_mutex_unlock(&j->lock);
+        j->handler.step(j->handler.user, group, n);
+        pthread_mutex_lock(&j->lock);
+        j->scanning = 0;
+        for (size_t k = 0; k < n; k++) {
+            for (size_t a = 0; a < j->active_count; a++)
+                if (j->active[a] == group[k]) {
+                    end_job(j, a, 0);
+                    break;
+                }
+        }
     }
     pthread_mutex_unlock(&j->lock);
     return NULL;
@@ -359,11 +452,12 @@ static void *connection_main(void *arg)
     pthread_mutex_lock(&j->lock);
     if (j->stopping) {
         snprintf(message, sizeof message, "the server is stopping");
-    } else if (j->queue_count == CLI_SERVE_MAX_QUEUED) {
+    } else if (j->queue_count + j->active_count >= CLI_SERVE_MAX_QUEUED) {
         snprintf(message, sizeof message, "the server is busy: %d requests are waiting; try again later",
                  CLI_SERVE_MAX_QUEUED);
     } else {
         job->started = sw_clock_seconds();
+        job->first_scan = j->scans + (j->scanning ? 0 : 1);
         j->queue[(j->queue_head + j->queue_count++) % CLI_SERVE_MAX_QUEUED] = job;
         job->holders++;
         queued = 1;

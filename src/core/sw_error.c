@@ -20,6 +20,7 @@ const char *sw_strerror(int code)
     case SW_EDEVICE: return "GPU error";
     case SW_ELIMIT: return "input exceeds a limit";
     case SW_EBUSY: return "in use by another process";
+    case SW_ECANCELED: return "cancelled";
     default: return "unknown error";
     }
 }

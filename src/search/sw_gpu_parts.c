@@ -22,6 +22,8 @@ struct sw_gpu_parts {
     part *parts;
     size_t num_parts;
     const uint8_t *residues; /* the decoded database, or NULL: read the file */
+    sw_gpu_stop_fn stop;     /* sw_gpu_parts_set_stop */
+    void *stop_user;
 };
 
 /* A plan: the kept part, then the streamed parts, for streaming engines of
@@ -130,6 +132,12 @@ int sw_gpu_parts_create(const sw_gpu_parts_config *c, sw_gpu_parts **out, sw_err
     }
     *out = p;
     return SW_OK;
+}
+
+void sw_gpu_parts_set_stop(sw_gpu_parts *p, sw_gpu_stop_fn fn, void *user)
+{
+    p->stop = fn;
+    p->stop_user = user;
 }
 
 void sw_gpu_parts_free(sw_gpu_parts *p)
@@ -368,8 +376,11 @@ static int search_one(search_state *x, sw_gpu_engine *e, uint64_t first, uint64_
     const size_t top_n = p->c.top_n;
     int rc = SW_OK;
     if (r->sink && (rc = sw_gpu_engine_set_score_sink(e, r->sink, err))) return rc;
+    if (p->stop && p->stop(p->stop_user)) return sw_error_set(err, SW_ECANCELED, "the search was cancelled");
+    sw_gpu_engine_set_stop(e, p->stop, p->stop_user, NULL);
     sw_gpu_stats st;
     rc = sw_gpu_engine_search(e, x->queries, x->lengths, x->num_queries, r->ghits, r->gcounts, &st, err);
+    sw_gpu_engine_set_stop(e, NULL, NULL, NULL);
     if (r->sink) sw_gpu_engine_set_score_sink(e, NULL, NULL);
     if (rc) return rc;
     sw_gpu_parts_add_stats(&r->stats, &st, !r->searches++);

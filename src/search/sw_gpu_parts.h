@@ -58,6 +58,11 @@ int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const si
  * entries summed, the most batches. For the searches of several engines. */
 void sw_gpu_parts_add_stats(sw_gpu_stats *sum, const sw_gpu_stats *s, int first);
 
+/* Asked before each part and by the engines before each query during the
+ * following searches; nonzero stops a search with SW_ECANCELED. NULL:
+ * never. */
+void sw_gpu_parts_set_stop(sw_gpu_parts *p, sw_gpu_stop_fn fn, void *user);
+
 void sw_gpu_parts_free(sw_gpu_parts *p);
 
 #endif

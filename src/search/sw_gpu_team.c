@@ -55,6 +55,8 @@ struct sw_gpu_team {
     int streams; /* every slice is a sw_gpu_parts, reading the file or the decoded database */
     int calibrated_now;
     char name[160];
+    sw_gpu_stop_fn stop; /* sw_gpu_team_set_stop */
+    void *stop_user;
 };
 
 /* No tuning is the zero tuning: the engine's defaults. */
@@ -428,16 +430,19 @@ static void search_worker(void *arg, int index)
     m->rc = SW_OK;
     memset(&m->stats, 0, sizeof m->stats);
     if (m->parts) {
+        sw_gpu_parts_set_stop(m->parts, x->t->stop, x->t->stop_user);
         m->rc = sw_gpu_parts_search(m->parts, x->queries, x->lengths, x->num_queries, m->best, m->best_counts,
                                     x->scores, &m->stats, &m->err);
     } else if (m->engine) {
         relay r = {x, index};
         m->rc = sw_gpu_engine_set_query_done(m->engine, slice_query_done, &r, &m->err);
+        if (!m->rc) m->rc = sw_gpu_engine_set_stop(m->engine, x->t->stop, x->t->stop_user, &m->err);
         if (!m->rc)
             m->rc = sw_gpu_engine_search(m->engine, x->queries, x->lengths, x->num_queries, m->hits, m->counts,
                                          &m->stats, &m->err);
         /* A kept engine must not point at this search afterwards. */
         sw_gpu_engine_set_query_done(m->engine, NULL, NULL, NULL);
+        sw_gpu_engine_set_stop(m->engine, NULL, NULL, NULL);
     }
     /* An engine told of each query as it finished; parts finish them all
      * at the end, and an empty slice at once. */
@@ -571,6 +576,12 @@ int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size
     free(x.finished);
     free(lists);
     return rc;
+}
+
+void sw_gpu_team_set_stop(sw_gpu_team *t, sw_gpu_stop_fn fn, void *user)
+{
+    t->stop = fn;
+    t->stop_user = user;
 }
 
 const char *sw_gpu_team_name(const sw_gpu_team *t) { return t->name; }

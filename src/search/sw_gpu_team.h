@@ -97,6 +97,12 @@ int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size
                        sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_team_done_fn done, void *done_user,
                        sw_gpu_stats *stats, sw_error *err);
 
+/* Asked by every slice's engine before each query, and between streamed
+ * parts, during the following searches (from their threads: `fn` must be
+ * safe to call from any); nonzero stops a search with SW_ECANCELED. NULL:
+ * never. */
+void sw_gpu_team_set_stop(sw_gpu_team *t, sw_gpu_stop_fn fn, void *user);
+
 /* "GPU 0 (NVIDIA H100 80GB HBM3)", "GPUs 0,1 (NVIDIA H100 80GB HBM3)", or
  * each GPU with its model when the models differ. */
 const char *sw_gpu_team_name(const sw_gpu_team *t);

@@ -169,6 +169,23 @@ int sw_queries_next_batch(sw_query_reader *r, uint64_t max_residues, size_t max_
     return 1;
 }
 
+int sw_queries_peek(sw_query_reader *r, sw_error *err)
+{
+    if (r->have_pending || r->at_end) return SW_OK;
+    sw_fasta_record rec;
+    int rc = sw_fasta_next(r->fasta, &rec, err);
+    if (rc < 0) return rc;
+    if (rc == 0) {
+        r->at_end = 1;
+        return SW_OK;
+    }
+    r->pending = rec;
+    r->have_pending = 1;
+    return SW_OK;
+}
+
+int sw_queries_at_end(const sw_query_reader *r) { return r->at_end && !r->have_pending; }
+
 int sw_queries_load(const char *path, const sw_alphabet *alphabet, sw_warn_fn warn,
                     void *warn_user, sw_query_set **out, sw_error *err)
 {
@@ -187,6 +204,47 @@ void sw_queries_free(sw_query_set *q)
     free(q->residues);
     free(q->ids);
     free(q);
+}
+
+int sw_queries_join(const sw_query_set *const *sets, size_t n, sw_query_set **out, sw_error *err)
+{
+    *out = NULL;
+    size_t count = 0, rlen = 0, ilen = 0;
+    for (size_t i = 0; i < n; i++) {
+        count += sets[i]->count;
+        rlen += sets[i]->residues_len;
+        ilen += sets[i]->ids_len;
+    }
+    sw_query_set *q = calloc(1, sizeof *q);
+    if (q) {
+        q->entries = malloc(count ? count * sizeof *q->entries : 1);
+        q->residues = malloc(rlen ? rlen : 1);
+        q->ids = malloc(ilen ? ilen : 1);
+    }
+    if (!q || !q->entries || !q->residues || !q->ids) {
+        sw_queries_free(q);
+        return sw_error_set(err, SW_ENOMEM, "out of memory joining queries");
+    }
+    q->count = q->cap = count;
+    q->residues_cap = rlen;
+    q->ids_cap = ilen;
+    for (size_t i = 0; i < n; i++) {
+        const sw_query_set *s = sets[i];
+        for (size_t k = 0; k < s->count; k++) {
+            query_entry e = s->entries[k];
+            e.residue_offset += q->residues_len;
+            e.id_offset += q->ids_len;
+            e.description_offset += q->ids_len;
+            q->entries[q->count - count + k] = e;
+        }
+        count -= s->count;
+        if (s->residues_len) memcpy(q->residues + q->residues_len, s->residues, s->residues_len);
+        if (s->ids_len) memcpy(q->ids + q->ids_len, s->ids, s->ids_len);
+        q->residues_len += s->residues_len;
+        q->ids_len += s->ids_len;
+    }
+    *out = q;
+    return SW_OK;
 }
 
 size_t sw_queries_count(const sw_query_set *q) { return q->count; }

@@ -30,6 +30,13 @@ int sw_queries_next_batch(sw_query_reader *r, uint64_t max_residues, size_t max_
 /* Fraction of the input file read so far, from 0 to 1; -1 when its size is
  * unknown (a pipe). */
 double sw_queries_fraction_read(const sw_query_reader *r);
+/* Reads the next record ahead, unless one is read already, so that
+ * sw_queries_at_end() knows: 0, or the error that the next batch would
+ * have met. */
+int sw_queries_peek(sw_query_reader *r, sw_error *err);
+/* 1 when no query is left to read (known once a batch or a peek has met
+ * the end). */
+int sw_queries_at_end(const sw_query_reader *r);
 void sw_queries_close(sw_query_reader *r);
 
 /* Reads every record of `path`; an input without sequences is an error. */
@@ -47,6 +54,10 @@ const char *sw_queries_id(const sw_query_set *q, size_t i);
  * it; "" when there is none. */
 const char *sw_queries_description(const sw_query_set *q, size_t i);
 uint64_t sw_queries_total_residues(const sw_query_set *q);
+
+/* One set of the queries of `n` sets, in their order (a scan shared by
+ * several searches, sw_report.h). */
+int sw_queries_join(const sw_query_set *const *sets, size_t n, sw_query_set **out, sw_error *err);
 
 /* A batch as bytes, to hand it to another process of an MPI job
  * (sw_search_ranks.h): *out malloc'ed, *bytes long. sw_queries_unpack()

@@ -37,26 +37,33 @@ static int by_evalue(const void *pa, const void *pb)
     return a->hit.original < b->hit.original ? -1 : a->hit.original > b->hit.original;
 }
 
-/* Everything one batch's report needs besides its queries and results. */
+/* Where alignments find their subjects, shared by the requests of a scan:
+ * where each sequence starts in the decoded database, and the decoded
+ * database when the GPU engine handed it over or a resident copy holds it
+ * (else NULL: subjects are read from the database files). */
+typedef struct subjects {
+    uint64_t *offsets;
+    uint8_t *residues;
+} subjects;
+
+/* Everything one request's report needs besides its queries and results. */
 typedef struct report_ctx {
     FILE *out;
     const sw_db *db;
     const sw_scoring *scoring;
-    const sw_search_options *options;
+    const sw_search_options *options; /* the scan's: threads */
     const sw_report_options *report;
+    size_t top_n; /* the request's own (a shared scan keeps the most of all) */
     int with_stats, with_alignment, with_sequences;
     const sw_stats_params *params; /* published parameters, or NULL: fit */
     sw_report_summary *summary;
-    /* With alignments: where each sequence starts in the decoded database,
-     * and the batch's decoded database when the GPU engine handed it over
-     * (else NULL: subjects are read from the database files). */
-    uint64_t *offsets;
-    uint8_t *residues;
+    const subjects *subj; /* with alignments */
 } report_ctx;
 
 /* One query's hits on their way out: statistics, filtered and sorted
  * (`ready`), then subjects read and aligned (`aligned`). */
 typedef struct query_report {
+    const report_ctx *r; /* its request's */
     int ready, aligned;
     kept_hit *kept;
     size_t n;
@@ -76,6 +83,7 @@ static int prepare_query(const report_ctx *r, const sw_query_set *batch, size_t 
 {
     size_t qlen;
     sw_queries_residues(batch, q, &qlen);
+    if (count > r->top_n) count = r->top_n; /* a shared scan kept the most that any request asked for */
     qr->kept = calloc(count ? count : 1, sizeof *qr->kept);
     if (!qr->kept) return sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
     int rc = SW_OK;
@@ -318,7 +326,6 @@ typedef struct ahead_task {
 } ahead_task;
 
 typedef struct ahead {
-    const report_ctx *r;
     const sw_query_set *batch;
     query_report *qr;
     pthread_mutex_t lock;
@@ -354,14 +361,16 @@ static int ahead_push(ahead *a, ahead_task t)
 static void ahead_query_done(void *user, size_t q, const sw_hit *hits, size_t count, const int32_t *scores)
 {
     ahead *a = user;
+    const report_ctx *r = a->qr[q].r;
+    if (count > r->top_n) count = r->top_n;
     pthread_mutex_lock(&a->lock);
     int take = !a->closed && !a->qr[q].ahead && a->accepted_hits + count <= a->max_hits;
     pthread_mutex_unlock(&a->lock);
     if (!take) return;
     ahead_task t = {q, SIZE_MAX, malloc((count ? count : 1) * sizeof *hits), count, NULL};
-    uint64_t nseqs = sw_db_num_seqs(a->r->db);
-    if (scores && a->r->with_stats && !a->r->params) t.scores = malloc((nseqs ? nseqs : 1) * sizeof *scores);
-    if (!t.hits || (scores && a->r->with_stats && !a->r->params && !t.scores)) {
+    uint64_t nseqs = sw_db_num_seqs(r->db);
+    if (scores && r->with_stats && !r->params) t.scores = malloc((nseqs ? nseqs : 1) * sizeof *scores);
+    if (!t.hits || (scores && r->with_stats && !r->params && !t.scores)) {
         free(t.hits);
         free(t.scores); /* left for after the search */
         return;
@@ -385,24 +394,25 @@ static void ahead_query_done(void *user, size_t q, const sw_hit *hits, size_t co
 static int ahead_prepare(ahead *a, const ahead_task *t, sw_error *e)
 {
     query_report *qr = &a->qr[t->query];
-    int rc = prepare_query(a->r, a->batch, t->query, t->hits, t->count, t->scores, qr, e);
-    if (rc || !a->r->with_alignment || qr->n == 0) return rc;
-    if (a->r->residues) {
+    const report_ctx *r = qr->r;
+    int rc = prepare_query(r, a->batch, t->query, t->hits, t->count, t->scores, qr, e);
+    if (rc || !r->with_alignment || qr->n == 0) return rc;
+    if (r->subj->residues) {
         for (size_t i = 0; i < qr->n; i++) {
-            qr->kept[i].residues = a->r->residues + a->r->offsets[qr->kept[i].hit.seq];
+            qr->kept[i].residues = r->subj->residues + r->subj->offsets[qr->kept[i].hit.seq];
             qr->kept[i].borrowed = 1;
         }
-        return query_profiles(a->batch, t->query, a->r->scoring, qr, e);
+        return query_profiles(a->batch, t->query, r->scoring, qr, e);
     }
     uint64_t *seqs = malloc(qr->n * sizeof *seqs);
     uint8_t **subjects = malloc(qr->n * sizeof *subjects);
     if (!seqs || !subjects) rc = sw_error_set(e, SW_ENOMEM, "out of memory reading subjects");
     for (size_t i = 0; rc == SW_OK && i < qr->n; i++) seqs[i] = qr->kept[i].hit.seq;
-    if (rc == SW_OK) rc = sw_db_read_sequences(a->r->db, seqs, qr->n, 1, subjects, e);
+    if (rc == SW_OK) rc = sw_db_read_sequences(r->db, seqs, qr->n, 1, subjects, e);
     for (size_t i = 0; rc == SW_OK && i < qr->n; i++) qr->kept[i].residues = subjects[i];
     free(seqs);
     free(subjects);
-    if (rc == SW_OK) rc = query_profiles(a->batch, t->query, a->r->scoring, qr, e);
+    if (rc == SW_OK) rc = query_profiles(a->batch, t->query, r->scoring, qr, e);
     return rc;
 }
 
@@ -443,7 +453,7 @@ static void ahead_worker(void *arg, int index)
                 else ahead_fail(qr, SW_EINVAL, &(sw_error){.code = SW_EINVAL, .message = "cancelled"});
                 qr->ahead_done = 1;
                 pthread_cond_broadcast(&a->done);
-            } else if (!a->r->with_alignment || qr->n == 0) {
+            } else if (!qr->r->with_alignment || qr->n == 0) {
                 qr->aligned = 1;
                 qr->ahead_done = 1;
                 pthread_cond_broadcast(&a->done);
@@ -458,7 +468,7 @@ static void ahead_worker(void *arg, int index)
                         hits[i] = &qr->kept[i];
                         lengths[i] = qlen;
                     }
-                    order = largest_first(lengths, hits, qr->n, a->r->db);
+                    order = largest_first(lengths, hits, qr->n, qr->r->db);
                 }
                 for (size_t i = 0; order && i < qr->n; i++) {
                     if (ahead_push(a, (ahead_task){t.query, order[i], NULL, 0, NULL})) break;
@@ -480,7 +490,7 @@ static void ahead_worker(void *arg, int index)
         } else {
             if (!skip) {
                 rc = scratch_rc ? sw_error_set(&e, SW_ENOMEM, "out of memory aligning hits")
-                                : align_one(a->batch, t.query, qr, &qr->kept[t.hit], a->r->db, a->r->scoring,
+                                : align_one(a->batch, t.query, qr, &qr->kept[t.hit], qr->r->db, qr->r->scoring,
                                             &scratch, &e);
             }
             pthread_mutex_lock(&a->lock);
@@ -498,12 +508,10 @@ static void ahead_worker(void *arg, int index)
     scratch_free(&scratch);
 }
 
-static int ahead_start(ahead *a, const report_ctx *r, const sw_query_set *batch, query_report *qr, int threads,
-                       size_t max_hits)
+static int ahead_start(ahead *a, const sw_query_set *batch, query_report *qr, int threads, size_t max_hits)
 {
     memset(a, 0, sizeof *a);
     a->max_hits = max_hits;
-    a->r = r;
     a->batch = batch;
     a->qr = qr;
     pthread_mutex_init(&a->lock, NULL);
@@ -560,7 +568,9 @@ static void query_report_clear(query_report *qr)
     free(qr->kept);
     sw_stats_free(qr->stats);
     free_profiles(qr);
+    const report_ctx *r = qr->r;
     memset(qr, 0, sizeof *qr);
+    qr->r = r;
 }
 
 /* Reports queries [first, end) of a batch: whatever was not done ahead is
@@ -609,9 +619,9 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
                 seqs[k++] = qr[q].kept[i].hit.seq;
             }
         }
-        if (r->residues) {
+        if (r->subj->residues) {
             for (size_t i = 0; i < todo; i++) {
-                hits[i]->residues = r->residues + r->offsets[seqs[i]];
+                hits[i]->residues = r->subj->residues + r->subj->offsets[seqs[i]];
                 hits[i]->borrowed = 1;
             }
         } else {
@@ -700,17 +710,27 @@ done:
     return rc;
 }
 
-static int report_batch(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
-                        query_report *qr, ahead *a, sw_error *err)
+
+/* The hits of query q that its request reports: a shared scan keeps the
+ * most that any request asked for. */
+static size_t own_count(const query_report *qr, const sw_search_results *res, size_t q)
 {
-    size_t nq = sw_queries_count(batch);
-    for (size_t first = 0; first < nq;) {
-        size_t end = first, hits = 0;
-        while (end < nq && (end == first || hits + sw_results_count(res, end) <= GROUP_HITS))
-            hits += sw_results_count(res, end++);
-        int rc = report_group(r, batch, res, qr, a, first, end, err);
+    const size_t n = sw_results_count(res, q);
+    return n < qr[q].r->top_n ? n : qr[q].r->top_n;
+}
+
+/* Reports queries [first, end) of a batch, all of one request, in groups
+ * whose hits fit in memory. */
+static int report_range(const report_ctx *r, const sw_query_set *batch, const sw_search_results *res,
+                        query_report *qr, ahead *a, size_t first, size_t end, sw_error *err)
+{
+    for (size_t at = first; at < end;) {
+        size_t stop = at, hits = 0;
+        while (stop < end && (stop == at || hits + own_count(qr, res, stop) <= GROUP_HITS))
+            hits += own_count(qr, res, stop++);
+        int rc = report_group(r, batch, res, qr, a, at, stop, err);
         if (rc) return rc;
-        first = end;
+        at = stop;
     }
     return SW_OK;
 }
@@ -782,157 +802,429 @@ static int choose_stats(const sw_report_options *report, const sw_scoring *scori
     return SW_OK;
 }
 
-int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
-                     const sw_scoring *scoring, const sw_search_options *options,
-                     const sw_report_options *report, const sw_report_batching *batching,
-                     sw_report_summary *summary, sw_error *err)
-{
-    report_ctx r;
-    memset(&r, 0, sizeof r);
-    r.out = out;
-    r.db = db;
-    r.scoring = scoring;
-    r.options = options;
-    r.report = report;
-    r.with_stats = sw_outfmt_needs_statistics(report->format);
-    r.with_alignment = sw_outfmt_needs_alignment(report->format);
-    r.with_sequences = sw_outfmt_needs_sequences(report->format);
-    sw_stats_params params;
-    int use_table = 0;
-    if (r.with_stats) {
-        int rc = choose_stats(report, scoring, &params, &use_table, err);
-        if (rc) return rc;
-        r.params = use_table ? &params : NULL;
-    }
-    const int keep_all_scores = r.with_stats && !use_table;
+/* ---- Scanners and requests ---- */
 
-    uint64_t max_residues = batching && batching->max_residues ? batching->max_residues
-                                                               : SW_REPORT_BATCH_RESIDUES;
-    size_t max_queries = batching && batching->max_queries ? batching->max_queries : 0;
+struct sw_report_scanner {
+    const sw_db *db;
+    int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
+    sw_scoring scoring; /* its table is `table` */
+    sw_search_options opt; /* as the first scan left them: the kept threshold, the device */
+    sw_search_options user; /* as given: its progress function */
+    int peek;
+    size_t scans;
+    int on_gpu, streamed;
+    sw_resident *own_resident;
+    subjects subj;
+    int offsets_owned;     /* subj.offsets computed here, not the resident copy's */
+    int residues_borrowed; /* subj.residues belong to a resident copy */
+};
+
+struct sw_report_request {
+    FILE *out;
+    sw_query_reader *queries;
+    sw_report_options report;
+    size_t top_n;
+    uint64_t max_residues;
+    size_t max_queries, ahead_hits;
+    void (*note)(void *user, const char *message);
+    void *note_user;
+    int (*cancelled)(void *user);
+    void *cancelled_user;
+    report_ctx r;
+    sw_stats_params params;
+    int keep_all_scores;
+    sw_report_summary sum;
+    int begun, done, rc;
+    sw_error err;
+    /* A failure found reading ahead of the batch under way (peeking at
+     * the end), told once that batch is written. */
+    int later_rc;
+    sw_error later_err;
+};
+
+int sw_report_scanner_create(const sw_db *db, const sw_scoring *scoring, const sw_search_options *options, int peek,
+                             sw_report_scanner **out, sw_error *err)
+{
+    *out = NULL;
+    sw_report_scanner *sc = calloc(1, sizeof *sc);
+    if (!sc) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    sc->db = db;
+    memcpy(sc->table, scoring->table, sizeof sc->table);
+    sc->scoring = *scoring;
+    sc->scoring.table = sc->table;
+    sc->opt = *options;
+    sc->user = *options;
+    sc->peek = peek;
+    /* Subjects from the resident copy when there is one. */
+    if (options->resident) {
+        sc->subj.residues = (uint8_t *)sw_resident_residues(options->resident);
+        sc->subj.offsets = (uint64_t *)sw_resident_offsets(options->resident);
+        sc->residues_borrowed = 1;
+    }
+    *out = sc;
+    return SW_OK;
+}
+
+void sw_report_scanner_free(sw_report_scanner *sc)
+{
+    if (!sc) return;
+    if (sc->offsets_owned) free(sc->subj.offsets);
+    if (!sc->residues_borrowed) free(sc->subj.residues);
+    sw_resident_free(sc->own_resident);
+    free(sc);
+}
+
+const sw_scoring *sw_report_scanner_scoring(const sw_report_scanner *sc) { return &sc->scoring; }
+
+int sw_report_request_create(const sw_report_request_config *c, const sw_db *db, const sw_scoring *scoring,
+                             sw_report_request **out, sw_error *err)
+{
+    *out = NULL;
+    sw_report_request *q = calloc(1, sizeof *q);
+    if (!q) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    q->out = c->out;
+    q->queries = c->queries;
+    q->report = c->report;
+    q->top_n = c->top_n;
+    q->note = c->note;
+    q->note_user = c->note_user;
+    q->cancelled = c->cancelled;
+    q->cancelled_user = c->cancelled_user;
+    report_ctx *r = &q->r;
+    r->out = c->out;
+    r->db = db;
+    r->report = &q->report;
+    r->top_n = c->top_n;
+    r->summary = &q->sum;
+    r->with_stats = sw_outfmt_needs_statistics(c->report.format);
+    r->with_alignment = sw_outfmt_needs_alignment(c->report.format);
+    r->with_sequences = sw_outfmt_needs_sequences(c->report.format);
+    int use_table = 0;
+    if (r->with_stats) {
+        int rc = choose_stats(&q->report, scoring, &q->params, &use_table, err);
+        if (rc) {
+            free(q);
+            return rc;
+        }
+        r->params = use_table ? &q->params : NULL;
+    }
+    q->keep_all_scores = r->with_stats && !use_table;
+
+    const sw_report_batching *b = c->batching;
+    q->max_residues = b && b->max_residues ? b->max_residues : SW_REPORT_BATCH_RESIDUES;
+    size_t max_queries = b && b->max_queries ? b->max_queries : 0;
     if (!max_queries) {
-        size_t by_hits = SW_REPORT_BATCH_HITS / (options->top_n ? options->top_n : 1);
+        size_t by_hits = SW_REPORT_BATCH_HITS / (c->top_n ? c->top_n : 1);
         max_queries = by_hits < 1                         ? 1
                       : by_hits > SW_REPORT_BATCH_QUERIES ? SW_REPORT_BATCH_QUERIES
                                                           : by_hits;
     }
-    if (keep_all_scores) {
+    if (q->keep_all_scores) {
         uint64_t per_query = 4 * (sw_db_num_seqs(db) ? sw_db_num_seqs(db) : 1);
         uint64_t by_scores = SW_REPORT_BATCH_SCORE_BYTES / per_query;
         if (by_scores < 1) by_scores = 1;
         if (max_queries > by_scores) max_queries = (size_t)by_scores;
     }
-    sw_report_summary sum;
-    memset(&sum, 0, sizeof sum);
-    r.summary = &sum;
-    if (r.with_alignment && options->resident) /* subjects from the resident copy */
-        r.residues = (uint8_t *)sw_resident_residues(options->resident);
-    if (r.with_alignment && options->resident) {
-        r.offsets = (uint64_t *)sw_resident_offsets(options->resident);
-    } else if (r.with_alignment) { /* without room for it, subjects come from the files */
-        uint64_t nseqs = sw_db_num_seqs(db);
-        r.offsets = nseqs <= SIZE_MAX / sizeof *r.offsets ? malloc((nseqs ? nseqs : 1) * sizeof *r.offsets) : NULL;
+    q->max_queries = max_queries;
+    q->ahead_hits = b && b->ahead_hits ? b->ahead_hits : SW_REPORT_AHEAD_HITS;
+    *out = q;
+    return SW_OK;
+}
+
+void sw_report_request_free(sw_report_request *q) { free(q); }
+
+int sw_report_request_status(const sw_report_request *q, int *done, sw_error *err)
+{
+    if (done) *done = q->done;
+    if (q->rc && err) *err = q->err;
+    return q->rc;
+}
+
+const sw_report_summary *sw_report_request_summary(const sw_report_request *q) { return &q->sum; }
+
+static void request_fail(sw_report_request *q, int rc, const sw_error *e)
+{
+    if (q->done) return;
+    q->rc = rc;
+    if (e && e->code) q->err = *e;
+    else sw_error_set(&q->err, rc, "%s", sw_strerror(rc));
+    q->done = 1;
+}
+
+/* Every query answered: the format's end. */
+static void request_finish(sw_report_request *q)
+{
+    sw_error e;
+    sw_error_clear(&e);
+    int rc = SW_OK;
+    if (!q->report.sink) {
+        if (!q->begun) rc = sw_outfmt_begin(q->out, q->report.format, &q->report.run, &e);
+        q->begun = 1;
+        if (rc == SW_OK) rc = sw_outfmt_end(q->out, q->report.format, &q->report.run, q->sum.queries, &e);
+    }
+    if (rc == SW_OK && q->out && ferror(q->out)) rc = sw_error_set(&e, SW_EIO, "error writing results");
+    if (rc) request_fail(q, rc, &e);
+    q->done = 1;
+}
+
+static int request_cancelled(const sw_report_request *q)
+{
+    return q->cancelled && q->cancelled(q->cancelled_user);
+}
+
+/* What the engine calls during a shared scan: notes to every request of
+ * it; a stop only once every request of it is cancelled. */
+typedef struct round_ctx {
+    sw_report_request **part;
+    size_t n;
+} round_ctx;
+
+static void round_note(void *user, const char *message)
+{
+    const round_ctx *x = user;
+    for (size_t k = 0; k < x->n; k++)
+        if (x->part[k]->note) x->part[k]->note(x->part[k]->note_user, message);
+}
+
+static int round_cancelled(void *user)
+{
+    const round_ctx *x = user;
+    for (size_t k = 0; k < x->n; k++)
+        if (!request_cancelled(x->part[k])) return 0;
+    return 1;
+}
+
+int sw_report_round(sw_report_scanner *sc, sw_report_request *const *reqs, size_t n, size_t max_queries,
+                    sw_error *err)
+{
+    sw_report_request **part = malloc((n ? n : 1) * sizeof *part);
+    sw_query_set **sets = calloc(n ? n : 1, sizeof *sets);
+    if (!part || !sets) {
+        free(part);
+        free(sets);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    /* Each unfinished request's share of a batch: at least one query. */
+    size_t active = 0;
+    uint64_t residues = UINT64_MAX;
+    size_t queries = max_queries ? max_queries : SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        sw_report_request *q = reqs[i];
+        if (q->done) continue;
+        if (request_cancelled(q)) {
+            sw_error e;
+            sw_error_set(&e, SW_ECANCELED, "the search was cancelled");
+            request_fail(q, SW_ECANCELED, &e);
+            continue;
+        }
+        residues = q->max_residues < residues ? q->max_residues : residues;
+        queries = q->max_queries < queries ? q->max_queries : queries;
+        part[active++] = q;
+    }
+    const uint64_t share_residues = active ? (residues / active ? residues / active : 1) : 1;
+    const size_t share_queries = active ? (queries / active ? queries / active : 1) : 1;
+    batch_progress progress = {&sc->user, -1.0, -1.0};
+    size_t np = 0;
+    for (size_t k = 0; k < active; k++) {
+        sw_report_request *q = part[k];
+        sw_error e;
+        sw_error_clear(&e);
+        const double before = sw_queries_fraction_read(q->queries);
+        int got = sw_queries_next_batch(q->queries, share_residues, share_queries, &sets[np], &e);
+        if (got < 0) {
+            request_fail(q, got, &e);
+            continue;
+        }
+        if (got == 0) {
+            request_finish(q);
+            continue;
+        }
+        if (active == 1) {
+            progress.first = before;
+            progress.last = before < 0 ? -1.0 : sw_queries_fraction_read(q->queries);
+        }
+        /* Whether this batch is the request's last, so that its answer
+         * ends with this scan rather than the next. */
+        if (sc->peek && (got = sw_queries_peek(q->queries, &q->later_err)) < 0) q->later_rc = got;
+        part[np++] = q;
+    }
+    /* Where each request's queries start in the scan's. */
+    size_t *first = np ? malloc((np + 1) * sizeof *first) : NULL;
+    if (!first) {
+        for (size_t k = 0; k < np; k++) sw_queries_free(sets[k]);
+        free(part);
+        free(sets);
+        return np ? sw_error_set(err, SW_ENOMEM, "out of memory") : SW_OK;
+    }
+    int rc = SW_OK;
+    sw_query_set *joined = NULL;
+    first[0] = 0;
+    for (size_t k = 0; k < np; k++) first[k + 1] = first[k] + sw_queries_count(sets[k]);
+    const sw_query_set *batch = sets[0];
+    if (np > 1) {
+        rc = sw_queries_join((const sw_query_set *const *)sets, np, &joined, err);
+        batch = joined;
+    }
+    const size_t nq = first[np];
+    query_report *qr = rc == SW_OK ? calloc(nq ? nq : 1, sizeof *qr) : NULL;
+    if (rc == SW_OK && !qr) rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
+
+    /* What the requests of this scan need of it. */
+    int any_alignment = 0, any_work = 0, keep_all_scores = 0;
+    size_t top_n = 0, ahead_hits = SIZE_MAX;
+    for (size_t k = 0; k < np; k++) {
+        const sw_report_request *q = part[k];
+        any_alignment |= q->r.with_alignment;
+        any_work |= q->r.with_stats || q->r.with_alignment;
+        keep_all_scores |= q->keep_all_scores;
+        top_n = q->top_n > top_n ? q->top_n : top_n;
+        ahead_hits = q->ahead_hits < ahead_hits ? q->ahead_hits : ahead_hits;
+    }
+    /* Ranks of an MPI job keep their own shares (sw_search_ranks.h). */
+    if (rc == SW_OK && sc->scans > 0 && sc->on_gpu && sc->opt.device != SW_DEVICE_CPU && !sc->opt.resident &&
+        !sc->opt.ranks) {
+        sw_error ignored;
+        /* Without the memory for it, each batch loads the database. A
+         * database streamed to the GPUs is not decoded whole: only the
+         * GPUs' team is kept, which reads its parts from the file. */
+        if (sw_resident_create(sc->db, sc->opt.threads, !sc->streamed, &sc->own_resident, &ignored) == SW_OK) {
+            sc->opt.resident = sc->own_resident;
+            if (!sc->residues_borrowed) free(sc->subj.residues);
+            sc->subj.residues = (uint8_t *)sw_resident_residues(sc->own_resident);
+            sc->residues_borrowed = 1;
+        }
+    }
+    if (rc == SW_OK && any_alignment && !sc->subj.offsets) {
+        /* Without room for them, subjects come from the files. */
+        uint64_t nseqs = sw_db_num_seqs(sc->db);
+        uint64_t *offsets =
+            nseqs <= SIZE_MAX / sizeof *offsets ? malloc((nseqs ? nseqs : 1) * sizeof *offsets) : NULL;
         uint64_t at = 0;
-        for (uint64_t i = 0; r.offsets && i < nseqs; i++) {
-            r.offsets[i] = at;
-            at += sw_db_lengths(db)[i];
+        for (uint64_t i = 0; offsets && i < nseqs; i++) {
+            offsets[i] = at;
+            at += sw_db_lengths(sc->db)[i];
+        }
+        sc->subj.offsets = offsets;
+        sc->offsets_owned = offsets != NULL;
+    }
+    round_ctx x = {part, np};
+    sw_search_options run_opt = sc->opt;
+    run_opt.top_n = top_n;
+    run_opt.keep_all_scores = keep_all_scores;
+    run_opt.note = round_note;
+    run_opt.note_user = &x;
+    run_opt.cancelled = round_cancelled;
+    run_opt.cancelled_user = &x;
+    run_opt.progress = NULL;
+    if (sc->user.progress && np == 1) {
+        run_opt.progress = draw_batch_progress;
+        run_opt.progress_user = &progress;
+    }
+    for (size_t k = 0; k < np; k++) {
+        report_ctx *r = &part[k]->r;
+        r->scoring = &sc->scoring;
+        r->options = &run_opt;
+        r->subj = &sc->subj;
+        for (size_t q = first[k]; qr && q < first[k + 1]; q++) qr[q].r = r;
+    }
+    /* Work ahead only where there is some, and while a GPU scans. */
+    ahead a;
+    ahead *pa = NULL;
+    if (rc == SW_OK && any_work && sc->opt.device != SW_DEVICE_CPU && sc->opt.cpu_engine != SW_CPU_ENGINE_REFERENCE) {
+        if (ahead_start(&a, batch, qr, sc->opt.threads, ahead_hits) == SW_OK) {
+            pa = &a;
+            run_opt.query_done = ahead_query_done;
+            run_opt.query_done_user = pa;
+            /* Reading each query's subjects from the files would decode
+             * most chunks once per query: take the GPU's copy. */
+            if (any_alignment && sc->subj.offsets && !sc->residues_borrowed && !sc->opt.ranks)
+                run_opt.residues_out = &sc->subj.residues;
+        } else {
+            ahead_stop(&a, 1); /* no thread could start: everything after the search */
         }
     }
-    /* Each batch is one sw_search_dispatch call. On the GPU, the batches after
-     * the first use a resident copy of the database (sw_resident.h), so
-     * the database is decoded and uploaded twice in all, however many
-     * batches there are, and batches can stay small: hits are written
-     * batch by batch. */
-    sw_resident *own_resident = NULL;
-    int residues_borrowed = options->resident != NULL;
-    sw_search_options opt = *options;
-    opt.keep_all_scores = keep_all_scores;
-    batch_progress progress = {options, -1.0, -1.0};
-    if (options->progress) {
-        opt.progress = draw_batch_progress;
-        opt.progress_user = &progress;
+    sw_search_results *results = NULL;
+    if (rc == SW_OK) rc = sw_search_dispatch(sc->db, batch, &sc->scoring, &run_opt, &results, err);
+    if (rc == SW_OK) {
+        sw_search_stats st;
+        sw_results_stats(results, &st);
+        if (sc->scans == 0) {
+            /* The threshold depends on the GPU and the database only;
+             * GPUs whose calibrations differ keep theirs each. */
+            if (st.on_gpu && sc->opt.gpu_threshold == 0 && !st.gpu_thresholds_differ) {
+                sc->opt.gpu_threshold = st.gpu_threshold;
+                sc->opt.gpu_threshold_kept = 1;
+            }
+            if (!st.on_gpu) sc->opt.device = SW_DEVICE_CPU;
+            sc->on_gpu = st.on_gpu;
+            sc->streamed = st.gpu_streamed;
+        }
+        sc->scans++;
+        for (size_t k = 0; k < np; k++) {
+            sw_report_request *q = part[k];
+            sw_error e;
+            sw_error_clear(&e);
+            add_stats(&q->sum.stats, &st, q->sum.batches == 0);
+            q->sum.batches++;
+            q->sum.queries += first[k + 1] - first[k];
+            q->sum.query_residues += sw_queries_total_residues(sets[k]);
+            int qrc = SW_OK;
+            if (request_cancelled(q)) qrc = sw_error_set(&e, SW_ECANCELED, "the search was cancelled");
+            if (qrc == SW_OK && !q->begun && !q->report.sink)
+                qrc = sw_outfmt_begin(q->out, q->report.format, &q->report.run, &e);
+            q->begun = 1;
+            if (qrc == SW_OK) qrc = report_range(&q->r, batch, results, qr, pa, first[k], first[k + 1], &e);
+            if (qrc == SW_OK && q->out && ferror(q->out)) qrc = sw_error_set(&e, SW_EIO, "error writing results");
+            if (qrc) request_fail(q, qrc, &e);
+            else if (q->later_rc) request_fail(q, q->later_rc, &q->later_err);
+            else if (sc->peek && sw_queries_at_end(q->queries)) request_finish(q);
+        }
+    } else {
+        for (size_t k = 0; k < np; k++) request_fail(part[k], rc, err);
     }
-    int rc;
-    for (;;) {
-        double first = sw_queries_fraction_read(queries);
-        sw_query_set *batch = NULL;
-        rc = sw_queries_next_batch(queries, max_residues, max_queries, &batch, err);
-        if (rc <= 0) break;
-        progress.first = first;
-        progress.last = first < 0 ? -1.0 : sw_queries_fraction_read(queries);
-        /* Ranks of an MPI job keep their own shares (sw_search_ranks.h). */
-        if (sum.batches > 0 && sum.stats.on_gpu && opt.device != SW_DEVICE_CPU && !opt.resident && !opt.ranks) {
-            sw_error ignored;
-            /* Without the memory for it, each batch loads the database. A
-             * database streamed to the GPUs is not decoded whole: only the
-             * GPUs' team is kept, which reads its parts from the file. */
-            if (sw_resident_create(db, options->threads, !sum.stats.gpu_streamed, &own_resident, &ignored) == SW_OK) {
-                opt.resident = own_resident;
-                free(r.residues);
-                r.residues = r.with_alignment ? (uint8_t *)sw_resident_residues(own_resident) : NULL;
-                residues_borrowed = 1;
-            }
-        }
-        sw_search_results *results = NULL;
-        size_t nq = sw_queries_count(batch);
-        query_report *qr = calloc(nq ? nq : 1, sizeof *qr);
-        if (!qr) {
-            sw_queries_free(batch);
-            rc = sw_error_set(err, SW_ENOMEM, "out of memory reporting hits");
-            break;
-        }
-        /* Work ahead only where there is some, and while a GPU scans. */
-        ahead a;
-        ahead *pa = NULL;
-        sw_search_options run_opt = opt;
-        if ((r.with_stats || r.with_alignment) && opt.device != SW_DEVICE_CPU &&
-            opt.cpu_engine != SW_CPU_ENGINE_REFERENCE) {
-            size_t ahead_hits = batching && batching->ahead_hits ? batching->ahead_hits : SW_REPORT_AHEAD_HITS;
-            if (ahead_start(&a, &r, batch, qr, options->threads, ahead_hits) == SW_OK) {
-                pa = &a;
-                run_opt.query_done = ahead_query_done;
-                run_opt.query_done_user = pa;
-                /* Reading each query's subjects from the files would decode
-                 * most chunks once per query: take the GPU's copy. */
-                if (r.offsets && !residues_borrowed && !opt.ranks) run_opt.residues_out = &r.residues;
-            } else {
-                ahead_stop(&a, 1); /* no thread could start: everything after the search */
-            }
-        }
-        rc = sw_search_dispatch(db, batch, scoring, &run_opt, &results, err);
-        if (rc == SW_OK) {
-            sw_search_stats st;
-            sw_results_stats(results, &st);
-            add_stats(&sum.stats, &st, sum.batches == 0);
-            if (sum.batches == 0) {
-                /* The threshold depends on the GPU and the database only;
-                 * GPUs whose calibrations differ keep theirs each. */
-                if (st.on_gpu && opt.gpu_threshold == 0 && !st.gpu_thresholds_differ) {
-                    opt.gpu_threshold = st.gpu_threshold;
-                    opt.gpu_threshold_kept = 1;
-                }
-                if (!st.on_gpu) opt.device = SW_DEVICE_CPU;
-                if (!report->sink) rc = sw_outfmt_begin(out, report->format, &report->run, err);
-            }
-            sum.batches++;
-            sum.queries += sw_queries_count(batch);
-            sum.query_residues += sw_queries_total_residues(batch);
-            if (rc == SW_OK) rc = report_batch(&r, batch, results, qr, pa, err);
-        }
-        if (pa) ahead_stop(pa, rc != SW_OK);
-        for (size_t q = 0; q < nq; q++) query_report_clear(&qr[q]);
-        free(qr);
-        if (!residues_borrowed) {
-            free(r.residues);
-            r.residues = NULL;
-        }
-        sw_results_free(results);
-        sw_queries_free(batch);
-        if (rc) break;
+    if (pa) ahead_stop(pa, rc != SW_OK);
+    for (size_t q = 0; qr && q < nq; q++) query_report_clear(&qr[q]);
+    free(qr);
+    if (!sc->residues_borrowed) {
+        free(sc->subj.residues);
+        sc->subj.residues = NULL;
     }
-    if (rc == SW_OK && !report->sink) rc = sw_outfmt_end(out, report->format, &report->run, sum.queries, err);
-    if (rc == SW_OK && out && ferror(out)) rc = sw_error_set(err, SW_EIO, "error writing results");
-    if (summary) *summary = sum;
-    if (!options->resident) free(r.offsets);
-    sw_resident_free(own_resident);
+    sw_results_free(results);
+    sw_queries_free(joined);
+    for (size_t k = 0; k < np; k++) sw_queries_free(sets[k]);
+    free(sets);
+    free(part);
+    free(first);
+    return rc;
+}
+
+int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
+                     const sw_scoring *scoring, const sw_search_options *options,
+                     const sw_report_options *report, const sw_report_batching *batching,
+                     sw_report_summary *summary, sw_error *err)
+{
+    sw_report_scanner *sc = NULL;
+    sw_report_request *q = NULL;
+    const sw_report_request_config c = {
+        .out = out,
+        .queries = queries,
+        .report = *report,
+        .top_n = options->top_n,
+        .batching = batching,
+        .note = options->note,
+        .note_user = options->note_user,
+        .cancelled = options->cancelled,
+        .cancelled_user = options->cancelled_user,
+    };
+    int rc = sw_report_scanner_create(db, scoring, options, 0, &sc, err);
+    if (rc == SW_OK) rc = sw_report_request_create(&c, db, scoring, &q, err);
+    while (rc == SW_OK && !q->done) rc = sw_report_round(sc, &q, 1, 0, err);
+    if (rc == SW_OK) rc = sw_report_request_status(q, NULL, err);
+    if (summary) {
+        if (q) *summary = q->sum;
+        else memset(summary, 0, sizeof *summary);
+    }
+    sw_report_request_free(q);
+    sw_report_scanner_free(sc);
     return rc;
 }

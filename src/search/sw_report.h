@@ -84,4 +84,57 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
                      const sw_report_options *report, const sw_report_batching *batching,
                      sw_report_summary *summary, sw_error *err);
 
+/* ---- Several requests sharing scans ----
+ * sw_report_search() is one request answered by one scanner to its end. A
+ * service answers several: each round takes a share of the next queries
+ * of every unfinished request, searches them in one scan, and writes each
+ * request's hits to its own output, byte for byte as sw_report_search()
+ * would. */
+
+/* What rounds share: the database, the scoring (copied) and the engine's
+ * settings (copied; the pointers in them borrowed), with what the first
+ * scan found (the GPU threshold, a fallback to the CPU) and a resident copy
+ * made after it when `options` has none. `peek`: look past each batch for
+ * the end of a request's queries, so that its answer ends with the scan of
+ * its last queries (the queries must not come from a terminal or a pipe
+ * that waits for more). */
+typedef struct sw_report_scanner sw_report_scanner;
+int sw_report_scanner_create(const sw_db *db, const sw_scoring *scoring, const sw_search_options *options, int peek,
+                             sw_report_scanner **out, sw_error *err);
+const sw_scoring *sw_report_scanner_scoring(const sw_report_scanner *sc);
+void sw_report_scanner_free(sw_report_scanner *sc);
+
+typedef struct sw_report_request_config {
+    FILE *out;
+    sw_query_reader *queries;
+    sw_report_options report; /* copied; what it points at is borrowed */
+    size_t top_n;
+    const sw_report_batching *batching; /* may be NULL */
+    /* The engine's notes; asked whether to stop (both may be NULL). */
+    void (*note)(void *user, const char *message);
+    void *note_user;
+    int (*cancelled)(void *user);
+    void *cancelled_user;
+} sw_report_request_config;
+
+typedef struct sw_report_request sw_report_request;
+/* Fails at once where the statistics asked for do not exist. */
+int sw_report_request_create(const sw_report_request_config *c, const sw_db *db, const sw_scoring *scoring,
+                             sw_report_request **out, sw_error *err);
+/* *done (may be NULL): 1 once answered or failed; the return is its
+ * failure (with its message), or SW_OK. */
+int sw_report_request_status(const sw_report_request *q, int *done, sw_error *err);
+const sw_report_summary *sw_report_request_summary(const sw_report_request *q);
+void sw_report_request_free(sw_report_request *q);
+
+/* One scan for the unfinished requests of `reqs`, which the caller has
+ * found compatible with the scanner (the same database, scoring and
+ * engine): each gives a share of at most `max_queries` queries in all (0:
+ * the least of their batch bounds), at least one each. A request that
+ * fails (its queries, its output, its cancel function) ends alone; a
+ * failure of the scan ends every request of it and is returned. The scan
+ * stops early only when every request of it is cancelled. */
+int sw_report_round(sw_report_scanner *sc, sw_report_request *const *reqs, size_t n, size_t max_queries,
+                    sw_error *err);
+
 #endif

@@ -76,6 +76,11 @@ typedef struct sw_search_options {
      * (sw_search_ranks.h), each searching its share of the database; the
      * results are the same. */
     struct sw_search_ranks *ranks;
+    /* Not NULL: asked between pieces of work (a block of sequences on the
+     * CPU, a query or a streamed part on a GPU) from any of the search's
+     * threads; nonzero stops the search with SW_ECANCELED. */
+    int (*cancelled)(void *user);
+    void *cancelled_user;
 } sw_search_options;
 
 /* Runs the search on the device that `options` asks for (sw_search.c): the

@@ -131,6 +131,11 @@ static void worker_main(void *arg, int index)
     sw_error e;
     sw_error_clear(&e);
     while (!atomic_load(&ctx->failed)) {
+        if (ctx->options->cancelled && ctx->options->cancelled(ctx->options->cancelled_user)) {
+            sw_error_set(&e, SW_ECANCELED, "the search was cancelled");
+            fail(ctx, &e);
+            break;
+        }
         size_t i = atomic_fetch_add(&ctx->next_block, 1);
         if (i >= ctx->num_blocks) break;
         const work_block *b = &ctx->blocks[i];

@@ -188,8 +188,10 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         }
     }
     sw_gpu_stats gst;
+    sw_gpu_team_set_stop(team, options->cancelled, options->cancelled_user);
     rc = sw_gpu_team_search(team, qptr, qlen, nq, hits, counts, all_scores,
                             options->query_done ? relay_query_done : NULL, (void *)options, &gst, err);
+    sw_gpu_team_set_stop(team, NULL, NULL); /* a held team outlives this search */
     if (rc) goto done;
 
     if ((rc = sw_results_create(nq, &r))) {

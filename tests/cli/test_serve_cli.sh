@@ -48,7 +48,7 @@ err_has "exists and is not a socket"
 # be there before it listens).
 start_server() {
   before=$(grep -c "ready in" "$tmp/server.log" 2> /dev/null || true)
-  "$swsearch" serve -d "$tmp/db" --socket "$sock" --device cpu -t 2 -v --client-timeout 3 2>> "$tmp/server.log" &
+  "$swsearch" serve -d "$tmp/db" --socket "$sock" --device cpu -t 2 -v --client-timeout 3 "$@" 2>> "$tmp/server.log" &
   server_pid=$!
   i=0
   while [ "$(grep -c "ready in" "$tmp/server.log" 2> /dev/null || true)" = "${before:-0}" ] && [ $i -lt 100 ]; do
@@ -180,6 +180,49 @@ cmp -s "$tmp/direct_m.out" "$tmp/served_m.out" && pass || fail "a client's matri
 cmp -s "$tmp/direct.out" "$tmp/direct_m.out" && fail "the client's matrix changed nothing" || pass
 kill -0 "$server_pid" 2> /dev/null && pass || fail "the server died"
 
+# Requests under way share a scan, each answered as a direct search answers
+# it: four that come while a long one is scanned, with their own formats,
+# tops and E-values, share the next scan.
+"$swsearch" search -q "$tmp/qall.fa" --server "$sock" --outfmt 0 -e 1000 -o /dev/null & slow=$!
+sleep 0.3
+set -- "--outfmt 6" "--outfmt 7 --top 5" "--outfmt json -e 1e-3" "--outfmt 0 --top 3 -e 1"
+shared= i=0
+for o in "$@"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086
+  "$swsearch" search -q "$tmp/q.fa" --server "$sock" $o -o "$tmp/shared$i.out" & shared="$shared $!"
+done
+for p in $shared; do wait "$p"; done
+wait "$slow"
+i=0
+for o in "$@"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086
+  "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --device cpu $o -o "$tmp/direct_shared.out"
+  cmp -s "$tmp/direct_shared.out" "$tmp/shared$i.out" && pass || fail "shared scan, '$o': output differs"
+done
+set --
+grep -q "scan of 32 queries for 4 requests" "$tmp/server.log" && pass ||
+  { grep "scan of" "$tmp/server.log" | tail -5; fail "the four requests did not share a scan"; }
+# A client that goes away cancels its search: the scan under way stops
+# within a block of database sequences, and the next client is answered
+# long before the whole scan would have ended.
+for i in 1 2 3; do cat "$tmp/qall.fa"; done > "$tmp/q60.fa"
+t0=$(date +%s%N)
+"$swsearch" search -q "$tmp/q60.fa" --server "$sock" -o /dev/null
+full=$(( ($(date +%s%N) - t0) / 1000000 ))
+"$swsearch" search -q "$tmp/q60.fa" --server "$sock" -o /dev/null & doomed=$!
+sleep 0.5
+kill -9 "$doomed"; wait "$doomed" 2> /dev/null
+t0=$(date +%s%N)
+"$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/after_cancel.out"
+t=$(( ($(date +%s%N) - t0) / 1000000 ))
+cmp -s "$tmp/direct.out" "$tmp/after_cancel.out" && pass || fail "after a cancelled search: output differs"
+[ "$t" -le $((full / 2)) ] && pass ||
+  fail "after a client left mid-scan: answered in $t ms; the whole scan takes $full ms"
+grep -q "serve: 0 queries, 0 hits in .*: the client went away" "$tmp/server.log" && pass ||
+  fail "the search of a client that left was not cancelled"
+
 # SIGTERM: exit 0, socket removed.
 kill -TERM "$server_pid"
 wait "$server_pid"; st=$?
@@ -206,9 +249,21 @@ start_server
 kill -9 "$server_pid"; wait "$server_pid" 2> /dev/null
 server_pid=
 [ -S "$sock" ] && pass || fail "the killed server's socket is gone"
-start_server
+start_server --scan-queries 2
 "$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/again.out"
 cmp -s "$tmp/direct.out" "$tmp/again.out" && pass || fail "after a stale socket: output differs"
+# Fairness: a request of one query behind one of 60 (30 scans of 2 queries)
+# is answered within two scans, the long one still under way.
+"$swsearch" search -q "$tmp/q60.fa" --server "$sock" -o /dev/null & long=$!
+sleep 0.5
+awk '/^>/ { n++ } n <= 1' "$tmp/q.fa" > "$tmp/q1.fa"
+"$swsearch" search -q "$tmp/q1.fa" --server "$sock" -o "$tmp/one.out"
+kill -0 "$long" 2> /dev/null && pass || fail "the request of 60 queries ended before the one of 1"
+"$swsearch" search -q "$tmp/q1.fa" -d "$tmp/db" --device cpu -o "$tmp/direct_one.out"
+cmp -s "$tmp/direct_one.out" "$tmp/one.out" && pass || fail "the request of one query: output differs"
+grep -q "serve: 1 queries, .* within [12] scans\{0,1\}$" "$tmp/server.log" && pass ||
+  { grep "serve: 1 queries" "$tmp/server.log"; fail "the request of one query waited more than two scans"; }
+wait "$long"
 kill -TERM "$server_pid"; wait "$server_pid"; server_pid=
 
 cli_checks_done

@@ -150,3 +150,113 @@ Test(gpu_report, equals_the_cpu_report_whatever_is_done_ahead)
     sw_matrix_free(m);
     sw_db_close(db);
 }
+
+/* Requests sharing GPU scans (sw_report_round) each write the report of
+ * a search alone, whatever their formats and tops. */
+static sw_report_request *open_request(sw_db *db, const sw_scoring *scoring, sw_query_reader **r, sw_outfmt **f,
+                                       const char *format, size_t top, FILE *out)
+{
+    sw_error err;
+    cr_assert_eq(sw_queries_open(SW_TEST_DATA "/queries20.fasta", sw_alphabet_protein(), NULL, NULL, r, &err),
+                 SW_OK, "%s", err.message);
+    cr_assert_eq(sw_outfmt_parse(format, f, &err), SW_OK, "%s", err.message);
+    const sw_report_request_config c = {
+        .out = out,
+        .queries = *r,
+        .report =
+            {
+                .format = *f,
+                .stats = SW_STATS_AUTO,
+                .matrix_name = "BLOSUM62",
+                .max_evalue = 1e9,
+                .run = {.version = "test", .db_path = "db", .matrix = "BLOSUM62", .gap_open = 11, .gap_extend = 1,
+                        .evalue_cutoff = 1e9},
+            },
+        .top_n = top,
+    };
+    sw_report_request *q = NULL;
+    cr_assert_eq(sw_report_request_create(&c, db, scoring, &q, &err), SW_OK, "%s", err.message);
+    return q;
+}
+
+static int cancel_after(void *user)
+{
+    int *left = user;
+    return __atomic_sub_fetch(left, 1, __ATOMIC_SEQ_CST) < 0;
+}
+
+Test(gpu_report, shared_scans_equal_the_cpu_report_and_a_cancel_stops_the_scan)
+{
+    sw_db *db = make_db();
+    sw_matrix *m;
+    sw_scoring scoring;
+    sw_error err;
+    cr_assert_eq(sw_matrix_load(SW_MATRIX_DIR "/BLOSUM62", &m, &err), SW_OK);
+    cr_assert_eq(sw_scoring_init(&scoring, m, 11, 1, &err), SW_OK);
+    size_t want_len[2];
+    sw_report_summary sum;
+    char *want[2] = {report(db, &scoring, SW_DEVICE_CPU, "6", 0, 0, &want_len[0], &sum),
+                     report(db, &scoring, SW_DEVICE_CPU, "0", 0, 0, &want_len[1], &sum)};
+    /* Two slices on GPU 0: the team's path. */
+    const int gpus[2] = {0, 0};
+    for (int slices = 1; slices <= 2; slices++) {
+        sw_search_options options;
+        memset(&options, 0, sizeof options);
+        options.threads = 4;
+        options.device = SW_DEVICE_GPU;
+        options.gpus = gpus;
+        options.num_gpus = slices;
+        sw_report_scanner *sc = NULL;
+        cr_assert_eq(sw_report_scanner_create(db, &scoring, &options, 1, &sc, &err), SW_OK, "%s", err.message);
+        char *text[2] = {NULL, NULL};
+        size_t len[2];
+        FILE *out[2];
+        sw_query_reader *r[2];
+        sw_outfmt *f[2];
+        sw_report_request *q[2];
+        for (int i = 0; i < 2; i++) {
+            out[i] = open_memstream(&text[i], &len[i]);
+            q[i] = open_request(db, &scoring, &r[i], &f[i], i ? "0" : "6", 25, out[i]);
+        }
+        int done[2] = {0, 0}, scans = 0;
+        while (!done[0] || !done[1]) {
+            cr_assert_eq(sw_report_round(sc, q, 2, 6, &err), SW_OK, "%s", err.message);
+            for (int i = 0; i < 2; i++)
+                cr_assert_eq(sw_report_request_status(q[i], &done[i], &err), SW_OK, "%s", err.message);
+            cr_assert_leq(++scans, 8);
+        }
+        cr_assert_eq(scans, 7, "20 queries each, 3 a scan: %d scans", scans);
+        for (int i = 0; i < 2; i++) {
+            fclose(out[i]);
+            cr_assert_eq(len[i], want_len[i], "%d slices, request %d", slices, i);
+            cr_assert(memcmp(text[i], want[i], len[i]) == 0, "%d slices, request %d: reports differ", slices, i);
+            free(text[i]);
+            sw_report_request_free(q[i]);
+            sw_outfmt_free(f[i]);
+            sw_queries_close(r[i]);
+        }
+        sw_report_scanner_free(sc);
+
+        /* A cancel asked after a few queries stops the GPU scan. */
+        int left = 3;
+        options.cancelled = cancel_after;
+        options.cancelled_user = &left;
+        sw_query_reader *reader = NULL;
+        cr_assert_eq(sw_queries_open(SW_TEST_DATA "/queries20.fasta", sw_alphabet_protein(), NULL, NULL, &reader, &err),
+                     SW_OK);
+        sw_query_set *set = NULL;
+        cr_assert_eq(sw_queries_next_batch(reader, 0, 0, &set, &err), 1);
+        options.top_n = 5;
+        sw_search_results *res = NULL;
+        cr_assert_eq(sw_search_dispatch(db, set, &scoring, &options, &res, &err), SW_ECANCELED, "%s", err.message);
+        cr_assert_null(res);
+        cr_assert_lt(left, 0);
+        cr_assert_geq(left, -2 * slices, "asked %d times: the scan went on", 3 - left);
+        sw_queries_free(set);
+        sw_queries_close(reader);
+    }
+    free(want[0]);
+    free(want[1]);
+    sw_matrix_free(m);
+    sw_db_close(db);
+}

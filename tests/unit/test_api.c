@@ -1260,3 +1260,207 @@ Test(api, matrices_by_name_only_or_as_text_equal_the_file)
     sw_search_free(by_text);
     sw_db_close(db);
 }
+
+/* ---- Requests sharing scans ---- */
+
+static const char SMALL_QUERIES[] =
+    ">q1 first\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ\n"
+    ">q2\nMSDNGPQNQRNAPRITFGGPSDSTGSNQNGERSGARSKQRRPQGLPNNTASWFTALTQHGKEDLKFPRGQGVPINTNSSPDDQ\n"
+    ">q3 third\nMVLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSAL\n"
+    ">q4\nGIVEQCCTSICSLYQLENYCN\n"
+    ">q5\nMALWMRLLPLLALLALWGPDPAAAFVNQHLCGSHLVEALYLVCGERGFFYTPKTRREAEDLQVGQVELGGGPGAGSLQPLALEGSLQKRGIVEQCCTSICSLYQLENYCN\n";
+
+/* The settings of one request of the test, and its output. */
+typedef struct test_request {
+    const char *format;
+    size_t top;
+    double evalue;
+    sw_stats_method stats;
+    int cancel; /* asked by its cancel function */
+    sw_query_input *in;
+    FILE *queries, *mem;
+    char *text;
+    size_t len;
+    sw_request *request;
+} test_request;
+
+static int cancel_flag(void *user) { return *(const int *)user; }
+
+static void configure(sw_search *s, const test_request *t)
+{
+    sw_error err;
+    cr_assert_eq(sw_search_set_top(s, t->top, &err), SW_OK);
+    cr_assert_eq(sw_search_set_evalue(s, t->evalue, &err), SW_OK);
+    cr_assert_eq(sw_search_set_statistics(s, t->stats, &err), SW_OK);
+}
+
+static char *small_queries_file(void)
+{
+    static char path[192];
+    snprintf(path, sizeof path, "%s/small_queries.fa", dir);
+    write_file(path, SMALL_QUERIES);
+    return path;
+}
+
+/* What a search alone writes with t's settings. */
+static char *alone(const sw_db *db, const test_request *t)
+{
+    sw_search *s = cpu_search(t->top);
+    configure(s, t);
+    char *text = NULL;
+    size_t len = 0;
+    sw_error err;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write(s, db, small_queries_file(), t->format, mem, &err), SW_OK, "%s", err.message);
+    fclose(mem);
+    sw_search_free(s);
+    return text;
+}
+
+static void open_request(sw_search *s, const sw_db *db, test_request *t)
+{
+    sw_error err;
+    configure(s, t);
+    cr_assert_eq(sw_search_set_cancel(s, cancel_flag, &t->cancel, &err), SW_OK);
+    t->queries = fopen(small_queries_file(), "r");
+    cr_assert_not_null(t->queries);
+    cr_assert_eq(sw_query_input_open_fd(fileno(t->queries), "small_queries.fa", 0, &t->in, &err), SW_OK);
+    t->mem = open_memstream(&t->text, &t->len);
+    cr_assert_eq(sw_request_create(s, db, t->in, t->format, t->mem, &t->request, &err), SW_OK, "%s", err.message);
+}
+
+static void close_request(test_request *t)
+{
+    sw_request_free(t->request);
+    sw_query_input_close(t->in);
+    fclose(t->queries);
+    if (t->mem) fclose(t->mem);
+    free(t->text);
+}
+
+Test(api, requests_sharing_scans_write_what_searches_alone_write)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    test_request t[3] = {
+        {.format = "6", .top = 5, .evalue = 10, .stats = SW_STATS_AUTO},
+        {.format = "7", .top = 20, .evalue = 1e-3, .stats = SW_STATS_AUTO},
+        {.format = "json", .top = 2, .evalue = 100, .stats = SW_STATS_FIT},
+    };
+    char *want[3];
+    for (int i = 0; i < 3; i++) want[i] = alone(db, &t[i]);
+    sw_search *s = cpu_search(500);
+    cr_assert_eq(sw_search_hold(s, db, &err), SW_OK, "%s", err.message);
+    sw_request *reqs[3];
+    for (int i = 0; i < 3; i++) {
+        open_request(s, db, &t[i]);
+        reqs[i] = t[i].request;
+    }
+    cr_assert(sw_request_compatible(reqs[0], reqs[2]));
+    /* Two queries a scan, shared by three requests: each gives one (and
+     * one of them two in the last scans); 5 queries each end in 5 steps. */
+    int steps = 0, done = 0;
+    while (!done) {
+        cr_assert_eq(sw_search_step(s, reqs, 3, 2, &err), SW_OK, "%s", err.message);
+        steps++;
+        cr_assert_leq(steps, 10);
+        done = 1;
+        for (int i = 0; i < 3; i++) {
+            int d = 0;
+            cr_assert_eq(sw_request_status(reqs[i], &d, &err), SW_OK, "request %d: %s", i, err.message);
+            done &= d;
+        }
+    }
+    cr_assert_eq(steps, 5);
+    for (int i = 0; i < 3; i++) {
+        fclose(t[i].mem);
+        t[i].mem = NULL;
+        cr_assert_str_eq(t[i].text, want[i], "request %d (format %s)", i, t[i].format);
+        sw_search_summary sum;
+        cr_assert_eq(sw_request_get_summary(reqs[i], &sum, &err), SW_OK);
+        cr_assert_eq(sum.queries, 5);
+        close_request(&t[i]);
+        free(want[i]);
+    }
+    sw_search_free(s);
+    sw_db_close(db);
+}
+
+Test(api, a_cancelled_request_ends_alone_and_a_cancelled_run_stops)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    test_request t[2] = {
+        {.format = "6", .top = 5, .evalue = 10, .stats = SW_STATS_AUTO},
+        {.format = "6", .top = 5, .evalue = 10, .stats = SW_STATS_AUTO},
+    };
+    char *want = alone(db, &t[1]);
+    sw_search *s = cpu_search(5);
+    /* A whole run, cancelled before it begins, writes nothing. */
+    int always = 1;
+    cr_assert_eq(sw_search_set_cancel(s, cancel_flag, &always, &err), SW_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write(s, db, small_queries_file(), "6", mem, &err), SW_ECANCELED);
+    fclose(mem);
+    cr_assert_eq(len, 0, "%s", text);
+    free(text);
+    /* Of two requests sharing scans, the cancelled one ends, the other is
+     * answered whole. */
+    sw_request *reqs[2];
+    for (int i = 0; i < 2; i++) {
+        open_request(s, db, &t[i]);
+        reqs[i] = t[i].request;
+    }
+    cr_assert_eq(sw_search_step(s, reqs, 2, 2, &err), SW_OK, "%s", err.message);
+    t[0].cancel = 1;
+    int done[2] = {0, 0};
+    for (int steps = 0; !done[1]; steps++) {
+        cr_assert_leq(steps, 10);
+        cr_assert_eq(sw_search_step(s, reqs, 2, 2, &err), SW_OK, "%s", err.message);
+        sw_request_status(reqs[1], &done[1], NULL);
+    }
+    cr_assert_eq(sw_request_status(reqs[0], &done[0], &err), SW_ECANCELED);
+    cr_assert(done[0]);
+    fclose(t[1].mem);
+    t[1].mem = NULL;
+    cr_assert_str_eq(t[1].text, want);
+    for (int i = 0; i < 2; i++) close_request(&t[i]);
+    free(want);
+    sw_search_free(s);
+    sw_db_close(db);
+}
+
+Test(api, requests_of_other_scoring_do_not_share_a_scan)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    test_request t[2] = {
+        {.format = "6", .top = 5, .evalue = 10, .stats = SW_STATS_AUTO},
+        {.format = "6", .top = 5, .evalue = 10, .stats = SW_STATS_AUTO},
+    };
+    sw_search *s = cpu_search(5);
+    open_request(s, db, &t[0]);
+    cr_assert_eq(sw_search_set_gap_costs(s, 10, 1, &err), SW_OK);
+    open_request(s, db, &t[1]);
+    sw_request *reqs[2] = {t[0].request, t[1].request};
+    cr_assert_not(sw_request_compatible(reqs[0], reqs[1]));
+    cr_assert_eq(sw_search_step(s, reqs, 2, 0, &err), SW_EINVAL);
+    cr_assert_not_null(strstr(err.message, "cannot share a scan"), "%s", err.message);
+    /* Each alone is answered. */
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(sw_search_step(s, &reqs[i], 1, 0, &err), SW_OK, "%s", err.message);
+        int done = 0;
+        while (!done) {
+            cr_assert_eq(sw_request_status(reqs[i], &done, &err), SW_OK, "%s", err.message);
+            if (!done) cr_assert_eq(sw_search_step(s, &reqs[i], 1, 0, &err), SW_OK, "%s", err.message);
+        }
+    }
+    for (int i = 0; i < 2; i++) close_request(&t[i]);
+    sw_search_free(s);
+    sw_db_close(db);
+}

@@ -175,6 +175,14 @@ int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_fn fn, void
     return no_cuda(err);
 }
 
+int sw_gpu_engine_set_stop(sw_gpu_engine *e, sw_gpu_stop_fn fn, void *user, sw_error *err)
+{
+    (void)e;
+    (void)fn;
+    (void)user;
+    return no_cuda(err);
+}
+
 int sw_gpu_engine_device_launch_available(void) { return 0; }
 
 size_t sw_gpu_engine_qp_shape_count(void) { return 0; }

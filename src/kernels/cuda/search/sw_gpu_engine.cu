@@ -461,6 +461,14 @@ extern "C" int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_
     return SW_OK;
 }
 
+extern "C" int sw_gpu_engine_set_stop(sw_gpu_engine *e, sw_gpu_stop_fn fn, void *user, sw_error *err)
+{
+    if (!e) return sw_error_set(err, SW_EINVAL, "GPU engine: no engine");
+    e->stop = fn;
+    e->stop_user = user;
+    return SW_OK;
+}
+
 extern "C" int sw_gpu_engine_set_score_sink(sw_gpu_engine *e, int32_t *scores, sw_error *err)
 {
     if (!e || (scores && !e->opt.keep_all_scores))
@@ -890,6 +898,8 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
                  * (its scores and counters get overwritten); the query just
                  * before keeps the GPU busy meanwhile. */
                 rc = finish_slot(e, &c, s, hits, counts, err);
+                if (!rc && e->stop && e->stop(e->stop_user))
+                    rc = sw_error_set(err, SW_ECANCELED, "the search was cancelled");
                 if (!rc) rc = run_query(e, &c, s, q, query_lengths[q], &batch_counter, err);
             }
             for (size_t i = 0; i < SLOTS && !rc; ++i)

@@ -201,6 +201,13 @@ typedef void (*sw_gpu_query_done_fn)(void *user, size_t query, const sw_gpu_hit 
 /* Who the following searches tell of each finished query; NULL: nobody. */
 int sw_gpu_engine_set_query_done(sw_gpu_engine *e, sw_gpu_query_done_fn fn, void *user, sw_error *err);
 
+/* Asked before each query of the following searches (from the thread that
+ * runs the search; `fn` must be safe to call from any thread): nonzero
+ * stops the search, which lets the queries on the GPU finish and fails
+ * with SW_ECANCELED. NULL: never. */
+typedef int (*sw_gpu_stop_fn)(void *user);
+int sw_gpu_engine_set_stop(sw_gpu_engine *e, sw_gpu_stop_fn fn, void *user, sw_error *err);
+
 /* What one span of the timeline was. */
 enum {
     SW_GPU_SPAN_PROFILE,  /* the intra-task query profile */

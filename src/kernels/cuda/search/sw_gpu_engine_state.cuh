@@ -121,6 +121,8 @@ struct sw_gpu_engine {
     int32_t *score_sink;      /* keep_all_scores: where finished queries' scores go */
     sw_gpu_query_done_fn query_done; /* told of each finished query, or NULL */
     void *query_done_user;
+    sw_gpu_stop_fn stop; /* asked before each query, or NULL */
+    void *stop_user;
     uint32_t *h_tiebreak;
     sw_gpu_engine_options opt;
     sw_gpu_tuning tune; /* *opt.tuning, or zeros, with the defaults filled in; opt.tuning points here */
