@@ -32,7 +32,7 @@
  * GPU scan keeps every GPU busy and its fixed costs small, few enough that
  * a request arriving during a scan waits for one scan of this size at
  * most before its own. */
-#define CLI_SERVE_SCAN_QUERIES 256
+#define CLI_SERVE_SCAN_QUERIES 64
 
 static void serve_usage(FILE *out)
 {
@@ -66,7 +66,7 @@ static void serve_usage(FILE *out)
           "                        request and to take each part of its answer\n"
           "                        (default 30); a slower one is cut off\n"
           "      --scan-queries N  queries of one scan, shared by the requests under\n"
-          "                        way (default 256): a request waits at most for the\n"
+          "                        way (default 64): a request waits at most for the\n"
           "                        scan under way before its first\n"
           "  -v, --verbose         a line on stderr for each request\n"
           "  -h, --help            this help\n",
