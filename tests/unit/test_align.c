@@ -586,3 +586,80 @@ Test(align_ssearch, the_reference_matches_ssearch36_scores)
     rmdir(dir);
     sw_matrix_free(m);
 }
+
+/* ---- Position-specific scores (a PSSM's rows) ---- */
+
+static int rows_simd_score(const char *engine, const int8_t *rows, size_t qn, const uint8_t *s, size_t sn,
+                           const sw_scoring *sc)
+{
+    sw_simd_variant v;
+    cr_assert_eq(sw_simd_variant_select(engine, &v), SW_OK);
+    sw_simd_profile *p = NULL;
+    cr_assert_eq(sw_simd_profile_create_rows(rows, qn, sc, &v, &p), SW_OK);
+    sw_simd_workspace *w = NULL;
+    cr_assert_eq(sw_simd_workspace_create(&w), SW_OK);
+    int score = sw_simd_align(p, w, s, sn);
+    sw_simd_workspace_free(w);
+    sw_simd_profile_free(p);
+    return score;
+}
+
+static int rows_ref_score(const int8_t *rows, size_t qn, const uint8_t *s, size_t sn, const sw_scoring *sc)
+{
+    sw_ref_result r;
+    int rc = sw_ref_align_rows(rows, qn, s, sn, sc, &r);
+    cr_assert_eq(rc, SW_OK, "sw_ref_align_rows: %s", sw_strerror(rc));
+    return r.score;
+}
+
+Test(align_rows, the_matrix_rows_of_a_query_score_as_the_query)
+{
+    sw_matrix *m = load_matrix("BLOSUM62");
+    sw_scoring sc = scoring_of(m, 11, 1);
+    test_rng rng = test_rng_seed(46);
+    for (int t = 0; t < 40; t++) {
+        uint8_t q[300], s[400];
+        int8_t rows[300 * SW_CODE_LIMIT];
+        size_t qn = 1 + test_rng_below(&rng, 300), sn = test_rng_below(&rng, 400);
+        for (size_t i = 0; i < qn; i++) q[i] = (uint8_t)test_rng_below(&rng, 25);
+        for (size_t j = 0; j < sn; j++) s[j] = (uint8_t)test_rng_below(&rng, 25);
+        /* Related half the time, so that scores are high. */
+        if (t % 2)
+            for (size_t j = 0; j < sn && j < qn; j++)
+                if (test_rng_below(&rng, 4)) s[j] = q[j];
+        for (size_t i = 0; i < qn; i++) memcpy(rows + i * SW_CODE_LIMIT, sc.table + q[i] * SW_CODE_LIMIT, SW_CODE_LIMIT);
+        const int want = ref_score(q, qn, s, sn, &sc);
+        cr_assert_eq(rows_ref_score(rows, qn, s, sn, &sc), want, "pair %d", t);
+        for (size_t e = 0; e < N_ENGINES; e++)
+            cr_assert_eq(rows_simd_score(all_engines[e], rows, qn, s, sn, &sc), want, "%s, pair %d", all_engines[e], t);
+    }
+    sw_matrix_free(m);
+}
+
+Test(align_rows, random_rows_score_as_the_reference_in_every_variant)
+{
+    sw_scoring sc = {NULL, 7, 2, 0};
+    test_rng rng = test_rng_seed(4646);
+    for (int t = 0; t < 60; t++) {
+        uint8_t s[700];
+        int8_t rows[500 * SW_CODE_LIMIT];
+        size_t qn = 1 + test_rng_below(&rng, 500), sn = test_rng_below(&rng, 700);
+        /* Rows of small scores, and some of extreme ones (-128 .. 127), so
+         * that every width of the cascade is needed. */
+        const int spread = t % 3 == 0 ? 256 : 16, low = t % 3 == 0 ? -128 : -9;
+        for (size_t i = 0; i < qn * SW_CODE_LIMIT; i++) rows[i] = (int8_t)(low + (int)test_rng_below(&rng, (uint64_t)spread));
+        for (size_t j = 0; j < sn; j++) s[j] = (uint8_t)test_rng_below(&rng, SW_CODE_LIMIT);
+        const int want = rows_ref_score(rows, qn, s, sn, &sc);
+        for (size_t e = 0; e < N_ENGINES; e++)
+            cr_assert_eq(rows_simd_score(all_engines[e], rows, qn, s, sn, &sc), want, "%s, case %d", all_engines[e], t);
+    }
+    /* Arguments: no rows for a query, a code beyond the table. */
+    sw_simd_variant v = sw_simd_variant_default();
+    sw_simd_profile *p = NULL;
+    cr_assert_eq(sw_simd_profile_create_rows(NULL, 3, &sc, &v, &p), SW_EINVAL);
+    cr_assert_null(p);
+    int8_t rows[SW_CODE_LIMIT] = {0};
+    uint8_t bad = SW_CODE_LIMIT;
+    sw_ref_result r;
+    cr_assert_eq(sw_ref_align_rows(rows, 1, &bad, 1, &sc, &r), SW_EINVAL);
+}

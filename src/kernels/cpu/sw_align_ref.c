@@ -15,19 +15,22 @@ static int exceeds_int32(size_t query_len, size_t subject_len, int max_score)
     return max_score > 0 && shorter > (size_t)(INT32_MAX / max_score);
 }
 
-int sw_ref_align(const uint8_t *query, size_t query_len, const uint8_t *subject,
-                 size_t subject_len, const sw_scoring *scoring, sw_ref_result *result)
+/* Query row i's scores: the matrix's row of its residue, or row i of a
+ * position-specific matrix (`query` NULL). */
+static const int8_t *row_of(const uint8_t *query, const int8_t *rows, const sw_scoring *scoring, size_t i)
 {
-    if (!scoring || !result || (query_len && !query) || (subject_len && !subject))
-        return SW_EINVAL;
+    return query ? scoring->table + (size_t)query[i] * SW_CODE_LIMIT : rows + i * SW_CODE_LIMIT;
+}
+
+static int align(const uint8_t *query, const int8_t *rows, size_t query_len, const uint8_t *subject,
+                 size_t subject_len, const sw_scoring *scoring, int max_score, sw_ref_result *result)
+{
     result->score = 0;
     result->query_end = 0;
     result->subject_end = 0;
-    for (size_t i = 0; i < query_len; i++)
-        if (query[i] >= SW_CODE_LIMIT) return SW_EINVAL;
     for (size_t j = 0; j < subject_len; j++)
         if (subject[j] >= SW_CODE_LIMIT) return SW_EINVAL;
-    if (exceeds_int32(query_len, subject_len, scoring->max_score)) return SW_ELIMIT;
+    if (exceeds_int32(query_len, subject_len, max_score)) return SW_ELIMIT;
     if (query_len == 0 || subject_len == 0) return SW_OK;
 
     /* h[j] and f[j] hold row i-1 on entry to row i and are overwritten in
@@ -51,7 +54,7 @@ int sw_ref_align(const uint8_t *query, size_t query_len, const uint8_t *subject,
         f[j] = neg_inf;
     }
     for (size_t i = 1; i <= query_len; i++) {
-        const int8_t *row = scoring->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
+        const int8_t *row = row_of(query, rows, scoring, i - 1);
         int32_t diag = 0; /* H(i-1, j-1) */
         int32_t e = neg_inf;
         h[0] = 0;
@@ -78,4 +81,23 @@ int sw_ref_align(const uint8_t *query, size_t query_len, const uint8_t *subject,
     free(h);
     free(f);
     return SW_OK;
+}
+
+int sw_ref_align(const uint8_t *query, size_t query_len, const uint8_t *subject,
+                 size_t subject_len, const sw_scoring *scoring, sw_ref_result *result)
+{
+    if (!scoring || !scoring->table || !result || (query_len && !query) || (subject_len && !subject))
+        return SW_EINVAL;
+    for (size_t i = 0; i < query_len; i++)
+        if (query[i] >= SW_CODE_LIMIT) return SW_EINVAL;
+    return align(query, NULL, query_len, subject, subject_len, scoring, scoring->max_score, result);
+}
+
+int sw_ref_align_rows(const int8_t *rows, size_t query_len, const uint8_t *subject, size_t subject_len,
+                      const sw_scoring *scoring, sw_ref_result *result)
+{
+    if (!scoring || !result || (query_len && !rows) || (subject_len && !subject)) return SW_EINVAL;
+    int max_score = 0;
+    for (size_t i = 0; i < query_len * SW_CODE_LIMIT; i++) max_score = rows[i] > max_score ? rows[i] : max_score;
+    return align(NULL, rows, query_len, subject, subject_len, scoring, max_score, result);
 }

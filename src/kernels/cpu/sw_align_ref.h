@@ -24,6 +24,13 @@ typedef struct sw_ref_result {
 int sw_ref_align(const uint8_t *query, size_t query_len, const uint8_t *subject,
                  size_t subject_len, const sw_scoring *scoring, sw_ref_result *result);
 
+/* The same with position-specific scores (a PSSM): row i of `rows`
+ * (query_len rows of SW_CODE_LIMIT scores) scores query position i against
+ * each subject code; `scoring` gives the gap costs only (its table is not
+ * read). */
+int sw_ref_align_rows(const int8_t *rows, size_t query_len, const uint8_t *subject, size_t subject_len,
+                      const sw_scoring *scoring, sw_ref_result *result);
+
 #ifdef __cplusplus
 }
 #endif

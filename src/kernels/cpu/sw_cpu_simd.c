@@ -28,7 +28,8 @@ enum { ALIGNMENT = 64 };
 struct sw_simd_profile {
     const sw_simd_kernels *kernels; /* NULL: every subject goes to the reference */
     int first_width;                /* where the cascade starts, 0..WIDTHS-1 */
-    uint8_t *query;
+    uint8_t *query; /* NULL for position-specific rows */
+    int8_t *rows;   /* query_len x SW_CODE_LIMIT scores: the matrix's row of each residue, or a PSSM's */
     size_t query_len;
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
     sw_scoring scoring;             /* .table points at the copy above */
@@ -121,7 +122,7 @@ static int build_striped(sw_simd_profile *p, int width)
                 size_t q = l * seg_len + s;
                 size_t at = (c * seg_len + s) * lanes + l;
                 if (q >= p->query_len) continue; /* padding stays 0 */
-                int v = p->table[p->query[q] * SW_CODE_LIMIT + c] + bias;
+                int v = p->rows[q * SW_CODE_LIMIT + c] + bias;
                 if (width == 0) ((uint8_t *)prof)[at] = (uint8_t)v;
                 if (width == 1) ((int16_t *)prof)[at] = (int16_t)v;
                 if (width == 2) ((int32_t *)prof)[at] = v;
@@ -140,38 +141,52 @@ int sw_simd_profile_create(const uint8_t *query, size_t query_len, const sw_scor
     return sw_simd_profile_create_variant(query, query_len, scoring, &v, out);
 }
 
-int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
-                                   const sw_simd_variant *variant, sw_simd_profile **out)
+/* A profile of `query` (codes) or, with query NULL, of position-specific
+ * `rows`; scoring's table is read only for a query. */
+static int profile_create(const uint8_t *query, const int8_t *rows, size_t query_len, const sw_scoring *scoring,
+                          const sw_simd_variant *variant, sw_simd_profile **out)
 {
     if (!out) return SW_EINVAL;
     *out = NULL;
-    if (!scoring || !scoring->table || !variant || (query_len && !query)) return SW_EINVAL;
-    for (size_t i = 0; i < query_len; i++)
+    if (!scoring || (query && !scoring->table) || !variant || (query_len && !query && !rows)) return SW_EINVAL;
+    for (size_t i = 0; query && i < query_len; i++)
         if (query[i] >= SW_CODE_LIMIT) return SW_EINVAL;
 
     sw_simd_profile *p = calloc(1, sizeof *p);
     if (!p) return SW_ENOMEM;
-    p->query = malloc(query_len ? query_len : 1);
-    if (!p->query) {
+    p->rows = malloc(query_len ? query_len * SW_CODE_LIMIT : 1);
+    if (query) p->query = malloc(query_len ? query_len : 1);
+    if (!p->rows || (query && !p->query)) {
         sw_simd_profile_free(p);
         return SW_ENOMEM;
     }
-    if (query_len) memcpy(p->query, query, query_len);
     p->query_len = query_len;
-    memcpy(p->table, scoring->table, sizeof p->table);
     p->scoring = *scoring;
     p->scoring.table = p->table;
+    int lo = INT8_MAX, hi = INT8_MIN;
+    if (query) {
+        if (query_len) memcpy(p->query, query, query_len);
+        memcpy(p->table, scoring->table, sizeof p->table);
+        for (size_t i = 0; i < query_len; i++)
+            memcpy(p->rows + i * SW_CODE_LIMIT, p->table + (size_t)query[i] * SW_CODE_LIMIT, SW_CODE_LIMIT);
+        /* The ceilings come from the table itself, so that a max_score that
+         * understates it cannot let a saturated lane pass as exact. */
+        for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++) {
+            lo = p->table[i] < lo ? p->table[i] : lo;
+            hi = p->table[i] > hi ? p->table[i] : hi;
+        }
+    } else {
+        if (query_len && rows) memcpy(p->rows, rows, query_len * SW_CODE_LIMIT);
+        for (size_t i = 0; i < query_len * SW_CODE_LIMIT; i++) {
+            lo = p->rows[i] < lo ? p->rows[i] : lo;
+            hi = p->rows[i] > hi ? p->rows[i] : hi;
+        }
+        if (query_len == 0) lo = hi = 0;
+        p->scoring.max_score = 0;
+    }
 
     p->kernels = variant->kernels;
     p->first_width = variant->first_width;
-
-    /* The ceilings come from the table itself, so that a max_score that
-     * understates it cannot let a saturated lane pass as exact. */
-    int lo = INT8_MAX, hi = INT8_MIN;
-    for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++) {
-        lo = p->table[i] < lo ? p->table[i] : lo;
-        hi = p->table[i] > hi ? p->table[i] : hi;
-    }
     if (hi > p->scoring.max_score) p->scoring.max_score = hi;
     int gain = hi > 0 ? hi : 0;
     p->bias = lo < 0 ? -lo : 0;
@@ -196,11 +211,33 @@ int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const
     return SW_OK;
 }
 
+int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
+                                   const sw_simd_variant *variant, sw_simd_profile **out)
+{
+    if (query_len && !query) {
+        if (out) *out = NULL;
+        return SW_EINVAL;
+    }
+    static const uint8_t none[1];
+    return profile_create(query ? query : none, NULL, query_len, scoring, variant, out);
+}
+
+int sw_simd_profile_create_rows(const int8_t *rows, size_t query_len, const sw_scoring *scoring,
+                                const sw_simd_variant *variant, sw_simd_profile **out)
+{
+    if (query_len && !rows) {
+        if (out) *out = NULL;
+        return SW_EINVAL;
+    }
+    return profile_create(NULL, rows, query_len, scoring, variant, out);
+}
+
 void sw_simd_profile_free(sw_simd_profile *p)
 {
     if (!p) return;
     for (int w = 0; w < WIDTHS; w++) free(p->striped[w]);
     free(p->query);
+    free(p->rows);
     free(p);
 }
 
@@ -246,7 +283,8 @@ static int align_pass(const sw_simd_profile *p, sw_simd_workspace *w, const uint
     if (!p->kernels) {
         if (end_column || last_column) return SW_EINVAL; /* the reference engine tracks no column */
         sw_ref_result r;
-        int rc = sw_ref_align(p->query, p->query_len, subject, subject_len, &p->scoring, &r);
+        int rc = p->query ? sw_ref_align(p->query, p->query_len, subject, subject_len, &p->scoring, &r)
+                          : sw_ref_align_rows(p->rows, p->query_len, subject, subject_len, &p->scoring, &r);
         return rc ? rc : r.score;
     }
 

@@ -48,6 +48,12 @@ int sw_simd_profile_create(const uint8_t *query, size_t query_len, const sw_scor
 /* A profile for `variant`. */
 int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
                                    const sw_simd_variant *variant, sw_simd_profile **out);
+/* A profile of position-specific scores (a PSSM): row i of `rows`
+ * (query_len rows of SW_CODE_LIMIT scores) scores query position i against
+ * each subject code; `scoring` gives the gap costs (its table is not read).
+ * Scores equal sw_ref_align_rows()'s. */
+int sw_simd_profile_create_rows(const int8_t *rows, size_t query_len, const sw_scoring *scoring,
+                                const sw_simd_variant *variant, sw_simd_profile **out);
 void sw_simd_profile_free(sw_simd_profile *p);
 
 int sw_simd_workspace_create(sw_simd_workspace **out);
