@@ -1,11 +1,13 @@
-/* Aligned FASTA through the streaming FASTA reader, with an alphabet that
- * knows the gap (sw_msa.h). */
+/* Aligned FASTA and A3M through the streaming FASTA reader, with an
+ * alphabet that knows the gap and tells insertions apart; Clustal and
+ * Stockholm by their blocks (sw_msa.h). */
 #include "sw_msa.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sw_fasta.h"
 
@@ -28,20 +30,6 @@ static sw_alphabet gapped_alphabet(void)
     a.encode['.'] = SW_MSA_GAP;
     a.size = SW_PROTEIN_CODES + 1;
     return a;
-}
-
-static int grow(sw_msa *m, size_t *cap, size_t columns)
-{
-    if (m->rows < *cap) return 0;
-    const size_t nc = *cap ? 2 * *cap : 16;
-    char **names = realloc(m->names, nc * sizeof *names);
-    if (!names) return -1;
-    m->names = names;
-    uint8_t *codes = realloc(m->codes, nc * (columns ? columns : 1));
-    if (!codes) return -1;
-    m->codes = codes;
-    *cap = nc;
-    return 0;
 }
 
 /* ---- Clustal and Stockholm: "name sequence" lines in blocks ---- */
@@ -236,6 +224,177 @@ static int empty_row_error(const empty_row *e, sw_error *err)
                         (int)(at - e->message), e->message, (int)(e->message + n - tail_len - id), id);
 }
 
+/* While a FASTA-style file is read, lower-case letters and '.' carry this
+ * bit over their residue's (or the gap's) code, so that an A3M file can drop
+ * them; every code stays below the FASTA reader's 0x80 bound. */
+#define INSERT_BIT 0x40
+_Static_assert(SW_MSA_GAP < INSERT_BIT, "codes below the insert bit");
+
+/* gapped_alphabet() with lower case and '.' marked by INSERT_BIT. */
+static sw_alphabet cased_alphabet(void)
+{
+    sw_alphabet a = gapped_alphabet();
+    for (int c = 'a'; c <= 'z'; ++c)
+        if (a.encode[c] != SW_CODE_INVALID) a.encode[c] |= INSERT_BIT;
+    a.encode['.'] = SW_MSA_GAP | INSERT_BIT;
+    a.size = INSERT_BIT + SW_MSA_GAP + 1;
+    return a;
+}
+
+static size_t match_columns(const uint8_t *raw, size_t n)
+{
+    size_t k = 0;
+    for (size_t t = 0; t < n; ++t) k += !(raw[t] & INSERT_BIT);
+    return k;
+}
+
+/* The rows of a FASTA-style file as read: codes with INSERT_BIT, one after
+ * the other. */
+typedef struct raw_rows {
+    uint8_t *codes;
+    size_t used, cap;
+    size_t *start, *len;
+    unsigned long long *line;
+    size_t rows, rows_cap;
+} raw_rows;
+
+static void raw_rows_free(raw_rows *r)
+{
+    free(r->codes);
+    free(r->start);
+    free(r->len);
+    free(r->line);
+}
+
+static int raw_rows_add(raw_rows *r, sw_msa *m, const sw_fasta_record *rec)
+{
+    if (r->rows == r->rows_cap) {
+        const size_t nc = r->rows_cap ? 2 * r->rows_cap : 16;
+        char **names = realloc(m->names, nc * sizeof *names);
+        if (!names) return -1;
+        m->names = names;
+        size_t *start = realloc(r->start, nc * sizeof *start);
+        if (!start) return -1;
+        r->start = start;
+        size_t *len = realloc(r->len, nc * sizeof *len);
+        if (!len) return -1;
+        r->len = len;
+        unsigned long long *line = realloc(r->line, nc * sizeof *line);
+        if (!line) return -1;
+        r->line = line;
+        r->rows_cap = nc;
+    }
+    if (r->used + rec->length > r->cap) {
+        size_t nc = r->cap ? 2 * r->cap : 4096;
+        while (nc < r->used + rec->length) nc *= 2;
+        uint8_t *codes = realloc(r->codes, nc);
+        if (!codes) return -1;
+        r->codes = codes;
+        r->cap = nc;
+    }
+    char *h = malloc(rec->header_len + 1);
+    if (!h) return -1;
+    memcpy(h, rec->header, rec->header_len);
+    h[rec->header_len] = 0;
+    m->names[r->rows] = h;
+    m->rows = r->rows + 1;
+    memcpy(r->codes + r->used, rec->residues, rec->length);
+    r->start[r->rows] = r->used;
+    r->len[r->rows] = rec->length;
+    r->line[r->rows] = rec->line;
+    r->used += rec->length;
+    ++r->rows;
+    return 0;
+}
+
+/* "FILE:LINE: row 'ID' has N WHAT, the first row has M: not KIND". */
+static int row_error(sw_error *err, const char *file, unsigned long long line, const char *header,
+                     size_t header_len, const char *what, size_t has, size_t first, const char *kind)
+{
+    size_t id_len;
+    sw_fasta_split_header(header, header_len, &id_len, NULL, NULL);
+    char id_shown[4 * 60 + 8];
+    sw_error_quote(id_shown, sizeof id_shown, header, id_len, 60);
+    return sw_error_set(err, SW_EFORMAT, "%s:%llu: row '%s' has %zu %s, the first row has %zu: not %s", file, line,
+                        id_shown, has, what, first, kind);
+}
+
+/* Aligned FASTA, or A3M where `a3m` says so or where a row longer or shorter
+ * than the first holds insertions (lower case or '.'): a valid A3M row of
+ * another length than the first always does, and an aligned FASTA file never
+ * has rows of two lengths. */
+static int read_fasta_style(const char *path, int a3m, sw_msa **out, sw_error *err)
+{
+    const sw_alphabet alpha = cased_alphabet();
+    empty_row empty = {0, ""};
+    const sw_fasta_options opt = {&alpha, note_empty_row, &empty, 0};
+    sw_fasta *f = NULL;
+    int rc = sw_fasta_open(path, &opt, &f, err);
+    if (rc) return rc;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    sw_msa *m = calloc(1, sizeof *m);
+    raw_rows raw;
+    memset(&raw, 0, sizeof raw);
+    if (!m) {
+        sw_fasta_close(f);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    sw_fasta_record rec;
+    int more;
+    while ((more = sw_fasta_next(f, &rec, err)) == 1 && !empty.seen) {
+        if (!a3m && raw.rows && rec.length != raw.len[0]) {
+            if (match_columns(rec.residues, rec.length) == rec.length) {
+                rc = row_error(err, name, rec.line, rec.header, rec.header_len, "columns", rec.length, raw.len[0],
+                               "an alignment");
+                break;
+            }
+            a3m = 1;
+        }
+        if (raw_rows_add(&raw, m, &rec)) {
+            rc = sw_error_set(err, SW_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)rec.line);
+            break;
+        }
+    }
+    /* An empty record comes before whatever stopped the loop. */
+    if (empty.seen) rc = empty_row_error(&empty, err);
+    else if (!rc && more < 0) rc = more;
+    sw_fasta_close(f);
+    if (!rc && raw.rows == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no aligned sequences", name);
+    if (!rc) {
+        m->columns = a3m ? match_columns(raw.codes, raw.len[0]) : raw.len[0];
+        for (size_t k = 1; !rc && a3m && k < raw.rows; ++k) {
+            const size_t cols = match_columns(raw.codes + raw.start[k], raw.len[k]);
+            if (cols != m->columns)
+                rc = row_error(err, name, raw.line[k], m->names[k], strlen(m->names[k]),
+                               "match columns (upper-case letters and '-')", cols, m->columns, "an A3M alignment");
+        }
+        if (!rc && m->columns == 0)
+            rc = sw_error_set(err, SW_EFORMAT, "%s: the rows have no match columns (upper-case letters or '-')", name);
+    }
+    if (!rc && !(m->codes = malloc(raw.rows * m->columns)))
+        rc = sw_error_set(err, SW_ENOMEM, "%s: out of memory", name);
+    for (size_t k = 0; !rc && k < raw.rows; ++k) {
+        uint8_t *to = m->codes + k * m->columns;
+        const uint8_t *from = raw.codes + raw.start[k];
+        for (size_t t = 0; t < raw.len[k]; ++t)
+            if (!a3m) *to++ = from[t] & (uint8_t)~INSERT_BIT;
+            else if (!(from[t] & INSERT_BIT)) *to++ = from[t];
+    }
+    raw_rows_free(&raw);
+    if (rc) {
+        sw_msa_free(m);
+        return rc;
+    }
+    *out = m;
+    return SW_OK;
+}
+
+static int named_a3m(const char *path)
+{
+    const size_t n = strlen(path);
+    return (n >= 4 && !strcasecmp(path + n - 4, ".a3m")) || (n >= 8 && !strcasecmp(path + n - 8, ".a3m.zst"));
+}
+
 int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
 {
     *out = NULL;
@@ -253,58 +412,13 @@ int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
         *out = m;
         return SW_OK;
     }
-    const sw_alphabet alpha = gapped_alphabet();
-    empty_row empty = {0, ""};
-    const sw_fasta_options opt = {&alpha, note_empty_row, &empty, 0};
-    sw_fasta *f = NULL;
-    int rc = sw_fasta_open(path, &opt, &f, err);
-    if (rc) return rc;
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
-    sw_msa *m = calloc(1, sizeof *m);
-    if (!m) {
-        sw_fasta_close(f);
-        return sw_error_set(err, SW_ENOMEM, "out of memory");
-    }
-    size_t cap = 0;
-    sw_fasta_record rec;
-    int more;
-    while ((more = sw_fasta_next(f, &rec, err)) == 1 && !empty.seen) {
-        if (m->rows == 0) m->columns = rec.length;
-        if (rec.length != m->columns) {
-            size_t id_len;
-            sw_fasta_split_header(rec.header, rec.header_len, &id_len, NULL, NULL);
-            char id_shown[4 * 60 + 8];
-            sw_error_quote(id_shown, sizeof id_shown, rec.header, id_len, 60);
-            rc = sw_error_set(err, SW_EFORMAT, "%s:%llu: row '%s' has %zu columns, the first row has %zu: not an alignment",
-                              name, (unsigned long long)rec.line, id_shown, rec.length, m->columns);
-            break;
-        }
-        if (grow(m, &cap, m->columns)) {
-            rc = sw_error_set(err, SW_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)rec.line);
-            break;
-        }
-        char *h = malloc(rec.header_len + 1);
-        if (!h) {
-            rc = sw_error_set(err, SW_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)rec.line);
-            break;
-        }
-        memcpy(h, rec.header, rec.header_len);
-        h[rec.header_len] = 0;
-        m->names[m->rows] = h;
-        memcpy(m->codes + m->rows * m->columns, rec.residues, rec.length);
-        ++m->rows;
-    }
-    /* An empty record comes before whatever stopped the loop. */
-    if (empty.seen) rc = empty_row_error(&empty, err);
-    else if (more < 0) rc = more;
-    sw_fasta_close(f);
-    if (!rc && m->rows == 0) rc = sw_error_set(err, SW_EFORMAT, "%s: no aligned sequences", name);
-    if (rc) {
-        sw_msa_free(m);
-        return rc;
-    }
-    *out = m;
-    return SW_OK;
+    return read_fasta_style(path, named_a3m(path), out, err);
+}
+
+int sw_msa_read_a3m(const char *path, sw_msa **out, sw_error *err)
+{
+    *out = NULL;
+    return read_fasta_style(path, 1, out, err);
 }
 
 int sw_msa_from_rows(const char *const *names, const uint8_t *const *rows, size_t num_rows, size_t columns,

@@ -1,7 +1,7 @@
-/* A multiple alignment read from aligned FASTA (plain or zstd-compressed),
- * Clustal or Stockholm (plain; recognised by their first line): rows of
- * equal length over the protein letters and the gap ('-' or '.'), each with
- * its name. Errors name the file, the line and the problem. */
+/* A multiple alignment read from aligned FASTA or A3M (plain or
+ * zstd-compressed), Clustal or Stockholm (plain; recognised by their first
+ * line): rows of equal length over the protein letters and the gap ('-' or
+ * '.'), each with its name. Errors name the file, the line and the problem. */
 #ifndef SW_MSA_H
 #define SW_MSA_H
 
@@ -23,8 +23,20 @@ typedef struct sw_msa sw_msa;
 /* Reads `path` ("-": standard input). At least one row; every row as long
  * as the first; a row of gaps only is kept (as MUSCLE, HMMER's esl-msa and
  * hhsuite keep it), a FASTA record with no characters at all is an error
- * naming the file, the line and the row. */
+ * naming the file, the line and the row.
+ *
+ * A3M (hhsuite's): FASTA records whose upper-case letters and '-' are the
+ * alignment's columns (the match states of the first row), while lower-case
+ * letters and '.' are insertions relative to them and are dropped, so every
+ * row keeps as many columns as the first. A file is read as A3M when its
+ * name ends in ".a3m" (or ".a3m.zst"), or when a row of another length than
+ * the first holds insertions; otherwise lower case in FASTA is a residue of
+ * its column, as in any aligned FASTA. */
 int sw_msa_read(const char *path, sw_msa **out, sw_error *err);
+
+/* Reads `path` as A3M whatever its name and content (standard input, "-",
+ * included). */
+int sw_msa_read_a3m(const char *path, sw_msa **out, sw_error *err);
 
 /* An alignment of rows given in memory (for tests and callers that build
  * one): rows[k] holds `columns` codes (SW_MSA_GAP for a gap). */
