@@ -273,9 +273,13 @@ SW_API int sw_hits_get(const sw_hits *h, size_t q, size_t i, sw_hit_info *out, s
 /* Which engine ran ("CPU simd (avx2)", "GPUs 0,1 (NVIDIA H100 ...)"). */
 SW_API const char *sw_hits_engine(const sw_hits *h);
 
-/* The CPU engine by name: "simd" (the default: striped SIMD, exact) or
- * "reference" (the scalar reference engine: slow, for checks; it runs on
- * the CPU only, so it makes SW_DEVICE_AUTO the CPU). */
+/* The CPU engine by name, every one exact: "auto" (the default; "simd" is
+ * another name for it): per class of query length, the striped or the
+ * inter-sequence SIMD engine, whichever is faster when both are timed at
+ * the start of a search on a sample of the database; "striped" or "inter"
+ * to force one; "reference" (the scalar reference engine: slow, for
+ * checks; it runs on the CPU only, so it makes SW_DEVICE_AUTO the CPU).
+ * sw_hits_engine() names the engines that ran. */
 SW_API int sw_search_set_cpu_engine(sw_search *s, const char *name, sw_error *err);
 /* GPU: database sequences longer than `length` residues go to the
  * intra-task kernel (a thread block a sequence), the others to the
@@ -309,6 +313,17 @@ SW_API int sw_query_input_open(const char *fasta_path, sw_query_input **out, sw_
  * before it is all in memory. */
 SW_API int sw_query_input_open_fd(int fd, const char *name, uint64_t max_length, sw_query_input **out,
                                   sw_error *err);
+/* A PSSM as the query: one query whose position-specific scores replace
+ * the matrix's (PSI-BLAST's ASCII PSSM from `psiblast -out_ascii_pssm`, or
+ * a profile swsearch saved), read with the settings of `s`, whose matrix
+ * must be the one the PSSM's scores are in (its statistics apply). */
+SW_API int sw_query_input_open_pssm(const sw_search *s, const char *path, sw_query_input **out, sw_error *err);
+/* A PSSM built from a multiple alignment as the query (aligned FASTA,
+ * Stockholm or A3M; its first row is the query), in PSI-BLAST's manner:
+ * position-based sequence weights and pseudocounts, scores in the units of
+ * the matrix of `s`. An alignment of one sequence scores exactly as that
+ * sequence does. */
+SW_API int sw_query_input_open_msa(const sw_search *s, const char *path, sw_query_input **out, sw_error *err);
 SW_API void sw_query_input_close(sw_query_input *in);
 /* sw_search_write with the queries of `in`, to its end. */
 SW_API int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, const char *outfmt, FILE *out,

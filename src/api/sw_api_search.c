@@ -15,6 +15,7 @@
 #include "sw_matrix.h"
 #include "sw_mpi.h"
 #include "sw_outfmt.h"
+#include "sw_pssm.h"
 #include "sw_queries.h"
 #include "sw_report.h"
 #include "sw_resident.h"
@@ -287,9 +288,15 @@ int sw_search_set_messages(sw_search *s, sw_message_fn fn, void *user, sw_error 
 int sw_search_set_cpu_engine(sw_search *s, const char *name, sw_error *err)
 {
     SW_API_CHECK(s, "sw_search_set_cpu_engine", "search");
-    if (name && !strcmp(name, "simd")) s->cpu_engine = SW_CPU_ENGINE_SIMD;
+    /* "simd", the name of the default before there were two SIMD engines,
+     * still means the default. */
+    if (name && (!strcmp(name, "auto") || !strcmp(name, "simd"))) s->cpu_engine = SW_CPU_ENGINE_AUTO;
+    else if (name && !strcmp(name, "striped")) s->cpu_engine = SW_CPU_ENGINE_STRIPED;
+    else if (name && !strcmp(name, "inter")) s->cpu_engine = SW_CPU_ENGINE_INTER;
     else if (name && !strcmp(name, "reference")) s->cpu_engine = SW_CPU_ENGINE_REFERENCE;
-    else return sw_error_set(err, SW_EINVAL, "the CPU engine is 'simd' or 'reference', not '%s'", name ? name : "");
+    else
+        return sw_error_set(err, SW_EINVAL, "the CPU engine is 'auto', 'striped', 'inter' or 'reference', not '%s'",
+                            name ? name : "");
     return SW_OK;
 }
 
@@ -474,6 +481,73 @@ int sw_query_input_open_fd(int fd, const char *name, uint64_t max_length, sw_que
         sw_query_input_close(*out);
         *out = NULL;
     }
+    return rc;
+}
+
+/* The query of a PSSM, its name split as a FASTA header's: identifier,
+ * then description. */
+static int input_of_pssm(const sw_pssm *p, const char *name, const char *source, sw_query_input **out,
+                         sw_error *err)
+{
+    char *id = strdup(name && *name ? name : "query1");
+    if (!id) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    char *desc = id + strcspn(id, " \t");
+    if (*desc) {
+        *desc++ = '\0';
+        desc += strspn(desc, " \t");
+    }
+    sw_query_set *set = NULL;
+    int rc = sw_queries_create(&set, err);
+    if (rc == SW_OK) rc = sw_queries_add_profile(set, id, desc, p->query, p->length, p->scores, err);
+    free(id);
+    if (rc == SW_OK) rc = input_new(out, err);
+    if (rc == SW_OK) {
+        rc = sw_queries_open_set(set, source, &(*out)->reader, err);
+        set = NULL;
+        if (rc) {
+            free(*out);
+            *out = NULL;
+        }
+    }
+    sw_queries_free(set);
+    return rc;
+}
+
+int sw_query_input_open_pssm(const sw_search *s, const char *path, sw_query_input **out, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_query_input_open_pssm", "search");
+    if (!path || !out) return sw_error_set(err, SW_EINVAL, "sw_query_input_open_pssm: missing argument");
+    *out = NULL;
+    sw_pssm *p = NULL;
+    int rc = sw_pssm_read(path, s->matrix, &p, err);
+    const char *mine = sw_matrix_name(s->matrix);
+    /* Scores in another matrix's units would get the wrong statistics. */
+    if (rc == SW_OK && p->matrix[0] && strcmp(p->matrix, mine ? mine : s->matrix_spec))
+        rc = sw_error_set(err, SW_EINVAL, "%s: a PSSM made for %s; the search uses %s", path, p->matrix,
+                          mine ? mine : s->matrix_spec);
+    if (rc == SW_OK) rc = input_of_pssm(p, p->label, path, out, err);
+    sw_pssm_free(p);
+    return rc;
+}
+
+int sw_query_input_open_msa(const sw_search *s, const char *path, sw_query_input **out, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_query_input_open_msa", "search");
+    if (!path || !out) return sw_error_set(err, SW_EINVAL, "sw_query_input_open_msa: missing argument");
+    *out = NULL;
+    sw_msa *m = NULL;
+    sw_pssm *p = NULL;
+    int rc = sw_msa_read(path, &m, err);
+    if (rc == SW_OK) {
+        sw_pssm_options o;
+        sw_pssm_options_init(&o);
+        o.gap_open = s->gap_open;
+        o.gap_extend = s->gap_extend;
+        rc = sw_pssm_from_msa(m, s->matrix, &o, &p, err);
+    }
+    if (rc == SW_OK) rc = input_of_pssm(p, sw_msa_name(m, 0), path, out, err);
+    sw_pssm_free(p);
+    sw_msa_free(m);
     return rc;
 }
 

@@ -113,7 +113,10 @@ int cli_search(int argc, char **argv)
         goto done;
     /* The GPU's context starts while the input is read and decoded. */
     sw_search_warm_up(search, &warm_up, NULL);
-    if ((rank == 0 && (rc = sw_query_input_open(a.query_path, &queries, &err))) ||
+    if ((rank == 0 &&
+         (rc = a.query_kind == CLI_QUERY_PSSM  ? sw_query_input_open_pssm(search, a.query_path, &queries, &err)
+               : a.query_kind == CLI_QUERY_MSA ? sw_query_input_open_msa(search, a.query_path, &queries, &err)
+                                               : sw_query_input_open(a.query_path, &queries, &err))) ||
         (rc = sw_db_open(a.db_path, &db, &err)))
         goto agree;
     if (sw_db_alphabet(db) != SW_ALPHABET_PROTEIN) {

@@ -20,6 +20,14 @@ static void search_usage(FILE *out)
           "writes the hits with E-values up to -e as BLAST's tabular output.\n"
           "\n"
           "  -q, --query FILE      query sequences, FASTA (plain or zstd-compressed)\n"
+          "      --pssm FILE       a PSSM as the query instead: PSI-BLAST's ASCII PSSM\n"
+          "                        (psiblast -out_ascii_pssm) or a profile swsearch\n"
+          "                        saved; its scores are in the units of -m's matrix\n"
+          "      --msa FILE        a multiple alignment as the query instead (aligned\n"
+          "                        FASTA, Stockholm or A3M; its first row is the query):\n"
+          "                        its PSSM, with sequence weights and pseudocounts in\n"
+          "                        PSI-BLAST's manner (docs/STATISTICS.md). PSSM queries\n"
+          "                        run on the CPU engine\n"
           "  -d, --db PREFIX       database prefix given to makedb\n"
           "  -o, --out FILE        write the results to FILE instead of standard output;\n"
           "                        a file appears or is replaced only when the search\n"
@@ -66,7 +74,11 @@ static void search_usage(FILE *out)
           "                        calibrated for this GPU (see 'swsearch calibrate'),\n"
           "                        and at least 4096\n"
           "  -t, --threads T       CPU threads (default: all cores)\n"
-          "      --cpu-engine E    simd (default) or reference (scalar, slow; for checks)\n"
+          "      --cpu-engine E    auto (default): for each query length, striped or\n"
+          "                        inter-sequence SIMD, whichever is faster when both\n"
+          "                        are timed on the database at the start; striped or\n"
+          "                        inter: that engine for every query; reference\n"
+          "                        (scalar, slow; for checks); all give the same hits\n"
           "  -v, --verbose         print timing and throughput to stderr\n"
           "      --server SOCKET   send the search to 'swsearch serve' listening on the\n"
           "                        local socket SOCKET, which holds its database in\n"
@@ -111,7 +123,9 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         OPT_OUTFMT,
         OPT_STATS,
         OPT_SERVER,
-        OPT_MATRIX_TEXT
+        OPT_MATRIX_TEXT,
+        OPT_PSSM,
+        OPT_MSA
     };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
@@ -130,6 +144,8 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         {"stats", required_argument, NULL, OPT_STATS},
         {"server", required_argument, NULL, OPT_SERVER},
         {"matrix-text", required_argument, NULL, OPT_MATRIX_TEXT},
+        {"pssm", required_argument, NULL, OPT_PSSM},
+        {"msa", required_argument, NULL, OPT_MSA},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -147,7 +163,16 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
     while ((c = getopt_long(argc, argv, ":q:d:o:n:m:t:e:vh", longopts, NULL)) != -1) {
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
-        case 'q': a->query_path = optarg; break;
+        case 'q':
+        case OPT_PSSM:
+        case OPT_MSA:
+            if (a->query_path) {
+                cli_error("give the query once: -q, --pssm or --msa");
+                return CLI_EXIT_USAGE;
+            }
+            a->query_path = optarg;
+            a->query_kind = c == OPT_PSSM ? CLI_QUERY_PSSM : c == OPT_MSA ? CLI_QUERY_MSA : CLI_QUERY_FASTA;
+            break;
         case 'd': a->db_path = optarg; break;
         case 'o': a->out_path = optarg; break;
         case 'm': a->matrix = optarg; break;
@@ -165,8 +190,12 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             if (cli_parse_gap_extend(optarg, &a->gap_extend)) return CLI_EXIT_USAGE;
             break;
         case OPT_CPU_ENGINE: {
-            static const cli_choice engines[] = {{"simd", CLI_CPU_ENGINE_SIMD},
+            /* "simd": the default's name before there were two SIMD engines. */
+            static const cli_choice engines[] = {{"auto", CLI_CPU_ENGINE_AUTO},
+                                                 {"striped", CLI_CPU_ENGINE_STRIPED},
+                                                 {"inter", CLI_CPU_ENGINE_INTER},
                                                  {"reference", CLI_CPU_ENGINE_REFERENCE},
+                                                 {"simd", CLI_CPU_ENGINE_AUTO},
                                                  {NULL, 0}};
             if (cli_parse_choice("--cpu-engine", optarg, engines, &a->cpu_engine)) return CLI_EXIT_USAGE;
             break;
@@ -229,13 +258,17 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             return CLI_EXIT_USAGE;
         }
     } else if (a->server_path) {
+        if (a->query_kind != CLI_QUERY_FASTA) {
+            cli_error("a server takes FASTA queries (-q), not --pssm or --msa");
+            return CLI_EXIT_USAGE;
+        }
         if (!a->query_path || a->db_path) {
             cli_error("search --server needs -q QUERIES and no -d: the server searches its own "
                       "database; see 'swsearch search --help'");
             return CLI_EXIT_USAGE;
         }
     } else if (!a->query_path || !a->db_path) {
-        cli_error("search needs -q QUERIES and -d DB; see 'swsearch search --help'");
+        cli_error("search needs -q QUERIES (or --pssm, --msa) and -d DB; see 'swsearch search --help'");
         return CLI_EXIT_USAGE;
     }
     /* A bad --outfmt is a usage error, found before anything is read. */
@@ -247,7 +280,15 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
     return CLI_EXIT_OK;
 }
 
-const char *cli_cpu_engine_name(int engine) { return engine == CLI_CPU_ENGINE_REFERENCE ? "reference" : "simd"; }
+const char *cli_cpu_engine_name(int engine)
+{
+    switch (engine) {
+    case CLI_CPU_ENGINE_REFERENCE: return "reference";
+    case CLI_CPU_ENGINE_STRIPED: return "striped";
+    case CLI_CPU_ENGINE_INTER: return "inter";
+    default: return "auto";
+    }
+}
 
 int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
 {

@@ -22,10 +22,15 @@ typedef struct search_args {
      * request names). */
     int for_server;
     const char *matrix_text;
+    /* What query_path holds: FASTA (-q), a PSSM (--pssm) or a multiple
+     * alignment whose PSSM is the query (--msa). */
+    int query_kind;
 } search_args;
 
+enum { CLI_QUERY_FASTA = 0, CLI_QUERY_PSSM = 1, CLI_QUERY_MSA = 2 };
+
 /* --cpu-engine's values, and the engine's name as the library takes it. */
-enum { CLI_CPU_ENGINE_SIMD = 0, CLI_CPU_ENGINE_REFERENCE = 1 };
+enum { CLI_CPU_ENGINE_AUTO = 0, CLI_CPU_ENGINE_REFERENCE = 1, CLI_CPU_ENGINE_STRIPED = 2, CLI_CPU_ENGINE_INTER = 3 };
 const char *cli_cpu_engine_name(int engine);
 
 /* Parses `swsearch search` options (argv[0] is the command's name). A

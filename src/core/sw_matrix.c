@@ -380,6 +380,7 @@ int sw_scoring_init(sw_scoring *s, const sw_matrix *m, int gap_open, int gap_ext
         return sw_error_set(err, SW_EINVAL, "gap extend penalty must be between 1 and 255 (got %d)",
                             gap_extend);
     s->table = sw_matrix_table(m);
+    s->rows = NULL; /* a PSSM query sets its own */
     s->gap_open = gap_open;
     s->gap_extend = gap_extend;
     s->max_score = sw_matrix_max(m);

@@ -59,7 +59,18 @@ typedef struct sw_scoring {
     int gap_open;        /* >= 0 */
     int gap_extend;      /* >= 1 */
     int max_score;       /* largest entry of the table, for overflow bounds */
+    /* Not NULL: a PSSM query's position-specific scores, query length x
+     * SW_CODE_LIMIT, row i scoring query position i (the table then serves
+     * what is not position-specific); set per query by those that handle
+     * one query at a time. */
+    const int8_t *rows;
 } sw_scoring;
+
+/* Query position i's scores against each subject code. */
+static inline const int8_t *sw_scoring_row(const sw_scoring *s, const uint8_t *query, size_t i)
+{
+    return s->rows ? s->rows + i * SW_CODE_LIMIT : s->table + (size_t)query[i] * SW_CODE_LIMIT;
+}
 
 /* Checks the penalties (open >= 0, extend >= 1, both <= 255). */
 int sw_scoring_init(sw_scoring *s, const sw_matrix *m, int gap_open, int gap_extend,

@@ -555,6 +555,7 @@ static void write_pairwise(FILE *out, const sw_outfmt_run *run, const sw_outfmt_
                 srow[c] = op == SW_OP_I ? '-' : letter(y);
                 mid[c] = op != SW_OP_M ? ' '
                          : x == y  ? letter(x)
+                         : q->rows ? (q->rows[(qi + t) * SW_CODE_LIMIT + y] > 0 ? '+' : ' ')
                          : run->table && sw_matrix_score(run->table, x, y) > 0 ? '+'
                                                                                 : ' ';
             }

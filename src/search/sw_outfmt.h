@@ -43,6 +43,9 @@ typedef struct sw_outfmt_query {
     size_t length;
     const uint8_t *residues;  /* protein codes (sw_alphabet_protein()) */
     const char *stats;        /* sw_stats_describe() of this query's statistics */
+    /* A PSSM query's rows (length x SW_CODE_LIMIT), which mark the positive
+     * pairs of format 0 instead of the matrix; NULL for a plain query. */
+    const int8_t *rows;
 } sw_outfmt_query;
 
 typedef struct sw_outfmt_hit {

@@ -10,7 +10,10 @@
 
 typedef struct query_entry {
     size_t residue_offset, length, id_offset, description_offset;
+    size_t rows_offset; /* a PSSM query's rows in the rows arena; NO_ROWS: none */
 } query_entry;
+
+#define NO_ROWS SIZE_MAX
 
 struct sw_query_set {
     query_entry *entries;
@@ -19,6 +22,8 @@ struct sw_query_set {
     size_t residues_len, residues_cap;
     char *ids;
     size_t ids_len, ids_cap;
+    int8_t *rows; /* PSSM queries' position-specific scores */
+    size_t rows_len, rows_cap;
 };
 
 struct sw_query_reader {
@@ -29,6 +34,10 @@ struct sw_query_reader {
     sw_fasta_record pending;
     int have_pending, at_end;
     uint64_t queries_read; /* numbers the queries with a bare '>' */
+    /* A reader of a set made in memory (PSSM queries): its queries, given
+     * out a batch at a time from `next`; no file. */
+    sw_query_set *set;
+    size_t next;
 };
 
 static int reserve(void **buf, size_t *cap, size_t need, size_t elem)
@@ -79,9 +88,54 @@ int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, ui
     return SW_OK;
 }
 
+int sw_queries_open_set(sw_query_set *set, const char *name, sw_query_reader **out, sw_error *err)
+{
+    sw_query_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(name))) {
+        free(r);
+        sw_queries_free(set);
+        return sw_error_set(err, SW_ENOMEM, "%s: out of memory", name);
+    }
+    r->set = set;
+    r->at_end = set->count == 0;
+    *out = r;
+    return SW_OK;
+}
+
+/* The next batch of a set's reader: its queries from `next` on. */
+static int next_of_set(sw_query_reader *r, uint64_t max_residues, size_t max_queries, sw_query_set **out,
+                       sw_error *err)
+{
+    const sw_query_set *s = r->set;
+    if (r->next >= s->count) {
+        r->at_end = 1;
+        return r->queries_read ? 0 : sw_error_set(err, SW_EFORMAT, "%s: no sequences", r->path);
+    }
+    sw_query_set *q = NULL;
+    int rc = sw_queries_create(&q, err);
+    uint64_t residues = 0;
+    while (rc == SW_OK && r->next < s->count && (!max_queries || q->count < max_queries)) {
+        const query_entry *e = &s->entries[r->next];
+        if (max_residues && q->count && residues + e->length > max_residues) break;
+        rc = sw_queries_add_profile(q, s->ids + e->id_offset, s->ids + e->description_offset,
+                                    s->residues + e->residue_offset, e->length, sw_queries_rows(s, r->next), err);
+        residues += e->length;
+        r->next++;
+        r->queries_read++;
+    }
+    r->at_end = r->next >= s->count;
+    if (rc) {
+        sw_queries_free(q);
+        return rc;
+    }
+    *out = q;
+    return 1;
+}
+
 void sw_queries_close(sw_query_reader *r)
 {
     if (!r) return;
+    sw_queries_free(r->set);
     sw_fasta_close(r->fasta);
     free(r->path);
     free(r);
@@ -89,6 +143,7 @@ void sw_queries_close(sw_query_reader *r)
 
 double sw_queries_fraction_read(const sw_query_reader *r)
 {
+    if (r->set) return r->set->count ? (double)r->next / (double)r->set->count : 1.0;
     uint64_t size = sw_fasta_file_size(r->fasta);
     if (!size) return -1.0;
     double f = (double)sw_fasta_file_offset(r->fasta) / (double)size;
@@ -118,6 +173,7 @@ static int add_query(sw_query_reader *r, sw_query_set *q, const sw_fasta_record 
     query_entry *e = &q->entries[q->count++];
     e->residue_offset = q->residues_len;
     e->length = rec->length;
+    e->rows_offset = NO_ROWS;
     e->id_offset = q->ids_len;
     memcpy(q->residues + q->residues_len, rec->residues, rec->length);
     q->residues_len += rec->length;
@@ -135,6 +191,7 @@ static int add_query(sw_query_reader *r, sw_query_set *q, const sw_fasta_record 
 int sw_queries_next_batch(sw_query_reader *r, uint64_t max_residues, size_t max_queries,
                           sw_query_set **out, sw_error *err)
 {
+    if (r->set) return next_of_set(r, max_residues, max_queries, out, err);
     if (r->at_end && !r->have_pending) return 0;
     sw_query_set *q = calloc(1, sizeof *q);
     if (!q) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", r->path);
@@ -171,7 +228,7 @@ int sw_queries_next_batch(sw_query_reader *r, uint64_t max_residues, size_t max_
 
 int sw_queries_peek(sw_query_reader *r, sw_error *err)
 {
-    if (r->have_pending || r->at_end) return SW_OK;
+    if (r->have_pending || r->at_end || r->set) return SW_OK;
     sw_fasta_record rec;
     int rc = sw_fasta_next(r->fasta, &rec, err);
     if (rc < 0) return rc;
@@ -203,31 +260,35 @@ void sw_queries_free(sw_query_set *q)
     free(q->entries);
     free(q->residues);
     free(q->ids);
+    free(q->rows);
     free(q);
 }
 
 int sw_queries_join(const sw_query_set *const *sets, size_t n, sw_query_set **out, sw_error *err)
 {
     *out = NULL;
-    size_t count = 0, rlen = 0, ilen = 0;
+    size_t count = 0, rlen = 0, ilen = 0, plen = 0;
     for (size_t i = 0; i < n; i++) {
         count += sets[i]->count;
         rlen += sets[i]->residues_len;
         ilen += sets[i]->ids_len;
+        plen += sets[i]->rows_len;
     }
     sw_query_set *q = calloc(1, sizeof *q);
     if (q) {
         q->entries = malloc(count ? count * sizeof *q->entries : 1);
         q->residues = malloc(rlen ? rlen : 1);
         q->ids = malloc(ilen ? ilen : 1);
+        if (plen) q->rows = malloc(plen);
     }
-    if (!q || !q->entries || !q->residues || !q->ids) {
+    if (!q || !q->entries || !q->residues || !q->ids || (plen && !q->rows)) {
         sw_queries_free(q);
         return sw_error_set(err, SW_ENOMEM, "out of memory joining queries");
     }
     q->count = q->cap = count;
     q->residues_cap = rlen;
     q->ids_cap = ilen;
+    q->rows_cap = plen;
     for (size_t i = 0; i < n; i++) {
         const sw_query_set *s = sets[i];
         for (size_t k = 0; k < s->count; k++) {
@@ -235,19 +296,68 @@ int sw_queries_join(const sw_query_set *const *sets, size_t n, sw_query_set **ou
             e.residue_offset += q->residues_len;
             e.id_offset += q->ids_len;
             e.description_offset += q->ids_len;
+            if (e.rows_offset != NO_ROWS) e.rows_offset += q->rows_len;
             q->entries[q->count - count + k] = e;
         }
         count -= s->count;
         if (s->residues_len) memcpy(q->residues + q->residues_len, s->residues, s->residues_len);
         if (s->ids_len) memcpy(q->ids + q->ids_len, s->ids, s->ids_len);
+        if (s->rows_len) memcpy(q->rows + q->rows_len, s->rows, s->rows_len);
         q->residues_len += s->residues_len;
         q->ids_len += s->ids_len;
+        q->rows_len += s->rows_len;
     }
     *out = q;
     return SW_OK;
 }
 
 size_t sw_queries_count(const sw_query_set *q) { return q->count; }
+
+const int8_t *sw_queries_rows(const sw_query_set *q, size_t i)
+{
+    const query_entry *e = &q->entries[i];
+    return e->rows_offset == NO_ROWS ? NULL : q->rows + e->rows_offset;
+}
+
+int sw_queries_any_rows(const sw_query_set *q) { return q->rows_len > 0; }
+
+int sw_queries_create(sw_query_set **out, sw_error *err)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory");
+}
+
+int sw_queries_add_profile(sw_query_set *q, const char *id, const char *description, const uint8_t *residues,
+                           size_t length, const int8_t *rows, sw_error *err)
+{
+    const size_t id_len = strlen(id), desc_len = description ? strlen(description) : 0;
+    if (length > (SIZE_MAX - q->rows_len) / SW_CODE_LIMIT)
+        return sw_error_set(err, SW_ELIMIT, "query %s: too long", id);
+    if (reserve((void **)&q->entries, &q->cap, q->count + 1, sizeof *q->entries) ||
+        reserve((void **)&q->residues, &q->residues_cap, q->residues_len + length, 1) ||
+        reserve((void **)&q->ids, &q->ids_cap, q->ids_len + id_len + desc_len + 2, 1) ||
+        (rows && reserve((void **)&q->rows, &q->rows_cap, q->rows_len + length * SW_CODE_LIMIT, 1)))
+        return sw_error_set(err, SW_ENOMEM, "out of memory keeping query %s", id);
+    query_entry *e = &q->entries[q->count++];
+    e->residue_offset = q->residues_len;
+    e->length = length;
+    e->rows_offset = NO_ROWS;
+    if (length) memcpy(q->residues + q->residues_len, residues, length);
+    q->residues_len += length;
+    if (rows) {
+        e->rows_offset = q->rows_len;
+        if (length) memcpy(q->rows + q->rows_len, rows, length * SW_CODE_LIMIT);
+        q->rows_len += length * SW_CODE_LIMIT;
+    }
+    e->id_offset = q->ids_len;
+    memcpy(q->ids + q->ids_len, id, id_len + 1);
+    q->ids_len += id_len + 1;
+    e->description_offset = q->ids_len;
+    if (desc_len) memcpy(q->ids + q->ids_len, description, desc_len);
+    q->ids[q->ids_len + desc_len] = '\0';
+    q->ids_len += desc_len + 1;
+    return SW_OK;
+}
 
 const uint8_t *sw_queries_residues(const sw_query_set *q, size_t i, size_t *length)
 {
@@ -268,8 +378,8 @@ uint64_t sw_queries_total_residues(const sw_query_set *q) { return q->residues_l
  * architecture). */
 int sw_queries_pack(const sw_query_set *q, uint8_t **out, size_t *bytes, sw_error *err)
 {
-    const uint64_t head[3] = {q->count, q->residues_len, q->ids_len};
-    const size_t n = sizeof head + q->count * sizeof *q->entries + q->residues_len + q->ids_len;
+    const uint64_t head[4] = {q->count, q->residues_len, q->ids_len, q->rows_len};
+    const size_t n = sizeof head + q->count * sizeof *q->entries + q->residues_len + q->ids_len + q->rows_len;
     uint8_t *p = malloc(n);
     if (!p) return sw_error_set(err, SW_ENOMEM, "out of memory packing queries");
     uint8_t *at = p;
@@ -280,6 +390,8 @@ int sw_queries_pack(const sw_query_set *q, uint8_t **out, size_t *bytes, sw_erro
     if (q->residues_len) memcpy(at, q->residues, q->residues_len);
     at += q->residues_len;
     if (q->ids_len) memcpy(at, q->ids, q->ids_len);
+    at += q->ids_len;
+    if (q->rows_len) memcpy(at, q->rows, q->rows_len);
     *out = p;
     *bytes = n;
     return SW_OK;
@@ -288,22 +400,24 @@ int sw_queries_pack(const sw_query_set *q, uint8_t **out, size_t *bytes, sw_erro
 int sw_queries_unpack(const uint8_t *packed, size_t bytes, sw_query_set **out, sw_error *err)
 {
     *out = NULL;
-    uint64_t head[3];
+    uint64_t head[4];
     if (bytes < sizeof head) return sw_error_set(err, SW_ECORRUPT, "packed queries cut short");
     memcpy(head, packed, sizeof head);
-    const uint64_t count = head[0], rlen = head[1], ilen = head[2];
-    if (count > bytes / sizeof(query_entry) || rlen > bytes || ilen > bytes ||
-        sizeof head + count * sizeof(query_entry) + rlen + ilen != bytes)
+    const uint64_t count = head[0], rlen = head[1], ilen = head[2], plen = head[3];
+    if (count > bytes / sizeof(query_entry) || rlen > bytes || ilen > bytes || plen > bytes ||
+        sizeof head + count * sizeof(query_entry) + rlen + ilen + plen != bytes)
         return sw_error_set(err, SW_ECORRUPT, "packed queries of the wrong size");
     sw_query_set *q = calloc(1, sizeof *q);
     if (!q) return sw_error_set(err, SW_ENOMEM, "out of memory unpacking queries");
     q->count = q->cap = (size_t)count;
     q->residues_len = q->residues_cap = (size_t)rlen;
     q->ids_len = q->ids_cap = (size_t)ilen;
+    q->rows_len = q->rows_cap = (size_t)plen;
     q->entries = malloc(count ? count * sizeof *q->entries : 1);
     q->residues = malloc(rlen ? rlen : 1);
     q->ids = malloc(ilen ? ilen : 1);
-    if (!q->entries || !q->residues || !q->ids) {
+    if (plen) q->rows = malloc(plen);
+    if (!q->entries || !q->residues || !q->ids || (plen && !q->rows)) {
         sw_queries_free(q);
         return sw_error_set(err, SW_ENOMEM, "out of memory unpacking queries");
     }
@@ -313,10 +427,14 @@ int sw_queries_unpack(const uint8_t *packed, size_t bytes, sw_query_set **out, s
     if (rlen) memcpy(q->residues, at, rlen);
     at += rlen;
     if (ilen) memcpy(q->ids, at, ilen);
+    at += ilen;
+    if (plen) memcpy(q->rows, at, plen);
     for (size_t i = 0; i < q->count; i++) {
         const query_entry *e = &q->entries[i];
         if (e->residue_offset > rlen || e->length > rlen - e->residue_offset || e->id_offset >= ilen ||
-            e->description_offset >= ilen) {
+            e->description_offset >= ilen ||
+            (e->rows_offset != NO_ROWS &&
+             (e->rows_offset > plen || e->length > (plen - e->rows_offset) / SW_CODE_LIMIT))) {
             sw_queries_free(q);
             return sw_error_set(err, SW_ECORRUPT, "packed query %zu out of bounds", i);
         }

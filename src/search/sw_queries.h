@@ -20,6 +20,10 @@ int sw_queries_open(const char *path, const sw_alphabet *alphabet, sw_warn_fn wa
  * with SW_ELIMIT as soon as it passes it, before it is all in memory. */
 int sw_queries_open_fd(int fd, const char *name, const sw_alphabet *alphabet, uint64_t max_length, sw_warn_fn warn,
                        void *warn_user, sw_query_reader **out, sw_error *err);
+/* A reader that gives out the queries of `set` (made in memory: PSSM
+ * queries), which it takes (freed on close, or here on failure); `name`
+ * names it in messages. */
+int sw_queries_open_set(sw_query_set *set, const char *name, sw_query_reader **out, sw_error *err);
 /* Reads the next queries in file order: as many as fit in `max_residues`
  * residues and `max_queries` queries (0: no bound), but at least one, so a
  * query longer than the bound makes a batch of its own. Returns 1 with a
@@ -54,6 +58,18 @@ const char *sw_queries_id(const sw_query_set *q, size_t i);
  * it; "" when there is none. */
 const char *sw_queries_description(const sw_query_set *q, size_t i);
 uint64_t sw_queries_total_residues(const sw_query_set *q);
+/* A PSSM query's position-specific scores (length x SW_CODE_LIMIT, row i
+ * scoring position i, in the matrix's units); NULL for a plain query. */
+const int8_t *sw_queries_rows(const sw_query_set *q, size_t i);
+/* 1 when some query of the set has rows. */
+int sw_queries_any_rows(const sw_query_set *q);
+
+/* An empty set, and a query added to it: its identifier (no blanks),
+ * description ("" or NULL: none), residues (codes) and, for a PSSM query,
+ * its rows (NULL: a plain query). */
+int sw_queries_create(sw_query_set **out, sw_error *err);
+int sw_queries_add_profile(sw_query_set *q, const char *id, const char *description, const uint8_t *residues,
+                           size_t length, const int8_t *rows, sw_error *err);
 
 /* One set of the queries of `n` sets, in their order (a scan shared by
  * several searches, sw_report.h). */

@@ -121,6 +121,15 @@ static int prepare_query(const report_ctx *r, const sw_query_set *batch, size_t 
     return SW_OK;
 }
 
+/* The scoring of query q: the search's, with the query's own rows when it
+ * is a PSSM. */
+static sw_scoring query_scoring(const sw_scoring *scoring, const sw_query_set *batch, size_t q)
+{
+    sw_scoring own = *scoring;
+    own.rows = sw_queries_rows(batch, q);
+    return own;
+}
+
 /* Profiles of query q and of its reverse, for the alignment passes. */
 static int query_profiles(const sw_query_set *batch, size_t q, const sw_scoring *scoring, query_report *qr,
                           sw_error *err)
@@ -130,9 +139,21 @@ static int query_profiles(const sw_query_set *batch, size_t q, const sw_scoring 
     uint8_t *backwards = malloc(qlen ? qlen : 1);
     int rc = backwards ? SW_OK : SW_ENOMEM;
     for (size_t i = 0; rc == SW_OK && i < qlen; i++) backwards[i] = query[qlen - 1 - i];
-    if (rc == SW_OK) rc = sw_simd_profile_create(query, qlen, scoring, &qr->profile);
-    if (rc == SW_OK) rc = sw_simd_profile_create(backwards, qlen, scoring, &qr->reversed);
+    /* A PSSM query's rows, and reversed for the reversed pass. */
+    const sw_scoring own = query_scoring(scoring, batch, q);
+    sw_scoring reversed = own;
+    int8_t *rows_back = NULL;
+    if (rc == SW_OK && own.rows) {
+        rows_back = malloc(qlen ? qlen * SW_CODE_LIMIT : 1);
+        if (!rows_back) rc = SW_ENOMEM;
+        for (size_t i = 0; rows_back && i < qlen; i++)
+            memcpy(rows_back + i * SW_CODE_LIMIT, own.rows + (qlen - 1 - i) * SW_CODE_LIMIT, SW_CODE_LIMIT);
+        reversed.rows = rows_back;
+    }
+    if (rc == SW_OK) rc = sw_simd_profile_create(query, qlen, &own, &qr->profile);
+    if (rc == SW_OK) rc = sw_simd_profile_create(backwards, qlen, &reversed, &qr->reversed);
     free(backwards);
+    free(rows_back);
     if (rc) return sw_error_set(err, rc, "query %s: %s", sw_queries_id(batch, q), sw_strerror(rc));
     return SW_OK;
 }
@@ -175,8 +196,10 @@ static void scratch_free(align_scratch *a)
  * alignment must re-score, column by column, to the score that the search
  * found. */
 static int align_one(const sw_query_set *batch, size_t q, const query_report *qr, kept_hit *k,
-                     const sw_db *db, const sw_scoring *scoring, align_scratch *a, sw_error *e)
+                     const sw_db *db, const sw_scoring *search_scoring, align_scratch *a, sw_error *e)
 {
+    const sw_scoring own = query_scoring(search_scoring, batch, q);
+    const sw_scoring *scoring = &own;
     size_t qlen;
     const uint8_t *query = sw_queries_residues(batch, q, &qlen);
     const char *id = sw_queries_id(batch, q);
@@ -689,6 +712,7 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
             .length = qlen,
             .residues = residues,
             .stats = r->with_stats ? sw_stats_describe(qr[q].stats) : "",
+            .rows = sw_queries_rows(batch, q),
         };
         rc = r->report->sink ? r->report->sink(r->report->sink_user, &query, lines, qr[q].n, err)
                              : sw_outfmt_write_query(r->out, r->report->format, &r->report->run, &query, lines,

@@ -11,9 +11,15 @@
 #include "sw_queries.h"
 #include "sw_results.h"
 
+/* The CPU engine. Every one is exact, so only the speed differs. */
 typedef enum {
-    SW_CPU_ENGINE_SIMD = 0,      /* striped SIMD, exact (the default) */
-    SW_CPU_ENGINE_REFERENCE = 1  /* the scalar reference: slow, for checking */
+    /* The default: striped or inter-sequence per class of query length,
+     * whichever was faster when both were timed at the search's start on
+     * the database's own sequences (sw_cpu_choice.h). */
+    SW_CPU_ENGINE_AUTO = 0,
+    SW_CPU_ENGINE_REFERENCE = 1, /* the scalar reference: slow, for checking */
+    SW_CPU_ENGINE_STRIPED = 2,   /* striped SIMD (sw_cpu_simd.h) for every query */
+    SW_CPU_ENGINE_INTER = 3      /* inter-sequence SIMD (sw_cpu_inter.h) for every query */
 } sw_cpu_engine;
 
 /* sw_device: include/swsearch.h. */

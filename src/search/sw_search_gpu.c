@@ -87,6 +87,9 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     if (nseqs > UINT32_MAX)
         return sw_error_set(err, SW_ELIMIT, "the GPU engine takes at most %u database sequences",
                             UINT32_MAX);
+    /* Its kernels score a query through the matrix's table. */
+    if (sw_queries_any_rows(queries))
+        return sw_error_set(err, SW_ENODEV, "the GPU engine does not take PSSM queries yet");
 
     sw_gpu_team_config config;
     memset(&config, 0, sizeof config);

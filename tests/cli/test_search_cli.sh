@@ -37,7 +37,7 @@ err_has "unknown command 'frobnicate'"
 expect 2 "unknown option" -- "$swsearch" search --bogus -q "$tmp/q.fa" -d "$tmp/db"
 err_has "unknown option '--bogus'"
 expect 2 "missing -d" -- "$swsearch" search -q "$tmp/q.fa"
-err_has "needs -q QUERIES and -d DB"
+err_has "needs -q QUERIES (or --pssm, --msa) and -d DB"
 expect 2 "bad --top" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --top 0
 err_has "--top needs a whole number"
 expect 2 "bad --gap-extend" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --gap-extend x
@@ -324,5 +324,29 @@ fi
 printf '>q1\rMKTAYIAKQRQ\rISF#VKSH\r' > "$tmp/bad_cr.fa"
 expect 1 "bad residue in CR-only FASTA" -- "$swsearch" search -q "$tmp/bad_cr.fa" -d "$tmp/db"
 err_has "bad_cr.fa:3: invalid residue '#' in sequence q1"
+
+# PSSM queries. An alignment of one sequence is that sequence's matrix rows:
+# the same output as -q, in every format.
+for f in 6 7 0 json; do
+  "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt "$f" -e 1000 -o "$tmp/seq.out"
+  expect 0 "--msa of one sequence, --outfmt $f" -- "$swsearch" search --msa "$tmp/q.fa" -d "$tmp/db" \
+    --outfmt "$f" -e 1000 -o "$tmp/msa.out"
+  cmp -s "$tmp/seq.out" "$tmp/msa.out" && pass || fail "--msa of one sequence, --outfmt $f: not the -q output"
+done
+# A family's PSSM and PSI-BLAST's, on the CPU.
+expect 0 "--msa of a family" -- "$swsearch" search --msa "$data/pssm_sh3.a3m" -d "$tmp/db" -e 1e6 --device cpu
+out_has "d1ckaa_"
+expect 0 "--pssm from psiblast" -- "$swsearch" search --pssm "$data/pssm_sh3_d1ckaa.pssm" -d "$tmp/db" \
+  -e 1e6 --device cpu --outfmt 7
+out_has "# Query: pssm_sh3_d1ckaa.pssm"
+# Two queries, a server, a bad file: clear errors.
+expect 2 "-q and --pssm" -- "$swsearch" search -q "$tmp/q.fa" --pssm "$data/pssm_sh3_d1ckaa.pssm" -d "$tmp/db"
+err_has "give the query once"
+expect 2 "--msa to a server" -- "$swsearch" search --msa "$tmp/q.fa" --server "$tmp/none.sock"
+err_has "a server takes FASTA queries"
+printf 'swsearch-pssm 1\nlabel x\nbroken\n' > "$tmp/bad.pssm"
+expect 1 "a malformed PSSM" -- "$swsearch" search --pssm "$tmp/bad.pssm" -d "$tmp/db" -o "$tmp/none.out"
+err_has "bad.pssm:3:"
+absent "$tmp/none.out"
 
 cli_checks_done

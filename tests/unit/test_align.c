@@ -638,7 +638,7 @@ Test(align_rows, the_matrix_rows_of_a_query_score_as_the_query)
 
 Test(align_rows, random_rows_score_as_the_reference_in_every_variant)
 {
-    sw_scoring sc = {NULL, 7, 2, 0};
+    sw_scoring sc = {NULL, 7, 2, 0, NULL};
     test_rng rng = test_rng_seed(4646);
     for (int t = 0; t < 60; t++) {
         uint8_t s[700];

@@ -1464,3 +1464,67 @@ Test(api, requests_of_other_scoring_do_not_share_a_scan)
     sw_search_free(s);
     sw_db_close(db);
 }
+
+/* ---- PSSM queries ---- */
+
+/* What `s` writes for the query input `in`. */
+static char *written_input(sw_search *s, const sw_db *db, sw_query_input *in, const char *format)
+{
+    char *text = NULL;
+    size_t len = 0;
+    sw_error err;
+    FILE *mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write_input(s, db, in, format, mem, &err), SW_OK, "%s", err.message);
+    fclose(mem);
+    return text;
+}
+
+Test(api, a_pssm_of_one_sequence_scores_as_the_sequence)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    /* The 4th benchmark query (375 residues), which has homologs here. */
+    char one[192];
+    snprintf(one, sizeof one, "%s/one.fa", dir);
+    FILE *all = fopen(SW_TEST_DATA "/queries20.fasta", "r"), *q = fopen(one, "w");
+    cr_assert(all && q);
+    char line[4096];
+    int record = 0;
+    while (fgets(line, sizeof line, all)) {
+        if (line[0] == '>') record++;
+        if (record == 4) fputs(line, q);
+    }
+    fclose(all);
+    fclose(q);
+    sw_search *s = cpu_search(20);
+    const char *formats[] = {"6", "7", "0", "json"};
+    for (int f = 0; f < 4; f++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        cr_assert_eq(sw_search_write(s, db, one, formats[f], mem, &err), SW_OK, "%s", err.message);
+        fclose(mem);
+        /* An alignment of one sequence: the matrix's rows, pseudocounts or
+         * not, so every score, E-value and alignment is the sequence's. */
+        sw_query_input *in = NULL;
+        cr_assert_eq(sw_query_input_open_msa(s, one, &in, &err), SW_OK, "%s", err.message);
+        char *got = written_input(s, db, in, formats[f]);
+        sw_query_input_close(in);
+        cr_assert_str_eq(got, text, "format %s", formats[f]);
+        cr_assert_gt(len, 100);
+        free(got);
+        free(text);
+    }
+    /* A PSSM read from a file, and one of the wrong matrix refused. */
+    sw_query_input *in = NULL;
+    cr_assert_eq(sw_query_input_open_pssm(s, SW_TEST_DATA "/pssm_sh3_d1ckaa.pssm", &in, &err), SW_OK, "%s",
+                 err.message);
+    char *got = written_input(s, db, in, "6");
+    sw_query_input_close(in);
+    free(got);
+    cr_assert_lt(sw_query_input_open_pssm(s, SW_TEST_DATA "/no-such.pssm", &in, &err), 0);
+    cr_assert_not_null(strstr(err.message, "no-such.pssm"), "%s", err.message);
+    sw_search_free(s);
+    sw_db_close(db);
+}

@@ -90,6 +90,7 @@ int sw_ref_align(const uint8_t *query, size_t query_len, const uint8_t *subject,
         return SW_EINVAL;
     for (size_t i = 0; i < query_len; i++)
         if (query[i] >= SW_CODE_LIMIT) return SW_EINVAL;
+    if (scoring->rows) return sw_ref_align_rows(scoring->rows, query_len, subject, subject_len, scoring, result);
     return align(query, NULL, query_len, subject, subject_len, scoring, scoring->max_score, result);
 }
 

@@ -20,7 +20,9 @@ typedef struct sw_ref_result {
 } sw_ref_result;
 
 /* Best local alignment score of query x subject (codes). Needs
- * O(subject_len) memory; returns SW_ENOMEM if that fails. */
+ * O(subject_len) memory; returns SW_ENOMEM if that fails. With
+ * scoring->rows, the query's position-specific rows score it, as
+ * sw_ref_align_rows() does. */
 int sw_ref_align(const uint8_t *query, size_t query_len, const uint8_t *subject,
                  size_t subject_len, const sw_scoring *scoring, sw_ref_result *result);
 

@@ -163,6 +163,7 @@ static int profile_create(const uint8_t *query, const int8_t *rows, size_t query
     p->query_len = query_len;
     p->scoring = *scoring;
     p->scoring.table = p->table;
+    p->scoring.rows = NULL; /* the profile keeps its own rows */
     int lo = INT8_MAX, hi = INT8_MIN;
     if (query) {
         if (query_len) memcpy(p->query, query, query_len);
@@ -219,6 +220,7 @@ int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const
         return SW_EINVAL;
     }
     static const uint8_t none[1];
+    if (scoring && scoring->rows) return profile_create(NULL, scoring->rows, query_len, scoring, variant, out);
     return profile_create(query ? query : none, NULL, query_len, scoring, variant, out);
 }
 

@@ -45,7 +45,8 @@ const char *sw_simd_variant_name(const sw_simd_variant *v);
 /* A profile for the default variant (sw_simd_variant_default()). */
 int sw_simd_profile_create(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
                            sw_simd_profile **out);
-/* A profile for `variant`. */
+/* A profile for `variant` (of scoring->rows where a PSSM query has them,
+ * as sw_simd_profile_create_rows()). */
 int sw_simd_profile_create_variant(const uint8_t *query, size_t query_len, const sw_scoring *scoring,
                                    const sw_simd_variant *variant, sw_simd_profile **out);
 /* A profile of position-specific scores (a PSSM): row i of `rows`

@@ -175,8 +175,8 @@ static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t 
     size_t i = first + 1;
     for (; i + 1 <= last && cols >= 1; i += 2) {
         /* Row a = i, row b = i + 1. */
-        const int8_t *row_a = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
-        const int8_t *row_b = sc->table + (size_t)query[i] * SW_CODE_LIMIT;
+        const int8_t *row_a = sw_scoring_row(sc, query, i - 1);
+        const int8_t *row_b = sw_scoring_row(sc, query, i);
         uint8_t *restrict da = dirs + (i - first - 1) * (cols + 1);
         uint8_t *restrict db = da + (cols + 1);
         int32_t diag_a = h[0], e_a = NEG_INF, left_a = 0;
@@ -229,7 +229,7 @@ static void fill_rows_dirs(const uint8_t *query, const uint8_t *subject, size_t 
         }
     }
     for (; i <= last; i++) {
-        const int8_t *row = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
+        const int8_t *row = sw_scoring_row(sc, query, i - 1);
         uint8_t *restrict d = dirs + (i - first - 1) * (cols + 1);
         int32_t diag = h[0], e = NEG_INF, left = 0;
         h[0] = 0;
@@ -262,7 +262,7 @@ static void fill_rows_scan(const uint8_t *query, const uint8_t *subject, size_t 
     int32_t best = *best_out;
     size_t bi = *best_i, bj = *best_j;
     for (size_t i = 1; i <= last; i++) {
-        const int8_t *row = sc->table + (size_t)query[i - 1] * SW_CODE_LIMIT;
+        const int8_t *row = sw_scoring_row(sc, query, i - 1);
         int32_t diag = h[0], e = NEG_INF, left = 0, row_best = 0;
         size_t row_bj = 0;
         h[0] = 0;
@@ -334,7 +334,7 @@ static int finish_alignment(sw_traceback_workspace *w, size_t nruns, size_t i, s
             for (size_t t = 0; t < len; t++) {
                 uint8_t a = query[qi + t], b = subject[sj + t];
                 if (a == b) result->identities++;
-                if (sw_matrix_score(sc->table, a, b) > 0) result->positives++;
+                if (sw_scoring_row(sc, query, qi + t)[b] > 0) result->positives++;
             }
             qi += len;
             sj += len;
@@ -499,7 +499,7 @@ int sw_alignment_rescore(const sw_alignment *a, const uint8_t *query, size_t que
         if ((k == 0 || k + 1 == a->num_runs) && kind != SW_OP_M) return SW_EINVAL;
         if (kind == SW_OP_M) {
             if (qi + len > query_len || sj + len > subject_len) return SW_EINVAL;
-            for (size_t t = 0; t < len; t++) total += sw_matrix_score(scoring->table, query[qi + t], subject[sj + t]);
+            for (size_t t = 0; t < len; t++) total += sw_scoring_row(scoring, query, qi + t)[subject[sj + t]];
             qi += len;
             sj += len;
         } else {
@@ -530,7 +530,7 @@ int sw_traceback_align_window(sw_traceback_workspace *w, const uint8_t *query, s
      * score S ending at the end cell lies within that many columns. */
     int64_t best_sum = 0;
     for (size_t i = 0; i < query_len; i++) {
-        const int8_t *row = scoring->table + (size_t)query[i] * SW_CODE_LIMIT;
+        const int8_t *row = sw_scoring_row(scoring, query, i);
         int top = 0;
         for (int c = 0; c < SW_CODE_LIMIT; c++) top = row[c] > top ? row[c] : top;
         best_sum += top;
