@@ -58,6 +58,12 @@ struct sw_search {
      * engine it was made for. */
     sw_report_scanner *scanner;
     struct engine_key *scan_key;
+    /* During an iterated search's rounds: who is told of each query's hits
+     * (sw_report_options.tap), and the round that the output names. */
+    int (*tap)(void *user, const sw_outfmt_query *query, const sw_outfmt_hit *hits, size_t n, sw_error *err);
+    void *tap_user;
+    int iteration;
+    size_t profile_sequences;
 };
 
 /* What requests must share to share a scan (sw_request_compatible). */
@@ -685,9 +691,13 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
                     .gap_extend = s->gap_extend,
                     .evalue_cutoff = s->evalue,
                     .table = sw_matrix_table(s->matrix),
+                    .iteration = s->iteration,
+                    .profile_sequences = s->profile_sequences,
                 },
             .sink = sink,
             .sink_user = sink_user,
+            .tap = s->tap,
+            .tap_user = s->tap_user,
         };
         sw_report_summary summary;
         memset(&summary, 0, sizeof summary);
@@ -906,6 +916,220 @@ int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, con
     warn_of_search(s, &in->warn, &in->warn_user);
     int rc = report(s, db, in->reader, outfmt ? outfmt : "6", out, NULL, NULL, NULL, 0, err);
     in->warn = NULL;
+    return rc;
+}
+
+/* ---- Iterated search ---- */
+
+/* One round's hits with an E-value up to the inclusion threshold: their
+ * database numbers and their rows over the query's positions (the subject's
+ * residue where the alignment pairs one with the query position, a gap
+ * where the query position is in a gap or outside the alignment; the
+ * subject's residues against gaps in the query are left out, as in
+ * PSI-BLAST's query-anchored alignment). */
+typedef struct included {
+    double inclusion;
+    size_t length; /* of the query */
+    uint64_t *seqs;
+    uint8_t **rows;
+    size_t n, cap;
+} included;
+
+static void included_clear(included *x)
+{
+    for (size_t i = 0; i < x->n; i++) free(x->rows[i]);
+    free(x->rows);
+    free(x->seqs);
+    x->rows = NULL;
+    x->seqs = NULL;
+    x->n = x->cap = 0;
+}
+
+static int include_hits(void *user, const sw_outfmt_query *q, const sw_outfmt_hit *hits, size_t n, sw_error *err)
+{
+    included *x = user;
+    for (size_t i = 0; i < n; i++) {
+        const sw_outfmt_hit *h = &hits[i];
+        if (!(h->evalue <= x->inclusion) || !h->alignment || !h->residues) continue;
+        if (x->n == x->cap) {
+            size_t cap = x->cap ? 2 * x->cap : 64;
+            uint64_t *seqs = realloc(x->seqs, cap * sizeof *seqs);
+            if (seqs) x->seqs = seqs;
+            uint8_t **rows = realloc(x->rows, cap * sizeof *rows);
+            if (rows) x->rows = rows;
+            if (!seqs || !rows) return sw_error_set(err, SW_ENOMEM, "out of memory keeping included hits");
+            x->cap = cap;
+        }
+        uint8_t *row = malloc(q->length ? q->length : 1);
+        if (!row) return sw_error_set(err, SW_ENOMEM, "out of memory keeping included hits");
+        memset(row, SW_MSA_GAP, q->length);
+        const sw_alignment *a = h->alignment;
+        size_t qi = a->query_start - 1, sj = a->subject_start - 1;
+        for (size_t k = 0; k < a->num_runs; k++) {
+            const uint32_t kind = SW_OP_KIND(a->runs[k]), len = SW_OP_LEN(a->runs[k]);
+            if (kind == SW_OP_M)
+                for (uint32_t t = 0; t < len; t++) row[qi + t] = h->residues[sj + t];
+            if (kind != SW_OP_D) qi += len;
+            if (kind != SW_OP_I) sj += len;
+        }
+        x->seqs[x->n] = h->seq;
+        x->rows[x->n++] = row;
+    }
+    return SW_OK;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether round `now` includes a sequence that round `before` did not. */
+static int includes_new(const included *now, const included *before)
+{
+    uint64_t *old = malloc((before->n ? before->n : 1) * sizeof *old);
+    if (!old) return 1;
+    if (before->n) memcpy(old, before->seqs, before->n * sizeof *old);
+    qsort(old, before->n, sizeof *old, by_seq);
+    int found = 0;
+    for (size_t i = 0; i < now->n && !found; i++)
+        found = !bsearch(&now->seqs[i], old, before->n, sizeof *old, by_seq);
+    free(old);
+    return found;
+}
+
+/* The PSSM of the query and the included rows (the query first). */
+static int profile_of(const sw_search *s, const char *id, const uint8_t *query, size_t length, const included *x,
+                      sw_pssm **out, sw_error *err)
+{
+    const size_t n = x->n + 1;
+    const uint8_t **rows = malloc(n * sizeof *rows);
+    const char **names = malloc(n * sizeof *names);
+    int rc = rows && names ? SW_OK : sw_error_set(err, SW_ENOMEM, "out of memory building the profile");
+    sw_msa *m = NULL;
+    if (rc == SW_OK) {
+        rows[0] = query;
+        names[0] = id;
+        for (size_t i = 0; i < x->n; i++) {
+            rows[i + 1] = x->rows[i];
+            names[i + 1] = "hit";
+        }
+        rc = sw_msa_from_rows(names, rows, n, length, &m, err);
+    }
+    if (rc == SW_OK) {
+        sw_pssm_options o;
+        sw_pssm_options_init(&o);
+        o.label = id;
+        o.gap_open = s->gap_open;
+        o.gap_extend = s->gap_extend;
+        rc = sw_pssm_from_msa(m, s->matrix, &o, out, err);
+    }
+    sw_msa_free(m);
+    free(rows);
+    free(names);
+    return rc;
+}
+
+int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_input *in, int iterations, double inclusion,
+                             const char *save_pssm, const char *outfmt, FILE *out, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_search_write_iterated", "search");
+    if (!db || !in || !out) return sw_error_set(err, SW_EINVAL, "sw_search_write_iterated: missing argument");
+    if (s->job) return sw_error_set(err, SW_EINVAL, "iterated searches run in one process, not under MPI");
+    if (iterations < 1) return sw_error_set(err, SW_EINVAL, "iterations must be at least 1 (got %d)", iterations);
+    if (!(inclusion >= 0)) return sw_error_set(err, SW_EINVAL, "the inclusion E-value must be 0 or more");
+    if (outfmt && !strcmp(outfmt, "tsv"))
+        return sw_error_set(err, SW_EINVAL, "an iterated search needs E-values: not --outfmt tsv");
+    /* The query: exactly one, a sequence or a profile. */
+    warn_of_search(s, &in->warn, &in->warn_user);
+    sw_query_set *first = NULL, *more = NULL;
+    int rc = sw_queries_next_batch(in->reader, 0, 1, &first, err);
+    if (rc == 1) rc = sw_queries_next_batch(in->reader, 0, 1, &more, err);
+    in->warn = NULL;
+    if (rc == 1) {
+        sw_queries_free(first);
+        sw_queries_free(more);
+        return sw_error_set(err, SW_EINVAL, "an iterated search takes one query");
+    }
+    if (rc < 0) {
+        sw_queries_free(first);
+        return rc;
+    }
+    size_t length;
+    const uint8_t *residues = sw_queries_residues(first, 0, &length);
+    char *id = strdup(sw_queries_id(first, 0)), *desc = strdup(sw_queries_description(first, 0));
+    uint8_t *query = malloc(length ? length : 1);
+    sw_pssm *profile = NULL;
+    if (!id || !desc || !query) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+    if (rc >= 0 && length) memcpy(query, residues, length);
+    rc = rc < 0 ? rc : SW_OK;
+    /* A profile given as the query is the first round's. */
+    if (rc == SW_OK && sw_queries_rows(first, 0)) {
+        rc = sw_pssm_new(length, id, &profile, err);
+        if (rc == SW_OK) {
+            memcpy(profile->scores, sw_queries_rows(first, 0), length * SW_CODE_LIMIT);
+            memcpy(profile->query, query, length);
+        }
+    }
+    sw_queries_free(first);
+    included now = {inclusion, length, NULL, NULL, 0, 0}, before = {inclusion, length, NULL, NULL, 0, 0};
+    size_t profile_sequences = 1;
+    char *text = NULL;
+    size_t text_len = 0;
+    for (int round = 1; rc == SW_OK; round++) {
+        sw_query_set *set = NULL;
+        sw_query_reader *reader = NULL;
+        rc = sw_queries_create(&set, err);
+        if (rc == SW_OK)
+            rc = sw_queries_add_profile(set, id, desc, query, length, profile ? profile->scores : NULL, err);
+        if (rc == SW_OK) {
+            rc = sw_queries_open_set(set, "the profile", &reader, err);
+            set = NULL;
+        }
+        sw_queries_free(set);
+        free(text);
+        text = NULL;
+        FILE *mem = rc == SW_OK ? open_memstream(&text, &text_len) : NULL;
+        if (rc == SW_OK && !mem) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+        if (rc == SW_OK) {
+            included_clear(&before);
+            before = now;
+            now = (included){inclusion, length, NULL, NULL, 0, 0};
+            s->tap = include_hits;
+            s->tap_user = &now;
+            s->iteration = round;
+            s->profile_sequences = profile_sequences;
+            rc = report(s, db, reader, outfmt ? outfmt : "6", mem, NULL, NULL, NULL, 0, err);
+            s->tap = NULL;
+            s->tap_user = NULL;
+            s->iteration = 0;
+            s->profile_sequences = 0;
+        }
+        if (mem) fclose(mem);
+        sw_queries_close(reader);
+        if (rc) break;
+        /* Nothing new included, or the last round: its report is the answer. */
+        const int last = round == iterations || (round > 1 && !includes_new(&now, &before));
+        sw_pssm *next = NULL;
+        if (!last || save_pssm) rc = profile_of(s, id, query, length, &now, &next, err);
+        if (rc == SW_OK && last && save_pssm) rc = sw_pssm_save(next, save_pssm, err);
+        if (rc == SW_OK && last) {
+            if (text_len && fwrite(text, 1, text_len, out) != text_len)
+                rc = sw_error_set(err, SW_EIO, "error writing results");
+            sw_pssm_free(next);
+            break;
+        }
+        sw_pssm_free(profile);
+        profile = next;
+        profile_sequences = now.n + 1;
+    }
+    included_clear(&now);
+    included_clear(&before);
+    free(text);
+    sw_pssm_free(profile);
+    free(query);
+    free(id);
+    free(desc);
     return rc;
 }
 

@@ -136,7 +136,11 @@ agree:
     /* Queries are read, searched and written a batch at a time, so memory
      * does not grow with the query file; a damaged header file of the
      * database fails the search before any output. */
-    rc = sw_search_write_input(search, db, queries, a.outfmt, rank == 0 ? out.file : NULL, &err);
+    if (a.iterations || a.save_pssm)
+        rc = sw_search_write_iterated(search, db, queries, a.iterations ? (int)a.iterations : 1, a.inclusion,
+                                      a.save_pssm, a.outfmt, out.file, &err);
+    else
+        rc = sw_search_write_input(search, db, queries, a.outfmt, rank == 0 ? out.file : NULL, &err);
     cli_progress_end(&progress);
     if (rank != 0) goto done;
     rc = cli_output_check(&out, rc, &err);

@@ -28,6 +28,16 @@ static void search_usage(FILE *out)
           "                        its PSSM, with sequence weights and pseudocounts in\n"
           "                        PSI-BLAST's manner (docs/STATISTICS.md). PSSM queries\n"
           "                        run on the CPU engine\n"
+          "      --iterations N    an iterated search of the one query, as psiblast's\n"
+          "                        -num_iterations: each round's hits with an E-value up\n"
+          "                        to --inclusion-evalue are aligned to the query and\n"
+          "                        their profile (a PSSM) is searched next, up to N\n"
+          "                        rounds or until a round includes nothing new; the\n"
+          "                        output is the last round's\n"
+          "      --inclusion-evalue X  E-value up to which hits enter the profile\n"
+          "                        (default 0.002, as psiblast's)\n"
+          "      --save-pssm FILE  write the profile the last round's hits make\n"
+          "                        (swsearch's format; --pssm reads it)\n"
           "  -d, --db PREFIX       database prefix given to makedb\n"
           "  -o, --out FILE        write the results to FILE instead of standard output;\n"
           "                        a file appears or is replaced only when the search\n"
@@ -125,7 +135,10 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         OPT_SERVER,
         OPT_MATRIX_TEXT,
         OPT_PSSM,
-        OPT_MSA
+        OPT_MSA,
+        OPT_ITERATIONS,
+        OPT_INCLUSION,
+        OPT_SAVE_PSSM
     };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
@@ -146,6 +159,9 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         {"matrix-text", required_argument, NULL, OPT_MATRIX_TEXT},
         {"pssm", required_argument, NULL, OPT_PSSM},
         {"msa", required_argument, NULL, OPT_MSA},
+        {"iterations", required_argument, NULL, OPT_ITERATIONS},
+        {"inclusion-evalue", required_argument, NULL, OPT_INCLUSION},
+        {"save-pssm", required_argument, NULL, OPT_SAVE_PSSM},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -153,6 +169,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
     a->top = 500;
     a->outfmt = "6";
     a->evalue = 10.0;
+    a->inclusion = 0.002;
     a->stats = SW_STATS_AUTO;
     a->gap_open = CLI_DEFAULT_GAP_OPEN;
     a->gap_extend = CLI_DEFAULT_GAP_EXTEND;
@@ -163,6 +180,19 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
     while ((c = getopt_long(argc, argv, ":q:d:o:n:m:t:e:vh", longopts, NULL)) != -1) {
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
+        case OPT_ITERATIONS:
+            if (cli_parse_long("--iterations", optarg, 1, 100, &a->iterations)) return CLI_EXIT_USAGE;
+            break;
+        case OPT_INCLUSION: {
+            char *end = NULL;
+            a->inclusion = strtod(optarg, &end);
+            if (!*optarg || *end || !(a->inclusion >= 0)) {
+                cli_error("--inclusion-evalue takes a number of 0 or more such as 0.002, not '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        }
+        case OPT_SAVE_PSSM: a->save_pssm = optarg; break;
         case 'q':
         case OPT_PSSM:
         case OPT_MSA:
@@ -253,11 +283,19 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
     a->for_server = for_server;
     if (for_server) {
         /* What a server takes: search options only, never a path of its own. */
-        if (a->query_path || a->db_path || a->out_path || a->server_path) {
-            cli_error("a request to the server may not name files (-q, -d, -o, --server)");
+        if (a->query_path || a->db_path || a->out_path || a->server_path || a->save_pssm) {
+            cli_error("a request to the server may not name files (-q, -d, -o, --server, --save-pssm)");
+            return CLI_EXIT_USAGE;
+        }
+        if (a->iterations) {
+            cli_error("a server runs single searches, not --iterations");
             return CLI_EXIT_USAGE;
         }
     } else if (a->server_path) {
+        if (a->iterations || a->save_pssm) {
+            cli_error("a server runs single searches, not --iterations or --save-pssm");
+            return CLI_EXIT_USAGE;
+        }
         if (a->query_kind != CLI_QUERY_FASTA) {
             cli_error("a server takes FASTA queries (-q), not --pssm or --msa");
             return CLI_EXIT_USAGE;

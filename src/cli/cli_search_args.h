@@ -25,6 +25,10 @@ typedef struct search_args {
     /* What query_path holds: FASTA (-q), a PSSM (--pssm) or a multiple
      * alignment whose PSSM is the query (--msa). */
     int query_kind;
+    /* An iterated search (--iterations N, 0: not one), PSI-BLAST's way. */
+    long iterations;
+    double inclusion;         /* --inclusion-evalue */
+    const char *save_pssm;    /* --save-pssm, or NULL */
 } search_args;
 
 enum { CLI_QUERY_FASTA = 0, CLI_QUERY_PSSM = 1, CLI_QUERY_MSA = 2 };

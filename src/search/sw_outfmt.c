@@ -385,7 +385,10 @@ static void write_tabular(FILE *out, const sw_outfmt *f, const sw_outfmt_run *ru
                           const sw_outfmt_hit *hits, size_t n)
 {
     if (f->comments) {
-        fprintf(out, "# SWSEARCH %s\n# Query: ", run->version ? run->version : "");
+        fprintf(out, "# SWSEARCH %s\n", run->version ? run->version : "");
+        if (run->iteration)
+            fprintf(out, "# Iteration: %d\n# Profile: %zu sequences\n", run->iteration, run->profile_sequences);
+        fputs("# Query: ", out);
         put_text(out, q->header, strlen(q->header));
         fprintf(out, "\n# Database: %s\n", run->db_path ? run->db_path : "");
         if (q->stats && q->stats[0]) fprintf(out, "# Statistics: %s\n", q->stats);
@@ -505,6 +508,8 @@ static void write_pairwise(FILE *out, const sw_outfmt_run *run, const sw_outfmt_
 {
     put_wrapped(out, "Query= ", q->header);
     fprintf(out, "\nLength=%zu\n", q->length);
+    if (run->iteration)
+        fprintf(out, "\nResults from round %d (a profile of %zu sequences)\n", run->iteration, run->profile_sequences);
     if (!n) {
         fputs("\n\n***** No hits found *****\n\n\n", out);
     } else {

@@ -36,6 +36,10 @@ typedef struct sw_outfmt_run {
     int gap_open, gap_extend;
     double evalue_cutoff;
     const int8_t *table;      /* sw_matrix_table(): format 0 marks positive pairs '+' */
+    /* An iterated search's round (1, 2, ...) and the sequences its profile
+     * holds, which formats 7 and 0 name; 0: not an iterated search. */
+    int iteration;
+    size_t profile_sequences;
 } sw_outfmt_run;
 
 typedef struct sw_outfmt_query {
@@ -55,6 +59,7 @@ typedef struct sw_outfmt_hit {
     uint32_t length;
     const uint8_t *residues;  /* subject codes; NULL unless sequences are needed */
     const sw_alignment *alignment; /* NULL unless an alignment is needed */
+    uint64_t seq;             /* the subject's number in the database */
 } sw_outfmt_hit;
 
 /* 100 * part / whole, 0 for an empty whole: pident, ppos and the coverages. */

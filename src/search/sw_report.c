@@ -695,6 +695,7 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
                 .length = lengths[h->hit.seq],
                 .residues = r->with_sequences ? h->residues : NULL,
                 .alignment = r->with_alignment ? &h->alignment : NULL,
+                .seq = h->hit.seq,
             };
         }
         size_t qlen;
@@ -717,6 +718,7 @@ static int report_group(const report_ctx *r, const sw_query_set *batch, const sw
         rc = r->report->sink ? r->report->sink(r->report->sink_user, &query, lines, qr[q].n, err)
                              : sw_outfmt_write_query(r->out, r->report->format, &r->report->run, &query, lines,
                                                      qr[q].n, err);
+        if (rc == SW_OK && r->report->tap) rc = r->report->tap(r->report->tap_user, &query, lines, qr[q].n, err);
         free(header);
         if (rc) goto done;
         r->summary->hits += qr[q].n;
@@ -921,8 +923,9 @@ int sw_report_request_create(const sw_report_request_config *c, const sw_db *db,
     r->top_n = c->top_n;
     r->summary = &q->sum;
     r->with_stats = sw_outfmt_needs_statistics(c->report.format);
-    r->with_alignment = sw_outfmt_needs_alignment(c->report.format);
-    r->with_sequences = sw_outfmt_needs_sequences(c->report.format);
+    /* A tap gets every alignment and subject. */
+    r->with_alignment = sw_outfmt_needs_alignment(c->report.format) || c->report.tap;
+    r->with_sequences = sw_outfmt_needs_sequences(c->report.format) || c->report.tap;
     int use_table = 0;
     if (r->with_stats) {
         int rc = choose_stats(&q->report, scoring, &q->params, &use_table, err);

@@ -56,6 +56,11 @@ typedef struct sw_report_options {
      * the call only. A nonzero return stops the search with that code. */
     int (*sink)(void *user, const sw_outfmt_query *query, const sw_outfmt_hit *hits, size_t n, sw_error *err);
     void *sink_user;
+    /* Not NULL: also told of each query and its hits, written or sunk,
+     * with every hit's alignment and subject residues (computed for it
+     * whatever the format); as `sink` otherwise. */
+    int (*tap)(void *user, const sw_outfmt_query *query, const sw_outfmt_hit *hits, size_t n, sw_error *err);
+    void *tap_user;
 } sw_report_options;
 
 /* What a batched search did. `stats` has the engine and GPU threshold of the

@@ -344,6 +344,22 @@ expect 2 "-q and --pssm" -- "$swsearch" search -q "$tmp/q.fa" --pssm "$data/pssm
 err_has "give the query once"
 expect 2 "--msa to a server" -- "$swsearch" search --msa "$tmp/q.fa" --server "$tmp/none.sock"
 err_has "a server takes FASTA queries"
+# Iterated searches: one round is the plain search but for the lines that
+# name the round; a profile saved and searched again; bad rounds refused.
+"$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 7 -e 1000 -o "$tmp/plain7.out"
+expect 0 "--iterations 3" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 7 -e 1000 --iterations 3 \
+  --inclusion-evalue 1 --save-pssm "$tmp/saved.pssm" -o "$tmp/iter.out"
+grep -q "^# Iteration: [123]$" "$tmp/iter.out" && pass || fail "--iterations: no round named"
+expect 0 "--iterations 1" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 7 -e 1000 --iterations 1 \
+  -o "$tmp/iter1.out"
+grep -v "^# Iteration\|^# Profile" "$tmp/iter1.out" | cmp -s - "$tmp/plain7.out" && pass ||
+  fail "--iterations 1: not the plain search"
+expect 0 "the saved profile as the query" -- "$swsearch" search --pssm "$tmp/saved.pssm" -d "$tmp/db" -e 1000
+out_has "s1"
+expect 2 "--iterations 0" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --iterations 0
+err_has "--iterations"
+expect 2 "--iterations with --server" -- "$swsearch" search -q "$tmp/q.fa" --server "$tmp/none.sock" --iterations 2
+err_has "a server runs single searches"
 printf 'swsearch-pssm 1\nlabel x\nbroken\n' > "$tmp/bad.pssm"
 expect 1 "a malformed PSSM" -- "$swsearch" search --pssm "$tmp/bad.pssm" -d "$tmp/db" -o "$tmp/none.out"
 err_has "bad.pssm:3:"

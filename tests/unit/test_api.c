@@ -1528,3 +1528,70 @@ Test(api, a_pssm_of_one_sequence_scores_as_the_sequence)
     sw_search_free(s);
     sw_db_close(db);
 }
+
+Test(api, an_iterated_search_converges_and_saves_its_profile)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    char one[192], saved[192];
+    snprintf(one, sizeof one, "%s/iter.fa", dir);
+    snprintf(saved, sizeof saved, "%s/iter.pssm", dir);
+    FILE *all = fopen(SW_TEST_DATA "/queries20.fasta", "r"), *q = fopen(one, "w");
+    cr_assert(all && q);
+    char line[4096];
+    int record = 0;
+    while (fgets(line, sizeof line, all)) {
+        if (line[0] == '>') record++;
+        if (record == 4) fputs(line, q);
+    }
+    fclose(all);
+    fclose(q);
+    sw_search *s = cpu_search(100);
+    /* One round is the plain search. */
+    char *plain = NULL;
+    size_t plain_len = 0;
+    FILE *mem = open_memstream(&plain, &plain_len);
+    cr_assert_eq(sw_search_write(s, db, one, "7", mem, &err), SW_OK, "%s", err.message);
+    fclose(mem);
+    sw_query_input *in = NULL;
+    cr_assert_eq(sw_query_input_open(one, &in, &err), SW_OK);
+    char *text = NULL;
+    size_t len = 0;
+    mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write_iterated(s, db, in, 1, 0.01, NULL, "7", mem, &err), SW_OK, "%s", err.message);
+    fclose(mem);
+    sw_query_input_close(in);
+    cr_assert_not_null(strstr(text, "# Iteration: 1\n# Profile: 1 sequences\n"), "%s", text);
+    /* Without the two lines that name the round, the plain search's. */
+    char *rest = strstr(text, "# Query:");
+    cr_assert_not_null(rest);
+    cr_assert_str_eq(rest, strstr(plain, "# Query:"));
+    free(text);
+    /* Up to 5 rounds: the planted family is all included by round 2, so
+     * round 2 includes nothing new and ends the search. */
+    cr_assert_eq(sw_query_input_open(one, &in, &err), SW_OK);
+    mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write_iterated(s, db, in, 5, 0.01, saved, "7", mem, &err), SW_OK, "%s", err.message);
+    fclose(mem);
+    sw_query_input_close(in);
+    cr_assert_not_null(strstr(text, "# Iteration: 2\n"), "%s", text);
+    free(text);
+    /* The saved profile reads back as a query. */
+    cr_assert_eq(sw_query_input_open_pssm(s, saved, &in, &err), SW_OK, "%s", err.message);
+    char *again = written_input(s, db, in, "6");
+    cr_assert_gt(strlen(again), 100);
+    free(again);
+    sw_query_input_close(in);
+    /* One query only. */
+    cr_assert_eq(sw_query_input_open(SW_TEST_DATA "/queries20.fasta", &in, &err), SW_OK);
+    mem = open_memstream(&text, &len);
+    cr_assert_eq(sw_search_write_iterated(s, db, in, 2, 0.01, NULL, "6", mem, &err), SW_EINVAL);
+    cr_assert_not_null(strstr(err.message, "one query"), "%s", err.message);
+    fclose(mem);
+    free(text);
+    sw_query_input_close(in);
+    free(plain);
+    sw_search_free(s);
+    sw_db_close(db);
+}
