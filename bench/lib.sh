@@ -41,6 +41,8 @@ database() {
 
 # scope_fasta: the SCOPe set as FASTA in the work folder; prints its path.
 scope_fasta() {
+  # SCOPE_FASTA: the set already decompressed (a machine without zstd).
+  if [ -n "${SCOPE_FASTA:-}" ]; then echo "$SCOPE_FASTA"; return; fi
   [ -s "$work/scope-astral40.fa" ] || zstd -q -dc "$scope_zst" > "$work/scope-astral40.fa"
   echo "$work/scope-astral40.fa"
 }
