@@ -12,6 +12,13 @@
 #   E-values), so printed digits make no ties; a hit not reported ranks last.
 # Queries: every STEP-th domain from the OFFSET-th (defaults 10 and 6: 1,432
 # queries). Tools missing from PATH are skipped.
+# ITERATIONS=N (optional) adds iterated searches of N rounds: swsearch
+# --iterations, psiblast -num_iterations and jackhmmer -N, each round's hits
+# at E-value <= INCLUSION (default 0.002, psiblast's) entering the next
+# round's profile, every tool reporting the last round's hits up to E-value
+# 10. swsearch takes one query a run: THREADS runs of one thread at a time.
+# SINGLE=0 leaves out ssearch36 and blastp (swsearch's single search stays,
+# the reference for the iterated rows).
 # Usage: bench/scope_roc1.sh BUILD [STEP] [OFFSET] [THREADS]
 . "$(dirname "$0")/lib.sh"
 step=${2:-10}
@@ -48,7 +55,8 @@ sort -s -t "$(printf '\t')" -k1,1 -k4,4nr "$work/sw.tsv" > "$work/sw_raw.tsv"
 row "swsearch, raw score" "$work/sw_raw.tsv" "$t"
 t=$(timed sw --stats fit -o "$work/swfit.tsv")
 row "swsearch, E-value (--stats fit)" "$work/swfit.tsv" "$t"
-if command -v ssearch36 > /dev/null; then
+single=${SINGLE:-1}
+if [ "$single" != 0 ] && command -v ssearch36 > /dev/null; then
   t=$(timed sh -c "ssearch36 -q -p -s BL62 -f -11 -g -1 -E 1e6 -b 20000 -d 0 -T $threads '$work/q.fa' '$db_fa' > '$work/ss.out'")
   # The list of best scores: "id description ( len) s-w bits E()"; the
   # query is named on its ">>>" line.
@@ -59,13 +67,56 @@ if command -v ssearch36 > /dev/null; then
   rm "$work/ss.out"
   row "ssearch36, E-value (default statistics)" "$work/ss.txt" "$t"
 fi
-if command -v blastp > /dev/null && command -v makeblastdb > /dev/null; then
-  # makeblastdb complains about a control byte in two SCOPe titles (and
-  # keeps the sequences); its messages go to a log.
-  makeblastdb -in "$db_fa" -dbtype prot -out "$work/blastdb" > "$work/makeblastdb.log" 2>&1
+# blastdb: makeblastdb complains about a control byte in two SCOPe titles
+# (and keeps the sequences); its messages go to a log.
+blastdb() { [ -s "$work/blastdb.pin" ] || makeblastdb -in "$db_fa" -dbtype prot -out "$work/blastdb" > "$work/makeblastdb.log" 2>&1; }
+if [ "$single" != 0 ] && command -v blastp > /dev/null && command -v makeblastdb > /dev/null; then
+  blastdb
   for cbs in 2 0; do
     t=$(timed sh -c "blastp -query '$work/q.fa' -db '$work/blastdb' -outfmt '6 qseqid sseqid evalue bitscore' \
            -max_target_seqs 20000 -evalue 1000 -comp_based_stats $cbs -num_threads $threads > '$work/blast$cbs.tsv' 2> /dev/null")
     row "blastp, E-value (comp_based_stats $cbs)" "$work/blast$cbs.tsv" "$t"
   done
+fi
+
+iterations=${ITERATIONS:-0}
+[ "$iterations" -gt 0 ] || exit 0
+inclusion=${INCLUSION:-0.002}
+echo "-- $iterations iterations, inclusion E-value <= $inclusion, hits reported up to E-value 10"
+# One file a query, in the order of q.fa, for swsearch's one-query runs.
+mkdir "$work/iq"
+awk -v d="$work/iq" '/^>/ { if (f) close(f); f = sprintf("%s/%06d.fa", d, ++n) } { print > f }' "$work/q.fa"
+sw_iterated() {
+  find "$work/iq" -name '*.fa' | sort | xargs -P "$threads" -I{} "$swsearch" search -q {} -d "$work/db" \
+    --device cpu -t 1 --top 5000 -e 10 --iterations "$iterations" --inclusion-evalue "$inclusion" \
+    --outfmt "6 qseqid sseqid evalue" -o {}.tsv
+  find "$work/iq" -name '*.tsv' | sort | xargs cat > "$work/swi.tsv"
+}
+# Timed in this shell, not in a command substitution, so that a failed run
+# stops the script.
+t0=$(now)
+sw_iterated
+t=$(printf '%.1f' "$(since "$t0")")
+row "swsearch, $iterations iterations (--inclusion-evalue)" "$work/swi.tsv" "$t"
+if command -v psiblast > /dev/null && command -v makeblastdb > /dev/null; then
+  blastdb
+  t=$(timed sh -c "psiblast -query '$work/q.fa' -db '$work/blastdb' -num_iterations $iterations -inclusion_ethresh $inclusion \
+         -evalue 10 -max_target_seqs 5000 -outfmt '7 qseqid sseqid evalue' -num_threads $threads > '$work/psi.out' 2> '$work/psi.log'")
+  # Format 6 runs the rounds together; format 7 heads each round with its
+  # "# Iteration:" and "# Query:" lines, so a query's block is restarted at
+  # each of its rounds and the last one printed. Its warnings (composition
+  # statistics reset for PSSMs) go to a log.
+  awk '/^# Query: / { if ($3 != q) { for (i = 1; i <= n; i++) print h[i]; q = $3 } n = 0; next }
+       /^#/ { next }
+       { h[++n] = $0 }
+       END { for (i = 1; i <= n; i++) print h[i] }' "$work/psi.out" > "$work/psi.tsv"
+  row "psiblast, $iterations iterations (-inclusion_ethresh)" "$work/psi.tsv" "$t"
+fi
+if command -v jackhmmer > /dev/null; then
+  # jackhmmer searches the queries one after another, and its table holds
+  # each query's last round, ordered by the full sequence's E-value.
+  t=$(timed jackhmmer -N "$iterations" --incE "$inclusion" --incdomE "$inclusion" -E 10 --cpu "$threads" \
+         --tblout "$work/jh.tbl" -o /dev/null "$work/q.fa" "$db_fa")
+  awk '!/^#/ { print $3, $1, $5 }' "$work/jh.tbl" > "$work/jh.txt"
+  row "jackhmmer, $iterations iterations (--incE, --incdomE)" "$work/jh.txt" "$t"
 fi
