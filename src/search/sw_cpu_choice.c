@@ -5,8 +5,8 @@
  * inter-sequence engine has 64 lanes with AVX-512BW, 32 with AVX2, where the
  * striped one has 32 at most), on the query's length (the striped engine
  * wastes most of its lanes on a query shorter than a vector, the
- * inter-sequence one pays per subject column a profile of every distinct
- * query residue), and on the database (lengths, and how often a lane passes
+ * inter-sequence one builds per subject column a profile of the distinct
+ * residues of a pack of queries, shared by the pack), and on the database (lengths, and how often a lane passes
  * 8 bits and is recomputed). Timing both on the database's own sequences,
  * with the search's own queries, weighs all of that on the machine at hand.
  *

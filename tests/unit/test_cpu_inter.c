@@ -1,7 +1,8 @@
 /* The inter-sequence CPU engine (sw_cpu_inter.h): every variant against the
  * reference engine, on random subjects, lanes that pass 8 bits, scores at
  * the 8-bit ceiling, several gap costs and matrices, long sequences, the
- * smallest inputs and batches of queries; and the variant lookup. */
+ * smallest inputs, batches of queries and batches of short queries that
+ * share column profiles over many tiles; and the variant lookup. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -127,17 +128,17 @@ static void expect_batch_reference_scores(const sw_inter_variant *v, sw_inter_wo
     free(scores);
 }
 
-/* The 8-bit ceiling as sw_cpu_inter.c derives it from the whole table:
- * 255 - bias - gain, bias the negated smallest score, gain the largest. */
-static int inter_ceiling(const sw_scoring *sc, int *bias)
+/* The 8-bit ceiling as sw_cpu_inter.c derives it: 255 - gain, gain the
+ * table's largest score, and at most 127 where a gap's first residue
+ * (open + extend) costs more than 127. */
+static int inter_ceiling(const sw_scoring *sc)
 {
-    int lo = INT8_MAX, hi = INT8_MIN;
-    for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++) {
-        lo = sc->table[i] < lo ? sc->table[i] : lo;
+    int hi = INT8_MIN;
+    for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++)
         hi = sc->table[i] > hi ? sc->table[i] : hi;
-    }
-    *bias = lo < 0 ? -lo : 0;
-    return UINT8_MAX - *bias - (hi > 0 ? hi : 0);
+    int ceiling = UINT8_MAX - (hi > 0 ? hi : 0);
+    if (sc->gap_open + sc->gap_extend > INT8_MAX && ceiling > INT8_MAX) ceiling = INT8_MAX;
+    return ceiling;
 }
 
 /* A sequence that scores `target` against itself: repeats of the residue
@@ -396,22 +397,22 @@ static void empty_batches(const char *name)
 }
 
 /* Best scores one below, on and one above the ceiling up to which an 8-bit
- * lane is taken as exact (sw_cpu_inter.c), and at 255 - bias and past it,
- * where a lane really saturates: queries that score each target against
- * their own copies, all in one batch, among random subjects that share
- * their groups. */
+ * lane is taken as exact (sw_cpu_inter.c), and at 255 and past it, where a
+ * lane really saturates: queries that score each target against their own
+ * copies, all in one batch, among random subjects that share their groups.
+ * Gaps dearer than 127 lower the ceiling to 127. */
 static void scores_at_the_8bit_ceiling(const char *name)
 {
     sw_inter_variant v = variant_or_skip(name);
     sw_matrix *m = load_matrix("BLOSUM62");
     int8_t dna[SW_CODE_LIMIT * SW_CODE_LIMIT];
-    const sw_scoring schemes[] = {scoring_of(m, 11, 1), dna_scoring(dna, 1, -1, 2, 1)};
+    const sw_scoring schemes[] = {scoring_of(m, 11, 1), dna_scoring(dna, 1, -1, 2, 1),
+                                  scoring_of(m, 120, 10)};
     test_rng r = test_rng_seed(808);
     for (size_t k = 0; k < sizeof schemes / sizeof *schemes; k++) {
         const sw_scoring *sc = &schemes[k];
-        int bias, ceiling = inter_ceiling(sc, &bias);
-        const int targets[] = {ceiling - 1, ceiling,    ceiling + 1,
-                               255 - bias,  256 - bias, 257 - bias};
+        const int ceiling = inter_ceiling(sc);
+        const int targets[] = {ceiling - 1, ceiling, ceiling + 1, 255, 256, 257};
         enum { NT = sizeof targets / sizeof *targets };
         uint8_t *queries[NT];
         size_t query_lens[NT];
@@ -445,6 +446,55 @@ static void scores_at_the_8bit_ceiling(const char *name)
     sw_matrix_free(m);
 }
 
+/* Hundreds of short queries (more residues than one pack of queries that
+ * share a group's column profile holds, at any lane count) against
+ * subjects long enough to cross many tiles of columns, some holding copies
+ * of queries (lanes past 8 bits, recomputed inside a pack); then, in the
+ * same workspace, a query too long to share its pack, alone and between
+ * two short ones. */
+static void short_queries_over_many_tiles(const char *name)
+{
+    sw_inter_variant v = variant_or_skip(name);
+    sw_matrix *m = load_matrix("BLOSUM62");
+    sw_scoring sc = scoring_of(m, 11, 1);
+    test_rng r = test_rng_seed(909);
+    enum { NQ = 900 };
+    uint8_t *queries[NQ];
+    size_t query_lens[NQ];
+    for (size_t q = 0; q < NQ; q++) {
+        /* 10 to 30 residues, an empty one now and then, a few of 60 */
+        query_lens[q] = q % 97 == 5 ? 0 : q % 50 == 7 ? 60 : 10 + test_rng_below(&r, 21);
+        queries[q] = random_sequence(&r, query_lens[q]);
+    }
+    batch b = random_batch(&r, 12, 1, 500);
+    for (size_t i = 0, q = 7; i < b.n; i += 4, q += 100) {
+        /* A query of 60 at a random place of a long subject: scores past
+         * 255 against it. */
+        free(b.seqs[i]);
+        b.lengths[i] = 400;
+        b.seqs[i] = random_sequence(&r, b.lengths[i]);
+        memcpy(b.seqs[i] + test_rng_below(&r, 340), queries[q], query_lens[q]);
+    }
+    sw_inter_workspace *ws = NULL;
+    cr_assert_eq(sw_inter_workspace_create(&ws), SW_OK);
+    expect_batch_reference_scores(&v, ws, &sc, queries, query_lens, NQ, &b, "900 short queries");
+    size_t long_len = 17000;
+    uint8_t *long_query = random_sequence(&r, long_len);
+    batch few = random_batch(&r, 3, 1, 300);
+    memcpy(long_query + 3000, few.seqs[0], few.lengths[0]);
+    expect_batch_reference_scores(&v, ws, &sc, &long_query, &long_len, 1, &few, "a query of 17000");
+    uint8_t *mixed[] = {queries[0], long_query, queries[1]};
+    size_t mixed_lens[] = {query_lens[0], long_len, query_lens[1]};
+    expect_batch_reference_scores(&v, ws, &sc, mixed, mixed_lens, 3, &few,
+                                  "short, 17000 and short");
+    batch_free(&few);
+    free(long_query);
+    sw_inter_workspace_free(ws);
+    batch_free(&b);
+    for (size_t q = 0; q < NQ; q++) free(queries[q]);
+    sw_matrix_free(m);
+}
+
 #define FOR_EACH_VARIANT(behaviour)                                               \
     Test(cpu_inter_avx512bw, behaviour) { behaviour("avx512bw"); }              \
     Test(cpu_inter_avx2, behaviour) { behaviour("avx2"); }                      \
@@ -460,6 +510,7 @@ FOR_EACH_VARIANT(small_counts)
 FOR_EACH_VARIANT(batches_of_queries)
 FOR_EACH_VARIANT(empty_batches)
 FOR_EACH_VARIANT(scores_at_the_8bit_ceiling)
+FOR_EACH_VARIANT(short_queries_over_many_tiles)
 
 /* ---- Variants ---- */
 

@@ -1,6 +1,6 @@
 /* The inter-sequence engine's driver: variants by name and CPU features, the
  * plain C kernel, and the loop that puts subjects into lanes, runs a kernel
- * over each group for every query and recomputes the lanes that may have
+ * over each group for the queries and recomputes the lanes that may have
  * saturated.
  *
  * Grouping. Subjects are sorted by length and run `lanes` at a time, each
@@ -11,24 +11,37 @@
  * per-cell lane resets that refilling needs.
  *
  * Batches. Several queries share one call's preparation (sorting, the
- * biased table) and each group's transposed columns: groups run in the
+ * scores' ceiling) and each group's transposed columns: groups run in the
  * outer loop and queries in the inner one, so a group's columns (columns x
  * lanes bytes) stay in cache while every query passes over them, and what
- * depends on a query alone (its codes, its striped profile) is made once
- * per call.
+ * depends on a query alone (its striped profile) is made once per call.
+ * The group's column profile (every lane's score against each query code,
+ * column by column) depends on the subjects alone, so the queries of a
+ * pack share it: a kernel builds it a tile of columns at a time and runs
+ * every query of the pack over the tile, each carrying its H and E to the
+ * next. A short query has few rows to spread the profile's cost over, so
+ * sharing pays most there. A pack holds as many queries as keep their H
+ * and E (2 x lanes bytes a residue) within PACK_STATE, in L2; a longer
+ * query is a pack of its own, where the profile is built for it alone, as
+ * a call per query would.
  *
- * Padding is exact. A padded cell scores -bias <= 0 against every query
- * residue, so its H is at most the largest H of the cells it extends, E or
- * F (which only lose), or 0: by induction no padded cell exceeds the best
- * real cell of its lane.
+ * Signed lanes. A lane holds H - 128 as a signed byte: adding a score
+ * (-128..127) with signed saturation stops at H = 0, the local alignment's
+ * floor, and at H = 255, in one instruction (unsigned lanes would add the
+ * score plus a bias, then take the bias off). Gaps subtract with signed
+ * saturation too, which takes at most 127 (see ceiling()).
  *
- * Saturation. Lanes hold H in 0..255; a cell adds a biased score (s + bias
- * >= 0) with unsigned saturation, then removes the bias. That saturates only
- * when H(diagonal) + s + bias > 255, that is H(diagonal) > 255 - bias - gain
- * (gain: the table's largest score): so while a lane's best H stays at or
- * below that ceiling, every cell of it is exact, and a lane above it is
- * recomputed by the striped engine, which is exact in 16 and 32 bits. E and
- * F clamp at 0 instead of going negative; H = max(0, ...) cannot tell. */
+ * Padding is exact. A padded cell scores 0 against every query residue, so
+ * its H is at most the largest H of the cells it extends, E or F (which
+ * only lose), or 0: by induction no padded cell exceeds the best real cell
+ * of its lane.
+ *
+ * Saturation. Lanes hold H in 0..255; a cell saturates only when
+ * H(diagonal) + s > 255, that is H(diagonal) > 255 - gain (gain: the
+ * table's largest score): so while a lane's best H stays at or below that
+ * ceiling, every cell of it is exact, and a lane above it is recomputed by
+ * the striped engine, which is exact in 16 and 32 bits. E and F clamp at 0
+ * instead of going negative; H = max(0, ...) cannot tell. */
 #include "sw_cpu_inter_impl.h"
 
 #include <stdlib.h>
@@ -36,20 +49,34 @@
 
 #include "sw_cpu_simd.h"
 
-enum { ALIGNMENT = 64 };
+enum {
+    ALIGNMENT = 64,
+    /* H and E of a pack's queries: in L2 while they pass over a group */
+    PACK_STATE = 1 << 19,
+    /* A tile's column profile: in L1 while a pack passes over it. Its
+     * memory has room for every code, so a pack of few codes, whose tiles
+     * are long, is held to MAX_TILE columns. */
+    TILE_PROFILE = 1 << 14,
+    MAX_TILE = 64
+};
 
 /* Lanes of the plain C kernel: the same arithmetic as the SIMD kernels, so
- * that the driver (grouping, padding, recomputation) is tested on any CPU. */
+ * that the driver (grouping, packs, padding, recomputation) is tested on
+ * any CPU. */
 enum { SCALAR_LANES = 16 };
 
 struct sw_inter_workspace {
-    uint8_t *mem; /* H, E, the transposed columns of a group, its lanes' best */
+    /* The queries' H and E, their lanes' best, a group's transposed
+     * columns, a tile's column profile */
+    uint8_t *mem;
     size_t size;
     struct slot *order;
     size_t order_cap;
-    struct query *queries;
-    size_t queries_cap;
-    sw_simd_workspace *simd; /* for recomputed lanes */
+    sw_inter_query *queries;     /* a call's queries, as kernels get them */
+    sw_simd_profile **profiles;  /* each made on the first of its lanes that saturates */
+    struct pack *packs;
+    size_t queries_cap;          /* of queries, profiles and packs */
+    sw_simd_workspace *simd;     /* for recomputed lanes */
 };
 
 /* A subject in the sorted order. */
@@ -58,16 +85,17 @@ struct slot {
     size_t index;
 };
 
-/* What a call derives from one of its queries, once for all its groups. */
-struct query {
-    sw_inter_group group; /* complete but for `columns`, set per group */
+/* Consecutive queries that meet a group together (sw_inter_group). */
+struct pack {
+    size_t first, count;
     uint8_t codes[SW_CODE_LIMIT];
-    sw_simd_profile *profile; /* made on the first of its lanes that saturates */
+    size_t n_codes;
+    size_t tile;
 };
 
-static uint8_t adds_u8(int a, int b)
+static uint8_t adds_u8(int h, int s)
 {
-    return (uint8_t)(a + b > UINT8_MAX ? UINT8_MAX : a + b);
+    return (uint8_t)(h + s > UINT8_MAX ? UINT8_MAX : h + s < 0 ? 0 : h + s);
 }
 
 static uint8_t subs_u8(int a, int b)
@@ -81,30 +109,34 @@ static uint8_t max_u8(uint8_t a, uint8_t b)
 }
 
 /* Lane by lane, one column at a time: the SIMD kernels' arithmetic written
- * out (see sw_cpu_inter_avx512.c for the loop order). */
+ * out in H itself (sw_cpu_inter_kernel.h keeps H - 128). Scores come from
+ * the table, so tiles, a matter of cache, play no part. */
 static void scalar_kernel(const sw_inter_group *g)
 {
     const size_t L = SCALAR_LANES;
-    uint8_t *h = g->h, *e = g->e;
-    for (size_t l = 0; l < L; l++) {
-        uint8_t best = 0;
-        for (size_t i = 0; i < g->query_len; i++) h[i * L + l] = e[i * L + l] = 0;
-        for (size_t j = 0; j < g->columns; j++) {
-            uint8_t c = g->subjects[j * L + l];
-            uint8_t diag = 0, f = 0;
-            for (size_t i = 0; i < g->query_len; i++) {
-                int s = c & SW_INTER_PAD ? 0 : g->table[g->query[i] * SW_CODE_LIMIT + c];
-                uint8_t hv = subs_u8(adds_u8(diag, s), g->bias);
-                hv = max_u8(max_u8(hv, e[i * L + l]), f);
-                best = max_u8(best, hv);
-                diag = h[i * L + l];
-                h[i * L + l] = hv;
-                uint8_t gap = subs_u8(hv, g->gap_open_extend);
-                e[i * L + l] = max_u8(subs_u8(e[i * L + l], g->gap_extend), gap);
-                f = max_u8(subs_u8(f, g->gap_extend), gap);
+    for (size_t q = 0; q < g->num_queries; q++) {
+        const sw_inter_query *query = &g->queries[q];
+        uint8_t *h = query->h, *e = query->e;
+        for (size_t l = 0; l < L; l++) {
+            uint8_t best = 0;
+            for (size_t i = 0; i < query->len; i++) h[i * L + l] = e[i * L + l] = 0;
+            for (size_t j = 0; j < g->columns; j++) {
+                uint8_t c = g->subjects[j * L + l];
+                uint8_t diag = 0, f = 0;
+                for (size_t i = 0; i < query->len; i++) {
+                    int s = c & SW_INTER_PAD ? 0 : g->table[query->seq[i] * SW_CODE_LIMIT + c];
+                    uint8_t hv = adds_u8(diag, s);
+                    hv = max_u8(max_u8(hv, f), e[i * L + l]);
+                    best = max_u8(best, hv);
+                    diag = h[i * L + l];
+                    h[i * L + l] = hv;
+                    uint8_t gap = subs_u8(hv, g->gap_open_extend);
+                    e[i * L + l] = max_u8(subs_u8(e[i * L + l], g->gap_extend), gap);
+                    f = max_u8(subs_u8(f, g->gap_extend), gap);
+                }
             }
+            query->best[l] = best;
         }
-        g->best[l] = best;
     }
 }
 
@@ -198,6 +230,8 @@ void sw_inter_workspace_free(sw_inter_workspace *ws)
     free(ws->mem);
     free(ws->order);
     free(ws->queries);
+    free(ws->profiles);
+    free(ws->packs);
     sw_simd_workspace_free(ws->simd);
     free(ws);
 }
@@ -233,9 +267,13 @@ static int reserve_order(sw_inter_workspace *ws, size_t n)
 static int reserve_queries(sw_inter_workspace *ws, size_t n)
 {
     if (n <= ws->queries_cap) return SW_OK;
-    struct query *queries = realloc(ws->queries, n * sizeof *queries);
-    if (!queries) return SW_ENOMEM;
-    ws->queries = queries;
+    sw_inter_query *queries = realloc(ws->queries, n * sizeof *queries);
+    if (queries) ws->queries = queries;
+    sw_simd_profile **profiles = realloc(ws->profiles, n * sizeof *profiles);
+    if (profiles) ws->profiles = profiles;
+    struct pack *packs = realloc(ws->packs, n * sizeof *packs);
+    if (packs) ws->packs = packs;
+    if (!queries || !profiles || !packs) return SW_ENOMEM;
     ws->queries_cap = n;
     return SW_OK;
 }
@@ -265,32 +303,60 @@ static int check_codes(const uint8_t *seq, size_t len)
 
 /* What every group of one call shares. */
 typedef struct search {
-    uint8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT]; /* scores plus bias */
     int ceiling;
+    int gap_open_extend, gap_extend; /* as kernels take them */
     const sw_scoring *scoring;
-    struct query *queries;
+    sw_inter_query *queries;
+    sw_simd_profile **profiles;
     size_t num_queries;
+    const struct pack *packs;
+    size_t num_packs;
     const uint8_t *const *subjects;
     size_t n;
     int32_t *scores;
     uint8_t *columns; /* the group's subjects in lanes (sw_inter_group.subjects) */
+    void *profile;    /* a tile's column profile (sw_inter_group.profile) */
 } search;
+
+/* The largest best H up to which a lane is exact, and the gap costs the
+ * kernels take. Lanes subtract at most 127 (signed bytes); dearer costs
+ * (open + extend > 127, which any extend > 127 implies) are cut to 127
+ * with the ceiling: while every H is at most 127, both take any H, E or F
+ * to 0, so they cannot tell. The table itself decides the gain, as in
+ * sw_cpu_simd.c, so that a max_score that understates it cannot let a
+ * saturated lane pass. */
+static void ceiling(search *s)
+{
+    const sw_scoring *scoring = s->scoring;
+    int hi = INT8_MIN;
+    for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++)
+        hi = scoring->table[i] > hi ? scoring->table[i] : hi;
+    s->ceiling = UINT8_MAX - (hi > 0 ? hi : 0);
+    s->gap_open_extend = scoring->gap_open + scoring->gap_extend;
+    s->gap_extend = scoring->gap_extend;
+    if (s->gap_open_extend > INT8_MAX) {
+        s->ceiling = s->ceiling < INT8_MAX ? s->ceiling : INT8_MAX;
+        s->gap_open_extend = s->gap_open_extend < INT8_MAX ? s->gap_open_extend : INT8_MAX;
+        s->gap_extend = s->gap_extend < INT8_MAX ? s->gap_extend : INT8_MAX;
+    }
+}
 
 /* The exact score of a lane that may have saturated. The 8-bit pass is
  * already known to overflow, so the striped engine starts at 16 bits. */
-static int recompute(const search *s, struct query *q, sw_inter_workspace *ws,
-                     const uint8_t *subject, size_t length, int32_t *score)
+static int recompute(const search *s, size_t q, sw_inter_workspace *ws, const uint8_t *subject,
+                     size_t length, int32_t *score)
 {
     int rc;
-    if (!q->profile) {
+    sw_simd_profile **profile = &s->profiles[q];
+    if (!*profile) {
         sw_simd_variant v = sw_simd_variant_default();
         v.first_width = 1;
-        if ((rc = sw_simd_profile_create_variant(q->group.query, q->group.query_len, s->scoring,
-                                                 &v, &q->profile)) != SW_OK)
+        if ((rc = sw_simd_profile_create_variant(s->queries[q].seq, s->queries[q].len, s->scoring,
+                                                 &v, profile)) != SW_OK)
             return rc;
     }
     if (!ws->simd && (rc = sw_simd_workspace_create(&ws->simd)) != SW_OK) return rc;
-    int r = sw_simd_align(q->profile, ws->simd, subject, length);
+    int r = sw_simd_align(*profile, ws->simd, subject, length);
     if (r < 0) return r;
     *score = r;
     return SW_OK;
@@ -298,7 +364,7 @@ static int recompute(const search *s, struct query *q, sw_inter_workspace *ws,
 
 /* Runs order[0 .. count) (count <= lanes, sorted, lengths >= 1) against
  * every query: the group is put into lanes once and stays in cache while
- * the queries pass over it. */
+ * the packs pass over it. */
 static int run_group(search *s, const sw_inter_variant *v, sw_inter_workspace *ws,
                      const struct slot *order, size_t count)
 {
@@ -310,51 +376,82 @@ static int run_group(search *s, const sw_inter_variant *v, sw_inter_workspace *w
         const uint8_t *subject = s->subjects[order[l].index];
         for (size_t j = 0; j < order[l].length; j++) cols[j * lanes + l] = subject[j];
     }
-    for (size_t q = 0; q < s->num_queries; q++) {
-        struct query *query = &s->queries[q];
-        if (query->group.query_len == 0) continue; /* scored 0 already */
-        sw_inter_group g = query->group;
-        g.columns = columns;
+    for (size_t k = 0; k < s->num_packs; k++) {
+        const struct pack *p = &s->packs[k];
+        const sw_inter_group g = {
+            .queries = s->queries + p->first, .num_queries = p->count, .codes = p->codes,
+            .n_codes = p->n_codes, .table = s->scoring->table,
+            .gap_open_extend = s->gap_open_extend, .gap_extend = s->gap_extend,
+            .subjects = cols, .columns = columns, .tile = p->tile, .profile = s->profile};
         v->kernel(&g);
-        int32_t *scores = s->scores + q * s->n;
-        for (size_t l = 0; l < count; l++) {
-            size_t i = order[l].index;
-            int rc;
-            if (g.best[l] <= s->ceiling) {
-                scores[i] = g.best[l];
-            } else if ((rc = recompute(s, query, ws, s->subjects[i], order[l].length,
-                                       &scores[i])) != SW_OK) {
-                return rc;
+        for (size_t q = p->first; q < p->first + p->count; q++) {
+            const sw_inter_query *query = &s->queries[q];
+            if (query->len == 0) continue; /* scored 0 already */
+            int32_t *scores = s->scores + q * s->n;
+            for (size_t l = 0; l < count; l++) {
+                size_t i = order[l].index;
+                int rc;
+                if (query->best[l] <= s->ceiling) {
+                    scores[i] = query->best[l];
+                } else if ((rc = recompute(s, q, ws, s->subjects[i], order[l].length,
+                                           &scores[i])) != SW_OK) {
+                    return rc;
+                }
             }
         }
     }
     return SW_OK;
 }
 
-/* Everything the groups share: the biased table and the ceiling, each
- * query's codes and gap costs, the nonempty subjects sorted into
- * ws->order[0 .. *sorted), the memory laid out for the longest query and
- * subject. */
-static int prepare(search *s, const sw_inter_variant *v, sw_inter_workspace *ws,
-                   const uint8_t *const *queries, const size_t *query_lens, size_t longest_query,
-                   const size_t *lengths, size_t *sorted)
+/* Cuts the queries into packs, consecutive queries whose H and E fit in
+ * PACK_STATE (a longer query alone), each with its codes and tile. */
+static void cut_packs(search *s, struct pack *packs, size_t lanes)
 {
-    const sw_scoring *scoring = s->scoring;
-    /* Bias and ceiling from the table itself, as sw_cpu_simd.c does, so that
-     * a max_score that understates it cannot let a saturated lane pass. */
-    int lo = INT8_MAX, hi = INT8_MIN;
-    for (size_t i = 0; i < SW_CODE_LIMIT * SW_CODE_LIMIT; i++) {
-        lo = scoring->table[i] < lo ? scoring->table[i] : lo;
-        hi = scoring->table[i] > hi ? scoring->table[i] : hi;
+    const size_t pack_residues = PACK_STATE / (2 * lanes);
+    size_t num_packs = 0, residues = 0;
+    int seen[SW_CODE_LIMIT] = {0};
+    for (size_t q = 0, first = 0; q <= s->num_queries; q++) {
+        if (q > first && (q == s->num_queries || residues + s->queries[q].len > pack_residues)) {
+            struct pack *p = &packs[num_packs++];
+            p->first = first;
+            p->count = q - first;
+            p->n_codes = 0;
+            for (int c = 0; c < SW_CODE_LIMIT; c++)
+                if (seen[c]) p->codes[p->n_codes++] = (uint8_t)c;
+            size_t tile = TILE_PROFILE / ((p->n_codes ? p->n_codes : 1) * lanes);
+            tile = tile / SW_INTER_COLUMN_STEP * SW_INTER_COLUMN_STEP;
+            p->tile = tile < SW_INTER_COLUMN_STEP ? SW_INTER_COLUMN_STEP
+                      : tile > MAX_TILE           ? MAX_TILE
+                                                  : tile;
+            first = q;
+            residues = 0;
+            memset(seen, 0, sizeof seen);
+        }
+        if (q == s->num_queries) break;
+        residues += s->queries[q].len;
+        for (size_t i = 0; i < s->queries[q].len; i++) seen[s->queries[q].seq[i]] = 1;
     }
-    const int bias = lo < 0 ? -lo : 0, gain = hi > 0 ? hi : 0;
-    for (size_t i = 0; i < sizeof s->table; i++)
-        s->table[i] = (uint8_t)(scoring->table[i] + bias);
-    s->ceiling = UINT8_MAX - bias - gain; /* >= 0: bias <= 128, gain <= 127 */
-    /* open + extend may reach 510; where every H <= 255, 255 already takes
-     * any H to 0, as the full cost would. */
-    const int open_extend = scoring->gap_open + scoring->gap_extend;
+    s->packs = packs;
+    s->num_packs = num_packs;
+}
 
+/* The bytes of H and E of a pack's queries, each aligned to 64. */
+static size_t state_bytes(const search *s, const struct pack *p, size_t lanes)
+{
+    size_t bytes = 0;
+    for (size_t q = p->first; q < p->first + p->count; q++)
+        bytes += 2 * round_up(s->queries[q].len * lanes, ALIGNMENT);
+    return bytes;
+}
+
+/* Everything the groups share: the ceiling and gap costs, the queries and
+ * their packs, the nonempty subjects sorted into ws->order[0 .. *sorted),
+ * the memory laid out for the largest pack and the longest subject. */
+static int prepare(search *s, const sw_inter_variant *v, sw_inter_workspace *ws,
+                   const uint8_t *const *queries, const size_t *query_lens, const size_t *lengths,
+                   size_t *sorted)
+{
+    ceiling(s);
     size_t m = 0, longest = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (lengths[i] == 0) continue;
@@ -365,28 +462,37 @@ static int prepare(search *s, const sw_inter_variant *v, sw_inter_workspace *ws,
     if (m > 1) qsort(ws->order, m, sizeof *ws->order, by_length);
 
     const size_t lanes = (size_t)v->lanes;
-    const size_t state_bytes = round_up(longest_query * lanes, ALIGNMENT);
-    const size_t columns = round_up(longest, SW_INTER_COLUMN_STEP);
-    const size_t column_bytes = round_up(columns * lanes, ALIGNMENT);
-    const size_t best_at = 2 * state_bytes + column_bytes;
-    int rc = reserve_mem(ws, best_at + round_up(lanes, ALIGNMENT));
+    for (size_t q = 0; q < s->num_queries; q++)
+        s->queries[q] = (sw_inter_query){.seq = queries[q], .len = query_lens[q]};
+    cut_packs(s, ws->packs, lanes);
+    size_t state = 0, best = 0, profile = 0;
+    for (size_t k = 0; k < s->num_packs; k++) {
+        const struct pack *p = &s->packs[k];
+        size_t bytes = state_bytes(s, p, lanes);
+        state = bytes > state ? bytes : state;
+        best = p->count * ALIGNMENT > best ? p->count * ALIGNMENT : best;
+        bytes = p->tile * SW_CODE_LIMIT * lanes;
+        profile = bytes > profile ? bytes : profile;
+    }
+    const size_t column_bytes = round_up(round_up(longest, SW_INTER_COLUMN_STEP) * lanes, ALIGNMENT);
+    int rc = reserve_mem(ws, state + best + column_bytes + profile);
     if (rc) return rc;
-    s->columns = ws->mem + 2 * state_bytes;
+    s->columns = ws->mem + state + best;
+    s->profile = s->columns + column_bytes;
 
-    for (size_t q = 0; q < s->num_queries; q++) {
-        struct query *query = &s->queries[q];
-        const uint8_t *seq = queries[q];
-        size_t n_codes = 0;
-        int seen[SW_CODE_LIMIT] = {0};
-        for (size_t i = 0; i < query_lens[q]; i++)
-            if (!seen[seq[i]]++) query->codes[n_codes++] = seq[i];
-        query->group = (sw_inter_group){
-            .query = seq, .query_len = query_lens[q], .codes = query->codes, .n_codes = n_codes,
-            .table = s->table, .bias = bias,
-            .gap_open_extend = open_extend > UINT8_MAX ? UINT8_MAX : open_extend,
-            .gap_extend = scoring->gap_extend,
-            .subjects = s->columns, .h = ws->mem, .e = ws->mem + state_bytes,
-            .best = ws->mem + best_at};
+    /* Packs run one after the other, so each lays its queries out from the
+     * start. */
+    for (size_t k = 0; k < s->num_packs; k++) {
+        const struct pack *p = &s->packs[k];
+        size_t at = 0;
+        for (size_t q = p->first; q < p->first + p->count; q++) {
+            sw_inter_query *query = &s->queries[q];
+            const size_t bytes = round_up(query->len * lanes, ALIGNMENT);
+            query->h = ws->mem + at;
+            query->e = ws->mem + at + bytes;
+            query->best = ws->mem + state + (q - p->first) * ALIGNMENT;
+            at += 2 * bytes;
+        }
     }
     *sorted = m;
     return SW_OK;
@@ -398,10 +504,11 @@ int sw_inter_align_batch(const sw_inter_variant *v, sw_inter_workspace *ws,
                          const uint8_t *const *subjects, const size_t *lengths, size_t n,
                          int32_t *scores, sw_error *err)
 {
-    if (!v || !v->kernel || v->lanes < 1 || !ws || !scoring || !scoring->table ||
-        scoring->gap_open < 0 || scoring->gap_open > UINT8_MAX || scoring->gap_extend < 1 ||
-        scoring->gap_extend > UINT8_MAX || (num_queries && (!queries || !query_lens)) ||
-        (n && (!subjects || !lengths)) || (num_queries && n && !scores))
+    if (!v || !v->kernel || v->lanes < 1 || v->lanes > ALIGNMENT || !ws || !scoring ||
+        !scoring->table || scoring->gap_open < 0 || scoring->gap_open > UINT8_MAX ||
+        scoring->gap_extend < 1 || scoring->gap_extend > UINT8_MAX ||
+        (num_queries && (!queries || !query_lens)) || (n && (!subjects || !lengths)) ||
+        (num_queries && n && !scores))
         return sw_error_set(err, SW_EINVAL, "invalid argument to the inter-sequence engine");
     size_t longest_query = 0, longest_at = 0;
     for (size_t q = 0; q < num_queries; q++) {
@@ -436,16 +543,16 @@ int sw_inter_align_batch(const sw_inter_variant *v, sw_inter_workspace *ws,
     int rc = reserve_order(ws, n);
     if (!rc) rc = reserve_queries(ws, num_queries);
     if (rc) return sw_error_set(err, rc, "out of memory");
-    for (size_t q = 0; q < num_queries; q++) ws->queries[q].profile = NULL;
-    search s = {.scoring = scoring, .queries = ws->queries, .num_queries = num_queries,
-                .subjects = subjects, .n = n, .scores = scores};
+    for (size_t q = 0; q < num_queries; q++) ws->profiles[q] = NULL;
+    search s = {.scoring = scoring, .queries = ws->queries, .profiles = ws->profiles,
+                .num_queries = num_queries, .subjects = subjects, .n = n, .scores = scores};
     size_t m = 0;
-    rc = prepare(&s, v, ws, queries, query_lens, longest_query, lengths, &m);
+    rc = prepare(&s, v, ws, queries, query_lens, lengths, &m);
     if (longest_query == 0) m = 0; /* every query empty: no group to run */
     const size_t lanes = (size_t)v->lanes;
     for (size_t at = 0; at < m && rc == SW_OK; at += lanes)
         rc = run_group(&s, v, ws, ws->order + at, m - at < lanes ? m - at : lanes);
-    for (size_t q = 0; q < num_queries; q++) sw_simd_profile_free(ws->queries[q].profile);
+    for (size_t q = 0; q < num_queries; q++) sw_simd_profile_free(ws->profiles[q]);
     if (rc) return sw_error_set(err, rc, "inter-sequence search: %s", sw_strerror(rc));
     return SW_OK;
 }

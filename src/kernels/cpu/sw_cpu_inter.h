@@ -1,9 +1,9 @@
 /* The inter-sequence CPU engine (Rognes, SWIPE 2011): one query against many
- * database sequences at once, a different subject in each SIMD lane, in
- * biased unsigned 8-bit lanes. A lane that may have saturated is recomputed
- * exactly by the striped engine (sw_cpu_simd.h), so every score equals the
- * reference engine's (sw_align_ref.h). Variants (instruction sets) are
- * chosen by CPU features or by name, as in sw_cpu_simd.h. */
+ * database sequences at once, a different subject in each 8-bit SIMD lane.
+ * A lane that may have saturated is recomputed exactly by the striped
+ * engine (sw_cpu_simd.h), so every score equals the reference engine's
+ * (sw_align_ref.h). Variants (instruction sets) are chosen by CPU features
+ * or by name, as in sw_cpu_simd.h. */
 #ifndef SW_CPU_INTER_H
 #define SW_CPU_INTER_H
 
@@ -57,8 +57,9 @@ int sw_inter_align_many(const sw_inter_variant *v, sw_inter_workspace *ws, const
 /* sw_inter_align_many for num_queries queries (queries[q], query_lens[q]
  * codes) against the same n subjects: scores[q * n + i] receives query q's
  * score against subject i. The subjects are sorted and put into lanes once,
- * and each group of them meets every query while it is in cache, so a
- * batch costs less than a call per query. num_queries = 0 or n = 0 writes
+ * each group of them meets every query while it is in cache, and the
+ * queries share the group's scores against their residues, so a batch
+ * costs less than a call per query. num_queries = 0 or n = 0 writes
  * nothing. Errors as sw_inter_align_many's. */
 int sw_inter_align_batch(const sw_inter_variant *v, sw_inter_workspace *ws,
                          const uint8_t *const *queries, const size_t *query_lens,
