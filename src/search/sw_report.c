@@ -900,8 +900,6 @@ void sw_report_scanner_free(sw_report_scanner *sc)
     free(sc);
 }
 
-const sw_scoring *sw_report_scanner_scoring(const sw_report_scanner *sc) { return &sc->scoring; }
-
 int sw_report_request_create(const sw_report_request_config *c, const sw_db *db, const sw_scoring *scoring,
                              sw_report_request **out, sw_error *err)
 {

@@ -106,7 +106,6 @@ int sw_report_search(FILE *out, const sw_db *db, sw_query_reader *queries,
 typedef struct sw_report_scanner sw_report_scanner;
 int sw_report_scanner_create(const sw_db *db, const sw_scoring *scoring, const sw_search_options *options, int peek,
                              sw_report_scanner **out, sw_error *err);
-const sw_scoring *sw_report_scanner_scoring(const sw_report_scanner *sc);
 void sw_report_scanner_free(sw_report_scanner *sc);
 
 typedef struct sw_report_request_config {

@@ -1467,6 +1467,21 @@ Test(api, requests_of_other_scoring_do_not_share_a_scan)
 
 /* ---- PSSM queries ---- */
 
+/* The k-th record of the benchmark queries (1-based), alone in `path`. */
+static void write_benchmark_query(const char *path, int k)
+{
+    FILE *all = fopen(SW_TEST_DATA "/queries20.fasta", "r"), *q = fopen(path, "w");
+    cr_assert(all && q);
+    char line[4096];
+    int record = 0;
+    while (fgets(line, sizeof line, all)) {
+        if (line[0] == '>') record++;
+        if (record == k) fputs(line, q);
+    }
+    fclose(all);
+    fclose(q);
+}
+
 /* What `s` writes for the query input `in`. */
 static char *written_input(sw_search *s, const sw_db *db, sw_query_input *in, const char *format)
 {
@@ -1487,16 +1502,7 @@ Test(api, a_pssm_of_one_sequence_scores_as_the_sequence)
     /* The 4th benchmark query (375 residues), which has homologs here. */
     char one[192];
     snprintf(one, sizeof one, "%s/one.fa", dir);
-    FILE *all = fopen(SW_TEST_DATA "/queries20.fasta", "r"), *q = fopen(one, "w");
-    cr_assert(all && q);
-    char line[4096];
-    int record = 0;
-    while (fgets(line, sizeof line, all)) {
-        if (line[0] == '>') record++;
-        if (record == 4) fputs(line, q);
-    }
-    fclose(all);
-    fclose(q);
+    write_benchmark_query(one, 4);
     sw_search *s = cpu_search(20);
     const char *formats[] = {"6", "7", "0", "json"};
     for (int f = 0; f < 4; f++) {
@@ -1537,16 +1543,7 @@ Test(api, an_iterated_search_converges_and_saves_its_profile)
     char one[192], saved[192];
     snprintf(one, sizeof one, "%s/iter.fa", dir);
     snprintf(saved, sizeof saved, "%s/iter.pssm", dir);
-    FILE *all = fopen(SW_TEST_DATA "/queries20.fasta", "r"), *q = fopen(one, "w");
-    cr_assert(all && q);
-    char line[4096];
-    int record = 0;
-    while (fgets(line, sizeof line, all)) {
-        if (line[0] == '>') record++;
-        if (record == 4) fputs(line, q);
-    }
-    fclose(all);
-    fclose(q);
+    write_benchmark_query(one, 4);
     sw_search *s = cpu_search(100);
     /* One round is the plain search. */
     char *plain = NULL;
