@@ -312,6 +312,7 @@ enum { READER, KEPT, TURN0, TURN1, WORKERS };
 typedef struct search_state {
     sw_gpu_parts *p;
     const uint8_t *const *queries;
+    const int8_t *const *rows;
     const size_t *lengths;
     size_t num_queries;
     int32_t *scores;
@@ -379,7 +380,7 @@ static int search_one(search_state *x, sw_gpu_engine *e, uint64_t first, uint64_
     if (p->stop && p->stop(p->stop_user)) return sw_error_set(err, SW_ECANCELED, "the search was cancelled");
     sw_gpu_engine_set_stop(e, p->stop, p->stop_user, NULL);
     sw_gpu_stats st;
-    rc = sw_gpu_engine_search(e, x->queries, x->lengths, x->num_queries, r->ghits, r->gcounts, &st, err);
+    rc = sw_gpu_engine_search_rows(e, x->queries, x->rows, x->lengths, x->num_queries, r->ghits, r->gcounts, &st, err);
     sw_gpu_engine_set_stop(e, NULL, NULL, NULL);
     if (r->sink) sw_gpu_engine_set_score_sink(e, NULL, NULL);
     if (rc) return rc;
@@ -477,8 +478,9 @@ static void lists_free(lists *l)
     free(l->sink);
 }
 
-int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const size_t *lengths, size_t num_queries,
-                        sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_stats *stats, sw_error *err)
+int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const int8_t *const *rows,
+                        const size_t *lengths, size_t num_queries, sw_hit *hits, size_t *counts, int32_t *scores,
+                        sw_gpu_stats *stats, sw_error *err)
 {
     const double t0 = sw_clock_seconds();
     const size_t top_n = p->c.top_n;
@@ -486,6 +488,7 @@ int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const si
     memset(&x, 0, sizeof x);
     x.p = p;
     x.queries = queries;
+    x.rows = rows;
     x.lengths = lengths;
     x.num_queries = num_queries;
     x.scores = scores;

@@ -45,13 +45,15 @@ int sw_gpu_parts_create(const sw_gpu_parts_config *c, sw_gpu_parts **out, sw_err
  * the database file a piece at a time. */
 int sw_gpu_parts_load(sw_gpu_parts *p, const uint8_t *residues, sw_error *err);
 
-/* Every query against the whole slice: query q's best hits (by score, then
+/* Every query against the whole slice (rows: PSSM queries, as
+ * sw_gpu_engine_search_rows() takes them; may be NULL): query q's best hits (by score, then
  * FASTA position; database sequence numbers) in hits[q * top_n ..],
  * counts[q] of them; with keep_all_scores, every score of query q goes to
  * scores[q * sw_db_num_seqs() + s] for the slice's sequences s (else
  * scores is NULL). `stats` sums the engines' figures. */
-int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const size_t *lengths, size_t num_queries,
-                        sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_stats *stats, sw_error *err);
+int sw_gpu_parts_search(sw_gpu_parts *p, const uint8_t *const *queries, const int8_t *const *rows,
+                        const size_t *lengths, size_t num_queries, sw_hit *hits, size_t *counts, int32_t *scores,
+                        sw_gpu_stats *stats, sw_error *err);
 
 /* Adds the figures of search `s` to `sum` (first: `sum` becomes `s`):
  * times, cells and recomputed scores summed, the buckets of equal plan

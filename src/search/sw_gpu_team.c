@@ -385,6 +385,7 @@ int sw_gpu_team_streams(const sw_gpu_team *t) { return t->streams; }
 typedef struct search_ctx {
     sw_gpu_team *t;
     const uint8_t *const *queries;
+    const int8_t *const *rows;
     const size_t *lengths;
     size_t num_queries;
     int32_t *scores; /* the caller's, every score, or NULL */
@@ -431,14 +432,14 @@ static void search_worker(void *arg, int index)
     memset(&m->stats, 0, sizeof m->stats);
     if (m->parts) {
         sw_gpu_parts_set_stop(m->parts, x->t->stop, x->t->stop_user);
-        m->rc = sw_gpu_parts_search(m->parts, x->queries, x->lengths, x->num_queries, m->best, m->best_counts,
+        m->rc = sw_gpu_parts_search(m->parts, x->queries, x->rows, x->lengths, x->num_queries, m->best, m->best_counts,
                                     x->scores, &m->stats, &m->err);
     } else if (m->engine) {
         relay r = {x, index};
         m->rc = sw_gpu_engine_set_query_done(m->engine, slice_query_done, &r, &m->err);
         if (!m->rc) m->rc = sw_gpu_engine_set_stop(m->engine, x->t->stop, x->t->stop_user, &m->err);
         if (!m->rc)
-            m->rc = sw_gpu_engine_search(m->engine, x->queries, x->lengths, x->num_queries, m->hits, m->counts,
+            m->rc = sw_gpu_engine_search_rows(m->engine, x->queries, x->rows, x->lengths, x->num_queries, m->hits, m->counts,
                                          &m->stats, &m->err);
         /* A kept engine must not point at this search afterwards. */
         sw_gpu_engine_set_query_done(m->engine, NULL, NULL, NULL);
@@ -472,8 +473,8 @@ static void free_search_buffers(sw_gpu_team *t, const int32_t *scores)
     }
 }
 
-int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size_t *lengths, size_t num_queries,
-                       sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_team_done_fn done, void *done_user,
+int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const int8_t *const *rows,
+                       const size_t *lengths, size_t num_queries, sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_team_done_fn done, void *done_user,
                        sw_gpu_stats *stats, sw_error *err)
 {
     const double t0 = sw_clock_seconds();
@@ -485,6 +486,7 @@ int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size
     memset(&x, 0, sizeof x);
     x.t = t;
     x.queries = queries;
+    x.rows = rows;
     x.lengths = lengths;
     x.num_queries = num_queries;
     x.scores = scores;

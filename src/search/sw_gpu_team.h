@@ -86,15 +86,16 @@ int sw_gpu_team_load(sw_gpu_team *t, const uint8_t *residues, const uint32_t *ti
 typedef void (*sw_gpu_team_done_fn)(void *user, size_t query, const sw_hit *hits, size_t count,
                                     const int32_t *scores);
 
-/* Aligns every query against the database on every slice. Query q's hits
+/* Aligns every query against the database on every slice (rows: PSSM
+ * queries as sw_gpu_engine_search_rows() takes them, or NULL). Query q's hits
  * go to hits[q * top_n ..], counts[q] of them (scores > 0, best first: by
  * score, then FASTA position). `scores` (NULL, or with
  * engine.keep_all_scores num_queries x sw_db_num_seqs() entries) receives
  * every score, query q's at scores[q * num_seqs + s] for database sequence
  * s. `done` may be NULL; `stats` (may be NULL) sums the engines' figures,
  * the buckets those of the first slice, total_seconds the wall clock. */
-int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const size_t *lengths, size_t num_queries,
-                       sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_team_done_fn done, void *done_user,
+int sw_gpu_team_search(sw_gpu_team *t, const uint8_t *const *queries, const int8_t *const *rows,
+                       const size_t *lengths, size_t num_queries, sw_hit *hits, size_t *counts, int32_t *scores, sw_gpu_team_done_fn done, void *done_user,
                        sw_gpu_stats *stats, sw_error *err);
 
 /* Asked by every slice's engine before each query, and between streamed

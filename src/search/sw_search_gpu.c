@@ -87,9 +87,6 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     if (nseqs > UINT32_MAX)
         return sw_error_set(err, SW_ELIMIT, "the GPU engine takes at most %u database sequences",
                             UINT32_MAX);
-    /* Its kernels score a query through the matrix's table. */
-    if (sw_queries_any_rows(queries))
-        return sw_error_set(err, SW_ENODEV, "the GPU engine does not take PSSM queries yet");
 
     sw_gpu_team_config config;
     memset(&config, 0, sizeof config);
@@ -119,6 +116,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     uint8_t *residues = NULL;
     uint32_t *tiebreak = NULL;
     const uint8_t **qptr = NULL;
+    const int8_t **qrows = NULL;
     size_t *qlen = NULL, *counts = NULL;
     sw_hit *hits = NULL;
     int32_t *all_scores = NULL;
@@ -177,6 +175,13 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
         goto done;
     }
     for (size_t q = 0; q < nq; q++) qptr[q] = sw_queries_residues(queries, q, &qlen[q]);
+    if (sw_queries_any_rows(queries)) {
+        if (!(qrows = malloc((nq ? nq : 1) * sizeof *qrows))) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory preparing the GPU search");
+            goto done;
+        }
+        for (size_t q = 0; q < nq; q++) qrows[q] = sw_queries_rows(queries, q);
+    }
     if (options->keep_all_scores) {
         if (nseqs && nq > SIZE_MAX / sizeof(int32_t) / nseqs) {
             rc = sw_error_set(err, SW_ENOMEM, "too many scores to keep: %zu queries x %llu sequences", nq,
@@ -192,7 +197,7 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     }
     sw_gpu_stats gst;
     sw_gpu_team_set_stop(team, options->cancelled, options->cancelled_user);
-    rc = sw_gpu_team_search(team, qptr, qlen, nq, hits, counts, all_scores,
+    rc = sw_gpu_team_search(team, qptr, qrows, qlen, nq, hits, counts, all_scores,
                             options->query_done ? relay_query_done : NULL, (void *)options, &gst, err);
     sw_gpu_team_set_stop(team, NULL, NULL); /* a held team outlives this search */
     if (rc) goto done;
@@ -254,6 +259,7 @@ done:
     free(residues);
     free(tiebreak);
     free(qptr);
+    free(qrows);
     free(qlen);
     free(counts);
     free(hits);

@@ -173,6 +173,7 @@ typedef struct cpu_job {
     const sorted_db *db;
     const seqset *queries;
     const sw_scoring *scoring;
+    const int8_t *const *rows; /* PSSM queries' rows, or NULL */
     int use_reference;
     int32_t *scores; /* [query][seq] */
     size_t next;
@@ -206,10 +207,12 @@ static void cpu_worker(void *arg, int index)
             const uint8_t *qr = j->queries->res + j->queries->off[q];
             uint32_t ql = j->queries->len[q];
             const uint8_t *sr = j->db->res + j->db->off[s];
+            sw_scoring own = *j->scoring;
+            if (j->rows) own.rows = j->rows[q];
             int score;
             if (j->use_reference) {
                 sw_ref_result r;
-                if (sw_ref_align(qr, ql, sr, j->db->len[s], j->scoring, &r) != SW_OK) {
+                if (sw_ref_align(qr, ql, sr, j->db->len[s], &own, &r) != SW_OK) {
                     j->failed = 1;
                     return;
                 }
@@ -218,7 +221,7 @@ static void cpu_worker(void *arg, int index)
                 if (prof_q != q) {
                     sw_simd_profile_free(prof);
                     prof = NULL;
-                    if (sw_simd_profile_create(qr, ql, j->scoring, &prof) != SW_OK) {
+                    if (sw_simd_profile_create(qr, ql, &own, &prof) != SW_OK) {
                         j->failed = 1;
                         break;
                     }
@@ -238,14 +241,15 @@ static void cpu_worker(void *arg, int index)
     return;
 }
 
-static int32_t *cpu_scores(const sorted_db *db, const seqset *queries, const sw_scoring *scoring,
-                           int use_reference)
+static int32_t *cpu_scores_rows(const sorted_db *db, const seqset *queries, const sw_scoring *scoring,
+                                const int8_t *const *rows, int use_reference)
 {
     cpu_job j;
     memset(&j, 0, sizeof j);
     j.db = db;
     j.queries = queries;
     j.scoring = scoring;
+    j.rows = rows;
     j.use_reference = use_reference;
     j.scores = xmalloc(queries->n * db->n * sizeof *j.scores);
     pthread_mutex_init(&j.lock, NULL);
@@ -258,6 +262,12 @@ static int32_t *cpu_scores(const sorted_db *db, const seqset *queries, const sw_
     cr_assert_gt(started, 0, "no CPU thread could start");
     cr_assert(!j.failed, "CPU engine failed");
     return j.scores;
+}
+
+static int32_t *cpu_scores(const sorted_db *db, const seqset *queries, const sw_scoring *scoring,
+                           int use_reference)
+{
+    return cpu_scores_rows(db, queries, scoring, NULL, use_reference);
 }
 
 /* ---- comparison ---- */
@@ -308,6 +318,7 @@ typedef struct run_options {
     int timeline;              /* ask for the timeline and check it */
     int device_launch;
     uint32_t qp_max_length;    /* 0: see compare_gpu */
+    const int8_t *const *rows; /* PSSM queries (sw_gpu_engine_search_rows), or NULL */
     int qp_group, qp_columns;  /* 0: the engine's rule */
     int qp_giants;             /* 1: the engine's default (32-thread groups for the longest) */
     sw_gpu_engine *engine;     /* an engine to give this database to, instead of a new one */
@@ -369,7 +380,7 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
      * intra-task kernel are tested without the query-across-threads kernels,
      * so that those take every length they would take alone. */
     opt.qp_max_length = ro->qp_max_length;
-    if (!ro->qp_max_length &&
+    if (!ro->qp_max_length && !ro->rows &&
         (ro->intra_threshold || ro->max_columns || ro->intra_tile || ro->intra_warps || ro->device_launch))
         opt.qp_max_length = SW_GPU_NO_QP;
     /* The cases name the intra-task kernel's shapes: it keeps its sequences
@@ -392,7 +403,7 @@ static void compare_gpu(const char *what, const sorted_db *db, const seqset *que
     sw_gpu_hit *hits = xmalloc(queries->n * top_n * sizeof *hits);
     size_t *counts = xmalloc(queries->n * sizeof *counts);
     sw_gpu_stats st;
-    if (sw_gpu_engine_search(e, qp, ql, queries->n, hits, counts, &st, &err) != SW_OK) {
+    if (sw_gpu_engine_search_rows(e, qp, ro->rows, ql, queries->n, hits, counts, &st, &err) != SW_OK) {
         check(0, what, "search: %s", err.message);
     } else {
         ranked *r = xmalloc(db->n * sizeof *r);
@@ -852,6 +863,120 @@ static void beyond_16_bits(int quick)
     set_free(&q20);
 }
 
+/* PSSM queries: each position's scores the matrix row of its residue
+ * moved by -4..+4 for the 20 amino acids (B, Z, J, X and the rest keep the
+ * matrix's: the engine's classes need codes the matrix scores alike to
+ * score alike) and the residue itself +20, so that a query's exact copy
+ * scores beyond 16 bits; every 17th position -100 against everything, and
+ * every 23rd +100 for its residue: the extremes of a byte-sized profile. */
+static int8_t *pssm_rows(const uint8_t *q, uint32_t len, const sw_scoring *s, test_rng *rng)
+{
+    int8_t *rows = xmalloc((size_t)len * SW_CODE_LIMIT + 1);
+    for (uint32_t i = 0; i < len; ++i) {
+        int8_t *r = rows + (size_t)i * SW_CODE_LIMIT;
+        memcpy(r, s->table + (size_t)q[i] * SW_CODE_LIMIT, SW_CODE_LIMIT);
+        for (int c = 0; c < 20; ++c) r[c] = (int8_t)(r[c] + (int)(test_rng_next(rng) % 9) - 4);
+        if (q[i] < 20) r[q[i]] = (int8_t)(r[q[i]] + 20);
+        if (i % 17 == 16)
+            for (int c = 0; c < 20; ++c) r[c] = -100;
+        if (i % 23 == 22 && q[i] < 20) r[q[i]] = 100;
+    }
+    return rows;
+}
+
+static void pssm_queries(int quick)
+{
+    seqset q20 = {0}, qs = {0}, dbs = {0};
+    read_queries(&q20);
+    sw_matrix *b62 = load_matrix("BLOSUM62");
+    sw_scoring s62 = scoring_of(b62, 11, 1);
+    /* Queries: 5 of the benchmark's (the longest among them), so that both
+     * kernels' shapes, the 32-thread groups of the longest sequences and
+     * multipass profiles all occur, and one short peptide. */
+    size_t longest = 0;
+    for (size_t q = 1; q < q20.n; ++q)
+        if (q20.len[q] > q20.len[longest]) longest = q;
+    const size_t picks[] = {0, 3, 7, 12, longest};
+    for (size_t i = 0; i < sizeof picks / sizeof *picks; ++i)
+        set_add(&qs, q20.res + q20.off[picks[i]], q20.len[picks[i]]);
+    set_add(&qs, q20.res + q20.off[1], 24);
+    test_rng rng = test_rng_seed(46);
+    int8_t **rows = xmalloc(qs.n * sizeof *rows);
+    for (size_t q = 0; q < qs.n; ++q) rows[q] = pssm_rows(qs.res + qs.off[q], qs.len[q], &s62, &rng);
+    /* Every length up to 1,200 (3,500), the queries' mutants among them,
+     * and exact copies of the queries: 32-bit recomputation. */
+    make_every_length(quick ? 1200 : 3500, &qs, 46, &dbs);
+    for (size_t q = 0; q < qs.n; ++q) set_add(&dbs, qs.res + qs.off[q], qs.len[q]);
+    sorted_db db;
+    sort_db(&dbs, &db);
+    int32_t *ref = cpu_scores_rows(&db, &qs, &s62, (const int8_t *const *)rows, 0);
+    int32_t best = 0;
+    for (size_t i = 0; i < qs.n * db.n; ++i)
+        if (ref[i] > best) best = ref[i];
+    check(best > 32767, "PSSM set", "no score above 32767 (best %d): the test is too weak", best);
+    run_options ro;
+    sw_gpu_stats st;
+    memset(&ro, 0, sizeof ro);
+    ro.rows = (const int8_t *const *)rows;
+    compare_gpu("PSSM queries, the engine's plan, all hits", &db, &qs, &s62, ref, &ro, &st);
+    check(st.recomputed > 0, "PSSM queries", "nothing was recomputed in 32 bits");
+    ro.top_n = 10;
+    compare_gpu("PSSM queries, top 10 selected on the GPU", &db, &qs, &s62, ref, &ro, NULL);
+    ro.top_n = 0;
+    ro.max_device_bytes = 1u << 20;
+    compare_gpu("PSSM queries, 1 MiB of device memory", &db, &qs, &s62, ref, &ro, &st);
+    check(st.batches > 1, "PSSM queries, 1 MiB", "the database was not streamed");
+    ro.max_device_bytes = 0;
+    /* The intra-task kernel above 600, and the longest sequences in
+     * 32-thread groups instead for the queries that fit them. */
+    ro.intra_threshold = 600;
+    ro.qp_max_length = 600;
+    compare_gpu("PSSM queries, intra-task above 600", &db, &qs, &s62, ref, &ro, &st);
+    ro.qp_giants = 1;
+    compare_gpu("PSSM queries, above 600 across warps", &db, &qs, &s62, ref, &ro, NULL);
+    ro.qp_giants = 0;
+    ro.intra_tile = 8;
+    compare_gpu("PSSM queries, intra-task above 600, tiles of 8", &db, &qs, &s62, ref, &ro, NULL);
+    ro.intra_tile = 0;
+    /* An intra-task threshold above the query-across-threads kernels'
+     * length: they take the lengths between, not the table kernels. */
+    ro.intra_threshold = 2000;
+    ro.qp_max_length = 500;
+    compare_gpu("PSSM queries, threshold 2000 above query-across 500", &db, &qs, &s62, ref, &ro, NULL);
+    /* Plain and PSSM queries in one search. */
+    char *keep = (char *)rows[1];
+    rows[1] = NULL;
+    int32_t *mixed = cpu_scores_rows(&db, &qs, &s62, (const int8_t *const *)rows, 0);
+    memset(&ro, 0, sizeof ro);
+    ro.rows = (const int8_t *const *)rows;
+    compare_gpu("PSSM and plain queries together", &db, &qs, &s62, mixed, &ro, NULL);
+    rows[1] = (int8_t *)keep;
+    /* The table kernels cannot score a PSSM: refused, not wrong. */
+    sw_gpu_engine_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.qp_max_length = SW_GPU_NO_QP;
+    sw_gpu_engine *e = NULL;
+    sw_error err = {0};
+    cr_assert_eq(sw_gpu_engine_create(0, &s62, 10, &opt, &e, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_gpu_engine_set_db(e, db.res, db.len, db.tiebreak, db.n, &err), SW_OK, "%s", err.message);
+    const uint8_t *q0 = qs.res;
+    size_t l0 = qs.len[0], count = 0;
+    sw_gpu_hit hits[10];
+    cr_assert_eq(sw_gpu_engine_search_rows(e, &q0, (const int8_t *const *)rows, &l0, 1, hits, &count, NULL, &err),
+                 SW_ENODEV);
+    cr_assert_not_null(strstr(err.message, "PSSM"), "%s", err.message);
+    sw_gpu_engine_free(e);
+    free(mixed);
+    free(ref);
+    for (size_t q = 0; q < qs.n; ++q) free(rows[q]);
+    free(rows);
+    sorted_free(&db);
+    set_free(&dbs);
+    set_free(&qs);
+    sw_matrix_free(b62);
+    set_free(&q20);
+}
+
 /* 4. Other matrices and gap penalties, extremes included. */
 static void other_matrices(int quick)
 {
@@ -965,6 +1090,7 @@ Test(gpu_search, scores_beyond_16_bits_equal_the_reference) { beyond_16_bits(0);
 Test(gpu_search, other_matrices_and_gaps_equal_the_cpu_engines) { other_matrices(0); }
 Test(gpu_search, a_dna_scheme_equals_the_reference) { dna_scheme(0); }
 Test(gpu_search, degenerate_databases) { degenerate(0); }
+Test(gpu_search, pssm_queries_equal_the_cpu_engine) { pssm_queries(0); }
 
 Test(gpu_search_quick, swissprot_like_hits_equal_the_cpu_engines) { swissprot_like(1); }
 Test(gpu_search_quick, every_length_equals_the_reference) { every_length(1); }
@@ -972,6 +1098,7 @@ Test(gpu_search_quick, scores_beyond_16_bits_equal_the_reference) { beyond_16_bi
 Test(gpu_search_quick, other_matrices_and_gaps_equal_the_cpu_engines) { other_matrices(1); }
 Test(gpu_search_quick, a_dna_scheme_equals_the_reference) { dna_scheme(1); }
 Test(gpu_search_quick, degenerate_databases) { degenerate(1); }
+Test(gpu_search_quick, pssm_queries_equal_the_cpu_engine) { pssm_queries(1); }
 
 Test(gpu_search_tiny, the_smallest_set_reaches_every_kernel_path)
 {

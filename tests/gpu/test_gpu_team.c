@@ -15,6 +15,7 @@
 #include "sw_fasta.h"
 #include "sw_gpu.h"
 #include "sw_matrix.h"
+#include "sw_pssm.h"
 #include "sw_queries.h"
 #include "sw_report.h"
 #include "sw_resident.h"
@@ -97,19 +98,59 @@ typedef struct run {
     size_t max_queries; /* per batch; 0: the default */
     sw_resident *resident;
     uint64_t gpu_memory; /* 0: the GPU's */
+    int pssm;            /* the queries as PSSMs (pssm_queries) */
+    int cpu;             /* on the CPU engine */
 } run;
+
+/* The 20 benchmark queries as PSSMs: each position the matrix's row of its
+ * residue, the 20 amino acids moved by -3..+3 (a hash of position and
+ * code), B, Z and the rest completed as for a read PSSM; and PSI-BLAST's
+ * PSSM of an SH3 domain. */
+static sw_query_reader *pssm_queries(void)
+{
+    sw_query_set *all = NULL, *set = NULL;
+    sw_query_reader *r = NULL;
+    sw_error err;
+    cr_assert_eq(sw_queries_load(SW_TEST_DATA "/queries20.fasta", sw_alphabet_protein(), NULL, NULL, &all, &err),
+                 SW_OK, "%s", err.message);
+    cr_assert_eq(sw_queries_create(&set, &err), SW_OK);
+    for (size_t q = 0; q < sw_queries_count(all); q++) {
+        size_t len = 0;
+        const uint8_t *res = sw_queries_residues(all, q, &len);
+        sw_pssm *p = NULL;
+        cr_assert_eq(sw_pssm_from_query(res, len, matrix, NULL, &p, &err), SW_OK, "%s", err.message);
+        for (size_t i = 0; i < len; i++) {
+            int8_t *row = p->scores + i * SW_CODE_LIMIT;
+            for (int c = 0; c < 20; c++) row[c] = (int8_t)(row[c] + (int)((i * 31 + (size_t)c * 7 + q) % 7) - 3);
+            sw_pssm_complete_row(p, i, matrix);
+        }
+        cr_assert_eq(sw_queries_add_profile(set, sw_queries_id(all, q), "a moved profile", res, len, p->scores, &err),
+                     SW_OK, "%s", err.message);
+        sw_pssm_free(p);
+    }
+    sw_pssm *sh3 = NULL;
+    cr_assert_eq(sw_pssm_read(SW_TEST_DATA "/pssm_sh3_d1ckaa.pssm", matrix, &sh3, &err), SW_OK, "%s", err.message);
+    cr_assert_eq(sw_queries_add_profile(set, "sh3", "PSI-BLAST", sh3->query, sh3->length, sh3->scores, &err), SW_OK,
+                 "%s", err.message);
+    sw_pssm_free(sh3);
+    sw_queries_free(all);
+    cr_assert_eq(sw_queries_open_set(set, "pssm", &r, &err), SW_OK, "%s", err.message);
+    return r;
+}
 
 static char *report(const run *u, size_t *len, sw_report_summary *sum)
 {
     sw_query_reader *r = NULL;
     sw_error err;
-    cr_assert_eq(sw_queries_open(SW_TEST_DATA "/queries20.fasta", sw_alphabet_protein(), NULL, NULL, &r, &err),
-                 SW_OK, "%s", err.message);
+    if (u->pssm) r = pssm_queries();
+    else
+        cr_assert_eq(sw_queries_open(SW_TEST_DATA "/queries20.fasta", sw_alphabet_protein(), NULL, NULL, &r, &err),
+                     SW_OK, "%s", err.message);
     sw_search_options options;
     memset(&options, 0, sizeof options);
     options.top_n = 40;
     options.threads = 4;
-    options.device = SW_DEVICE_GPU;
+    options.device = u->cpu ? SW_DEVICE_CPU : SW_DEVICE_GPU;
     options.gpus = u->gpus;
     options.num_gpus = u->num_gpus;
     options.resident = u->resident;
@@ -178,7 +219,7 @@ Test(gpu_team, slices_on_one_gpu_equal_one_slice)
         for (int fit = 0; fit < 2; fit++) {
             const int aligned = f == 2 || f == 4;
             if (aligned && fit != (f == 2)) continue;
-            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0};
+            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0, 0, 0};
             for (size_t t = 0; t < (aligned ? 2 : 3); t++) {
                 run other = base;
                 other.gpus = teams[t].gpus;
@@ -195,8 +236,8 @@ Test(gpu_team, slices_on_one_gpu_equal_one_slice)
 Test(gpu_team, slices_equal_one_slice_in_batches_of_one_query)
 {
     static const int one[] = {0}, three[] = {0, 0, 0};
-    run base = {one, 1, "0", SW_STATS_FIT, 1, NULL, 0};
-    run other = {three, 3, "0", SW_STATS_FIT, 1, NULL, 0};
+    run base = {one, 1, "0", SW_STATS_FIT, 1, NULL, 0, 0, 0};
+    run other = {three, 3, "0", SW_STATS_FIT, 1, NULL, 0, 0, 0};
     expect_same(&base, &other, "3 slices, a query a batch");
 }
 
@@ -206,7 +247,7 @@ Test(gpu_team, slices_equal_the_cpu)
     static const int three[] = {0, 0, 0};
     size_t lc, lg;
     sw_report_summary sc, sg;
-    run gpu = {three, 3, "6", SW_STATS_TABLE, 0, NULL, 0};
+    run gpu = {three, 3, "6", SW_STATS_TABLE, 0, NULL, 0, 0, 0};
     char *g = report(&gpu, &lg, &sg);
     sw_query_reader *r = NULL;
     sw_error err;
@@ -248,7 +289,7 @@ Test(gpu_team, every_gpu_of_the_machine_equals_one)
     for (size_t f = 0; f < sizeof formats / sizeof *formats; f++)
         for (int fit = 0; fit < 2; fit++) {
             if ((f == 2 || f == 4) && fit != (f == 2)) continue;
-            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0};
+            run base = {one, 1, formats[f], fit ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0, 0, 0};
             run other = base;
             other.gpus = pair;
             other.num_gpus = 2;
@@ -271,6 +312,31 @@ Test(gpu_team, every_gpu_of_the_machine_equals_one)
         }
 }
 
+/* PSSM queries on the GPU: the CPU engine's report, on one slice, three,
+ * streamed, and on every GPU of the machine. */
+Test(gpu_team, pssm_queries_equal_the_cpu)
+{
+    static const int one[] = {0}, three[] = {0, 0, 0};
+    for (int f = 0; f < 2; f++) {
+        run cpu = {one, 1, f ? "0" : "6", f ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0, 1, 1};
+        run gpu = cpu;
+        gpu.cpu = 0;
+        expect_same(&cpu, &gpu, "PSSM queries, 1 slice against the CPU");
+        gpu.gpus = three;
+        gpu.num_gpus = 3;
+        gpu.gpu_memory = 1 << 20;
+        expect_same(&cpu, &gpu, "PSSM queries, 3 slices streamed against the CPU");
+        /* Alignments cost the CPU report most: format 0 once more only. */
+        if (f) continue;
+        gpu.gpu_memory = 0;
+        expect_same(&cpu, &gpu, "PSSM queries, 3 slices against the CPU");
+        gpu.gpus = NULL;
+        gpu.num_gpus = 0;
+        gpu.gpu_memory = 0;
+        expect_same(&cpu, &gpu, "PSSM queries, every GPU against the CPU");
+    }
+}
+
 /* A resident database keeps its team while searches ask for the same GPUs,
  * and makes a new one when they ask for others: the same output throughout. */
 Test(gpu_team, resident_team_answers_as_a_direct_search)
@@ -279,8 +345,8 @@ Test(gpu_team, resident_team_answers_as_a_direct_search)
     sw_resident *res = NULL;
     sw_error err;
     cr_assert_eq(sw_resident_create(db, 4, 1, &res, &err), SW_OK, "%s", err.message);
-    run direct = {one, 1, "0", SW_STATS_TABLE, 0, NULL, 0};
-    run kept = {three, 3, "0", SW_STATS_TABLE, 0, res, 0};
+    run direct = {one, 1, "0", SW_STATS_TABLE, 0, NULL, 0, 0, 0};
+    run kept = {three, 3, "0", SW_STATS_TABLE, 0, res, 0, 0, 0};
     expect_same(&direct, &kept, "3 slices resident, first search");
     expect_same(&direct, &kept, "3 slices resident, kept");
     kept.gpus = one;
@@ -304,7 +370,7 @@ Test(gpu_team, streamed_parts_equal_the_resident_database)
     } teams[] = {{one, 1, 1 << 20}, {three, 3, 1 << 20}, {one, 1, 600 << 10}};
     for (size_t t = 0; t < sizeof teams / sizeof *teams; t++)
         for (int f = 0; f < 2; f++) {
-            run base = {one, 1, f ? "0" : "6", f ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0};
+            run base = {one, 1, f ? "0" : "6", f ? SW_STATS_FIT : SW_STATS_TABLE, 0, NULL, 0, 0, 0};
             run other = base;
             other.gpus = teams[t].gpus;
             other.num_gpus = teams[t].n;
@@ -327,8 +393,8 @@ Test(gpu_team, resident_streamed_parts_equal_a_direct_search)
     sw_resident *res = NULL;
     sw_error err;
     cr_assert_eq(sw_resident_create(db, 4, 1, &res, &err), SW_OK, "%s", err.message);
-    run direct = {one, 1, "6", SW_STATS_TABLE, 0, NULL, 0};
-    run kept = {two, 2, "6", SW_STATS_TABLE, 0, res, 2 << 20};
+    run direct = {one, 1, "6", SW_STATS_TABLE, 0, NULL, 0, 0, 0};
+    run kept = {two, 2, "6", SW_STATS_TABLE, 0, res, 2 << 20, 0, 0};
     expect_same(&direct, &kept, "2 slices resident and streamed, first search");
     expect_same(&direct, &kept, "2 slices resident and streamed, kept");
     sw_resident_free(res);

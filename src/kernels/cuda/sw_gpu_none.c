@@ -146,6 +146,14 @@ int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
     return no_cuda(err);
 }
 
+int sw_gpu_engine_search_rows(sw_gpu_engine *e, const uint8_t *const *queries, const int8_t *const *rows,
+                              const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
+                              size_t *counts, sw_gpu_stats *stats, sw_error *err)
+{
+    (void)rows;
+    return sw_gpu_engine_search(e, queries, query_lengths, num_queries, hits, counts, stats, err);
+}
+
 int sw_gpu_engine_timeline(const sw_gpu_engine *e, const sw_gpu_span **spans, size_t *count, sw_error *err)
 {
     (void)e;

@@ -224,6 +224,7 @@ int run_query(sw_gpu_engine *e, search_ctx *c, slot *s, size_t q, size_t qlen, s
         pp.table32 = (const uint32_t *)e->d_table32;
         pp.subject_classes = e->subject_classes;
         pp.pad_row = c->query_rows - 1;
+        pp.pssm = query_pssm(e, c, q);
         pp.words = e->profile_words;
         pp.profile = s->profile;
         if ((rc = span_begin(e, SW_GPU_SPAN_PROFILE, e->s_scan, q, -1, &span, err))) return rc;
@@ -492,6 +493,7 @@ extern "C" void sw_gpu_engine_free(sw_gpu_engine *e)
     cudaFree(e->d_table16);
     cudaFree(e->d_table32);
     cudaFree(e->d_query);
+    cudaFree(e->d_pssm);
     cudaFree(e->d_temp);
     cudaFree(e->d_temp_wide);
     cudaFree(e->d_qp_temp);
@@ -849,6 +851,13 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
                                     const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
                                     size_t *counts, sw_gpu_stats *stats, sw_error *err)
 {
+    return sw_gpu_engine_search_rows(e, queries, NULL, query_lengths, num_queries, hits, counts, stats, err);
+}
+
+extern "C" int sw_gpu_engine_search_rows(sw_gpu_engine *e, const uint8_t *const *queries, const int8_t *const *rows,
+                                         const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
+                                         size_t *counts, sw_gpu_stats *stats, sw_error *err)
+{
     const double t0 = sw_clock_seconds();
     if (!e || (num_queries && (!queries || !query_lengths || !counts || (e->top_n && !hits))))
         return sw_error_set(err, SW_EINVAL, "GPU engine: invalid search arguments");
@@ -863,10 +872,24 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
         if (query_lengths[q] > longest_query) longest_query = query_lengths[q];
     }
     /* 32-bit lanes hold any score up to 2^30 with room for the gap
-     * arithmetic below their "minus infinity". */
+     * arithmetic below their "minus infinity" (a PSSM scores at most 127). */
+    int any_rows = 0, max_score = e->max_score;
+    for (size_t q = 0; rows && q < num_queries; ++q) any_rows |= rows[q] != NULL;
+    if (any_rows) max_score = 127;
     const uint64_t shorter = longest_query < e->longest ? longest_query : e->longest;
-    if (e->max_score > 0 && shorter > ((uint64_t)1 << 30) / (uint64_t)e->max_score)
+    if (max_score > 0 && shorter > ((uint64_t)1 << 30) / (uint64_t)max_score)
         return sw_error_set(err, SW_ELIMIT, "GPU engine: sequences too long for exact 32-bit scores");
+    /* The kernels that keep the table in shared memory cannot hold a row a
+     * query position: PSSM queries need the plan's kernels to take their
+     * scores from a profile (make_plan sees to that, but for the
+     * benchmarks' knobs that turn those kernels off). */
+    if (any_rows) {
+        if (e->tune.device_launch)
+            return sw_error_set(err, SW_ENODEV, "GPU engine: PSSM queries with the device-side launcher");
+        for (size_t p = 0; p < e->plan_size; ++p)
+            if (e->plan[p].config >= 0)
+                return sw_error_set(err, SW_ENODEV, "GPU engine: PSSM queries need the query-profile kernels");
+    }
     if (longest_query > ((size_t)1 << 30))
         return sw_error_set(err, SW_ELIMIT, "GPU engine: query of %zu residues is too long", longest_query);
 
@@ -880,12 +903,17 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
     if (num_queries && e->num_seqs && e->top_n) {
         c.query_offset = (size_t *)malloc(num_queries * sizeof *c.query_offset);
         if (!c.query_offset) return sw_error_set(err, SW_ENOMEM, "out of memory");
+        if (any_rows && !(c.pssm_offset = (size_t *)malloc(num_queries * sizeof *c.pssm_offset))) {
+            free(c.query_offset);
+            return sw_error_set(err, SW_ENOMEM, "out of memory");
+        }
         c.temp_rows = (uint32_t)(longest_query > 0 ? longest_query : 1);
         do {
-            if ((rc = build_tables(e, &c, queries, query_lengths, num_queries, err))) break;
+            if ((rc = build_tables(e, &c, queries, rows, query_lengths, num_queries, err))) break;
             for (size_t p = 0; p < e->plan_size && !rc; ++p)
                 if (e->plan[p].config >= 0) rc = prepare_kernel(e, e->plan[p].config, c.smem16, err);
             if (!rc) rc = prepare_kernel(e, e->wide_config, c.smem32, err);
+            if (!rc && any_rows) rc = prepare_kernel(e, e->wide_pssm_config, sw_gk_align_smem(0), err);
             if (!rc && e->intra_longest) rc = prepare_intra(e, query_lengths, num_queries, err);
             if (!rc && (e->qp_longest || e->intra_longest)) rc = prepare_qp(e, query_lengths, num_queries, err);
             if (!rc) rc = prepare_temp(e, &c, err);
@@ -914,6 +942,7 @@ extern "C" int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *quer
             for (int i = 0; i < SLOTS; ++i) e->slots[i].busy = 0;
         }
         free(c.query_offset);
+        free(c.pssm_offset);
         if (rc) return rc;
     }
     if (stats) {

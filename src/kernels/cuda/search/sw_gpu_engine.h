@@ -184,6 +184,15 @@ int sw_gpu_engine_search(sw_gpu_engine *e, const uint8_t *const *queries,
                          const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
                          size_t *counts, sw_gpu_stats *stats, sw_error *err);
 
+/* sw_gpu_engine_search() with PSSM queries among them: rows[q] (NULL:
+ * query q scores through the matrix) holds query q's position-specific
+ * scores, query_lengths[q] rows of SW_CODE_LIMIT (sw_scoring.rows), which
+ * must score alike the codes that the matrix scores alike (else
+ * SW_ENODEV); queries[q] still names its residues. `rows` may be NULL. */
+int sw_gpu_engine_search_rows(sw_gpu_engine *e, const uint8_t *const *queries, const int8_t *const *rows,
+                              const size_t *query_lengths, size_t num_queries, sw_gpu_hit *hits,
+                              size_t *counts, sw_gpu_stats *stats, sw_error *err);
+
 /* Where the following sw_gpu_engine_search() calls put every score: query
  * q's score against database sequence s at scores[q * num_seqs + s]
  * (num_seqs of the database set). NULL: nowhere. The engine must have been

@@ -94,9 +94,14 @@ struct search_ctx {
     uint32_t query_rows;             /* table rows, padding row last */
     int row_of_code[SW_CODE_LIMIT];
     size_t *query_offset;            /* into d_query, first real row */
+    /* PSSM queries: words into d_pssm of the first real row (rows of
+     * subject_classes words, SW_GK_QUERY_PAD padding rows either side);
+     * SIZE_MAX for a query scored through the table. NULL: no PSSM. */
+    size_t *pssm_offset;
     uint32_t table16_words, table32_words;
     size_t smem16, smem32;
     int limit;
+    int max_score;                   /* the table's, or a PSSM's if higher */
     uint32_t temp_rows;
     double kernel_seconds, transfer_seconds;
     uint64_t recomputed;
@@ -135,6 +140,7 @@ struct sw_gpu_engine {
     sw_gpu_detail::plan_entry plan[SW_GPU_MAX_BUCKETS];
     size_t plan_size;
     int wide_config;
+    int wide_pssm_config; /* the 32-bit kernel of PSSM queries */
 
     cudaStream_t s_scan, s_sel, s_copy, s_bucket[sw_gpu_detail::MAX_STREAMS];
     int num_streams;
@@ -189,6 +195,8 @@ struct sw_gpu_engine {
     size_t table16_cap, table32_cap;
     uint8_t *d_query;
     size_t query_cap;
+    int32_t *d_pssm;
+    size_t pssm_cap;
     uint2 *d_temp, *d_temp_wide;
     size_t temp_bytes, temp_wide_bytes;
     int multipass_groups, wide_groups;

@@ -296,8 +296,9 @@ __global__ void profile_kernel(const sw_gk_profile_params p)
 #pragma unroll
         for (int k = 0; k < SW_GK_PROFILE_ROWS_PER_WORD; ++k) {
             const uint32_t r = 4 * w + (uint32_t)k;
-            const uint32_t row = r < p.query_len ? p.query[r] : p.pad_row;
-            const int s = (int)p.table32[row * p.subject_classes + cls];
+            int s;
+            if (r < p.query_len && p.pssm) s = p.pssm[(size_t)r * p.subject_classes + cls];
+            else s = (int)p.table32[(r < p.query_len ? p.query[r] : p.pad_row) * p.subject_classes + cls];
             word |= (uint32_t)(uint8_t)(int8_t)s << (8 * k);
         }
         p.profile[i] = word;

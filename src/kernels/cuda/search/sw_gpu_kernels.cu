@@ -55,12 +55,18 @@ __device__ __forceinline__ uint32_t mad(uint32_t a, uint32_t b, uint32_t c)
  * Multipass kernels cover G * R columns per pass; the last thread's H and E
  * of each row go to a global column buffer, which the first thread of the
  * next pass reads as its left boundary. Both go through registers of the
- * whole group, G rows at a time, so every global access is coalesced. */
-template <class L, int G, int R, bool MULTIPASS>
+ * whole group, G rows at a time, so every global access is coalesced.
+ *
+ * PSSM kernels (32-bit lanes only: they redo what may have saturated) read a
+ * query's position-specific scores from global memory instead of the table:
+ * a PSSM has a row per query position, too many for shared memory, and the
+ * rows a warp reads at a step are a few hundred bytes that stay in cache. */
+template <class L, int G, int R, bool MULTIPASS, bool PSSM = false>
 __global__ void align_kernel(const sw_gk_align_params p)
 {
     static_assert(G == 4 || G == 8 || G == 16 || G == 32, "group size");
     static_assert(R % 2 == 0 && R >= 2, "columns per thread are paired for the maximum");
+    static_assert(!PSSM || L::subjects == 1, "PSSM scores in 32-bit lanes only");
     constexpr int GROUPS = 32 / G;
 
     extern __shared__ uint4 sw_dyn_smem[];
@@ -104,6 +110,8 @@ __global__ void align_kernel(const sw_gk_align_params p)
     const int steps = qlen + G - 1;
     /* Thread t reads row s - t at step s. */
     const uint8_t *const query = p.query - t;
+    const uint32_t oe = (uint32_t)(p.gap_open + p.gap_extend);
+    const int32_t *const pssm = PSSM ? p.pssm - (ptrdiff_t)t * sc : nullptr;
 
     /* The whole warp takes GROUPS items at a time, so that every loop below
      * is warp-uniform and full-mask shuffles are legal. Items run from the
@@ -193,10 +201,11 @@ __global__ void align_kernel(const sw_gk_align_params p)
             }
 
             auto step = [&](const int s, const uint32_t(&h_prev)[R], uint32_t(&h_cur)[R]) {
-                const uint32_t r = query[s];
+                const uint32_t r = PSSM ? 0 : query[s];
                 /* Byte offset of this row in shared memory (16-bit lanes:
                  * in this lane's copy). */
                 const uint32_t row = L::subjects == 2 ? lane_bytes + r * lane_row_bytes : r * row_bytes;
+                const uint8_t *const pssm_row = PSSM ? (const uint8_t *)(pssm + (ptrdiff_t)s * sc) : nullptr;
                 uint32_t e = e_left, diag = h_diag;
 #pragma unroll
                 for (int k = 0; k < R; ++k) {
@@ -210,6 +219,8 @@ __global__ void align_kernel(const sw_gk_align_params p)
                         const uint32_t wa = *(const uint32_t *)(smem + mad(col_a[k], unit, row));
                         const uint32_t wb = *(const uint32_t *)(smem + mad(col_b[k], unit, row));
                         score = mad(wb, high_lane, wa);
+                    } else if constexpr (PSSM) {
+                        score = (uint32_t)__ldg((const int32_t *)(pssm_row + col_a[k])) + oe;
                     } else {
                         score = *(const uint32_t *)(smem + row + col_a[k]);
                     }
@@ -292,9 +303,11 @@ struct align_entry {
     X(lanes16, 32, 24, false, 0) X(lanes16, 32, 28, false, 0) X(lanes16, 32, 32, false, 0) \
     X(lanes16, 32, 16, true, 0) X(lanes16, 32, 32, true, 0) X(lanes32, 32, 16, true, 1)
 
-#define SW_GK_ENTRY(L, g, r, mp, wide) {{g, r, mp, wide}, align_kernel<L, g, r, mp>},
+#define SW_GK_ENTRY(L, g, r, mp, wide) {{g, r, mp, wide, 0}, align_kernel<L, g, r, mp>},
 
-const align_entry align_kernels[] = {SW_GK_ALIGN_KERNELS(SW_GK_ENTRY)};
+/* The device-side launcher knows the list above; the PSSM kernel, last,
+ * is launched from the host only. */
+const align_entry align_kernels[] = {SW_GK_ALIGN_KERNELS(SW_GK_ENTRY){{32, 16, 1, 1, 1}, align_kernel<lanes32, 32, 16, true, true>}};
 
 constexpr int num_align_kernels = (int)(sizeof align_kernels / sizeof align_kernels[0]);
 

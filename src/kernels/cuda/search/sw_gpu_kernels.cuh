@@ -31,6 +31,7 @@ typedef struct sw_gk_config {
     int columns;
     int multipass;
     int wide;
+    int pssm; /* scores from align params' pssm, not from the table */
 } sw_gk_config;
 
 typedef struct sw_gk_align_params {
@@ -44,6 +45,9 @@ typedef struct sw_gk_align_params {
     const uint32_t *list_count;   /* and how many (written by earlier kernels) */
     const uint8_t *query;         /* substitution-table row of each query residue */
     uint32_t query_len;
+    /* pssm kernels: the query's scores, query_len rows of subject_classes
+     * words, with SW_GK_QUERY_PAD rows of padding scores before and after */
+    const int32_t *pssm;
     const uint4 *table;           /* substitution table, copied to shared memory */
     uint32_t table_words;         /* multiple of 4 */
     const uint8_t *subject_class; /* residue code -> table column, 32 entries */
@@ -137,6 +141,7 @@ typedef struct sw_gk_profile_params {
     const uint32_t *table32;      /* the 32-bit table: score of (row, class) at row * classes + class */
     uint32_t subject_classes;
     uint32_t pad_row;             /* table row of positions beyond the query */
+    const int32_t *pssm;          /* not NULL: position q's scores at q * subject_classes, not the table's */
     uint32_t words;               /* profile words per class, >= query_len / 4 */
     uint32_t *profile;            /* [class][word]: rows 4w..4w+3, one signed byte each */
 } sw_gk_profile_params;
@@ -194,6 +199,7 @@ typedef struct sw_gk_qp_profile_params {
     const uint32_t *table32;      /* score of (row, class) at row * classes + class */
     uint32_t subject_classes;
     uint32_t pad_row;             /* table row of positions beyond the query */
+    const int32_t *pssm;          /* not NULL: position q's scores at q * subject_classes, not the table's */
     int gap_open;
     int gap_extend;
     int group_size;

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "sw_gpu_tables.cuh"
 #include "sw_gpu_timeline.cuh"
 
 namespace sw_gpu_detail {
@@ -442,6 +443,7 @@ int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_of
     pp.table32 = (const uint32_t *)e->d_table32;
     pp.subject_classes = e->subject_classes;
     pp.pad_row = c->query_rows - 1;
+    pp.pssm = query_pssm(e, c, s->query);
     pp.gap_open = e->gap_open;
     pp.gap_extend = e->gap_extend;
     pp.group_size = sh->group_size;
@@ -537,15 +539,23 @@ int launch_wide(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t b, const 
     p.residue_base = bt->res_begin;
     p.list = s->overflow + bt->first;
     p.list_count = s->ctl + ctl_overflow(e, b);
-    p.table = e->d_table32;
-    p.table_words = c->table32_words;
+    p.pssm = query_pssm(e, c, s->query);
+    p.table = p.pssm ? nullptr : e->d_table32;
+    p.table_words = p.pssm ? 0 : c->table32_words;
     p.work = s->ctl + ctl_wide_work(e, b);
     p.temp = e->d_temp_wide;
-    const launch_shape *ls = &e->shapes[e->wide_config];
+    const int id = p.pssm ? e->wide_pssm_config : e->wide_config;
+    const launch_shape *ls = &e->shapes[id];
+    /* Groups of 32 threads, at most as many as the column buffers were
+     * made for (by the table kernel's block size, which the PSSM kernel's
+     * may exceed). */
+    int per_block = ls->threads / 32;
+    if (per_block > e->wide_groups) per_block = e->wide_groups;
+    const int blocks = e->wide_groups / per_block;
     size_t span;
     int rc = span_begin(e, SW_GPU_SPAN_WIDE, stream, s->query, -1, &span, err);
     if (rc) return rc;
-    CK(sw_gk_align_launch(e->wide_config, e->wide_groups / (ls->threads / 32), ls->threads, c->smem32, stream, &p),
+    CK(sw_gk_align_launch(id, blocks, 32 * per_block, p.pssm ? sw_gk_align_smem(0) : c->smem32, stream, &p),
        "32-bit alignment kernel");
     return span_end(e, span, stream, err);
 }

@@ -9,12 +9,12 @@ namespace sw_gpu_detail {
 
 namespace {
 
-int find_config(int group_size, int columns, int multipass, int wide)
+int find_config(int group_size, int columns, int multipass, int wide, int pssm = 0)
 {
     for (int i = 0; i < sw_gk_num_configs(); ++i) {
         const sw_gk_config *c = sw_gk_get_config(i);
         if (c->group_size == group_size && c->columns == columns && c->multipass == multipass &&
-            c->wide == wide)
+            c->wide == wide && c->pssm == pssm)
             return i;
     }
     return -1;
@@ -37,7 +37,7 @@ void make_plan(sw_gpu_engine *e)
         uint32_t best_width = 0;
         for (int i = 0; i < sw_gk_num_configs(); ++i) {
             const sw_gk_config *c = sw_gk_get_config(i);
-            if (c->multipass || c->wide || c->columns > max_columns) continue;
+            if (c->multipass || c->wide || c->pssm || c->columns > max_columns) continue;
             const uint32_t w = (uint32_t)(c->group_size * c->columns);
             if (w <= widest) continue;
             if (best < 0 || w < best_width ||
@@ -59,6 +59,7 @@ void make_plan(sw_gpu_engine *e)
         e->plan[e->plan_size++] = plan_entry{UINT32_MAX, mp16};
     }
     e->wide_config = find_config(32, 16, 1, 1);
+    e->wide_pssm_config = find_config(32, 16, 1, 1, 1);
     if (threshold != SW_GPU_NO_INTRA) {
         /* Inter-task entries up to the threshold, then the intra-task kernel. */
         size_t keep = 0;
@@ -69,9 +70,15 @@ void make_plan(sw_gpu_engine *e)
     }
     /* Up to opt.qp_max_length the kernels with the query across the
      * threads; above, what the entries above planned for those lengths. The
-     * device-side launcher knows only the entries above. */
+     * device-side launcher knows only the entries above. Where the
+     * intra-task threshold (or no intra-task kernel) leaves longer
+     * sequences to the kernels with the table in shared memory, the
+     * query-across-threads kernels take them instead: those kernels cannot
+     * score a PSSM query, whose scores are a row a position. */
     if (e->opt.qp_max_length != SW_GPU_NO_QP && !e->tune.device_launch) {
-        const uint32_t qmax = e->opt.qp_max_length;
+        uint32_t qmax = e->opt.qp_max_length;
+        if (threshold == SW_GPU_NO_INTRA) qmax = UINT32_MAX;
+        else if (threshold > qmax) qmax = threshold;
         size_t k = 0;
         while (k < e->plan_size && e->plan[k].max_length <= qmax) ++k;
         plan_entry rest[SW_GPU_MAX_BUCKETS];

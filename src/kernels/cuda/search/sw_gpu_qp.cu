@@ -543,8 +543,10 @@ __global__ void qp_profile_kernel(const sw_gk_qp_profile_params p)
         uint32_t word = 0;
         if (k < R) {
             const uint64_t q = (uint64_t)pass * G * R + t * R + k;
-            const uint32_t row = q < p.query_len ? p.query[q] : p.pad_row;
-            word = ((uint32_t)((int)p.table32[row * p.subject_classes + cls] + p.gap_open + p.gap_extend)) & 0xffffu;
+            int score;
+            if (q < p.query_len && p.pssm) score = p.pssm[q * p.subject_classes + cls];
+            else score = (int)p.table32[(q < p.query_len ? p.query[q] : p.pad_row) * p.subject_classes + cls];
+            word = ((uint32_t)(score + p.gap_open + p.gap_extend)) & 0xffffu;
         }
         p.profile[i] = word;
     }

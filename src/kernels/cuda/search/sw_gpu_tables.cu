@@ -49,20 +49,89 @@ void compute_classes(sw_gpu_engine *e)
  * score 32 times, once per lane, so that the loads of a warp never collide
  * in a shared-memory bank (random lookups into one shared table cost almost
  * four bank cycles per load). */
-int build_tables(sw_gpu_engine *e, search_ctx *c, const uint8_t *const *queries, const size_t *lens,
-                 size_t nq, sw_error *err)
+/* Query positions' scores by table column, SW_GK_QUERY_PAD rows of
+ * padding scores before and after each PSSM query (what the 32-bit kernel
+ * reads at the wavefront's ends), into e->d_pssm. A column serves every
+ * code of a class, so the PSSM must score them alike (sw_pssm gives every
+ * code beyond the protein alphabet a row's lowest score, and the shipped
+ * matrices have no two protein codes alike). */
+static int build_pssm(sw_gpu_engine *e, search_ctx *c, const int8_t *const *rows, const size_t *lens, size_t nq, int pad,
+               sw_error *err)
+{
+    const uint32_t sc = e->subject_classes;
+    int rep[SW_CODE_LIMIT]; /* a code of each column */
+    for (uint32_t col = 0; col < sc; ++col) rep[col] = -1;
+    for (int x = 0; x < SW_CODE_LIMIT; ++x) {
+        const int col = e->subject_col[e->class_of[x]];
+        if (col >= 0 && rep[col] < 0) rep[col] = x;
+    }
+    size_t total = 0;
+    for (size_t q = 0; q < nq; ++q)
+        if (rows[q]) total += lens[q] + 2 * SW_GK_QUERY_PAD;
+    int32_t *host = (int32_t *)malloc((total ? total : 1) * sc * sizeof(int32_t));
+    if (!host) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    size_t at = 0;
+    int high = 0;
+    for (size_t q = 0; q < nq; ++q) {
+        if (!rows[q]) {
+            c->pssm_offset[q] = SIZE_MAX;
+            continue;
+        }
+        for (size_t i = 0; i < (size_t)SW_GK_QUERY_PAD * sc; ++i) host[at * sc + i] = pad;
+        at += SW_GK_QUERY_PAD;
+        c->pssm_offset[q] = at * sc;
+        for (size_t i = 0; i < lens[q]; ++i, ++at) {
+            const int8_t *r = rows[q] + i * SW_CODE_LIMIT;
+            for (int x = 0; x < SW_CODE_LIMIT; ++x) {
+                const int col = e->subject_col[e->class_of[x]];
+                if (col >= 0 && r[x] != r[rep[col]]) {
+                    free(host);
+                    return sw_error_set(err, SW_ENODEV,
+                                        "GPU engine: PSSM query %zu scores codes %d and %d apart at position %zu, "
+                                        "which the matrix scores alike",
+                                        q, x, rep[col], i + 1);
+                }
+            }
+            for (uint32_t col = 0; col + 1 < sc; ++col) {
+                host[at * sc + col] = r[rep[col]];
+                if (r[rep[col]] > high) high = r[rep[col]];
+            }
+            host[at * sc + sc - 1] = pad;
+        }
+        for (size_t i = 0; i < (size_t)SW_GK_QUERY_PAD * sc; ++i) host[at * sc + i] = pad;
+        at += SW_GK_QUERY_PAD;
+    }
+    /* A PSSM may score above the matrix: the 16-bit kernels flag scores
+     * that may have saturated by the highest score of this search. */
+    if (32767 - high < c->limit) c->limit = 32767 - high;
+    if (high > c->max_score) c->max_score = high;
+    int rc = ensure((void **)&e->d_pssm, &e->pssm_cap, (total ? total : 1) * sc * sizeof(int32_t), "PSSM", err);
+    cudaError_t ce;
+    if (!rc && (ce = sw_cuda_upload(e->d_pssm, host, total * sc * sizeof(int32_t), 0)) != cudaSuccess)
+        rc = sw_cuda_fail(err, ce, SW_GPU_WHO, "upload PSSM queries");
+    free(host);
+    return rc;
+}
+
+const int32_t *query_pssm(const sw_gpu_engine *e, const search_ctx *c, size_t q)
+{
+    return c->pssm_offset && c->pssm_offset[q] != SIZE_MAX ? e->d_pssm + c->pssm_offset[q] : nullptr;
+}
+
+int build_tables(sw_gpu_engine *e, search_ctx *c, const uint8_t *const *queries, const int8_t *const *rows,
+                 const size_t *lens, size_t nq, sw_error *err)
 {
     int row_of_class[SW_CODE_LIMIT];
     for (int i = 0; i < SW_CODE_LIMIT; ++i) row_of_class[i] = -1;
-    int rows = 0;
+    int nrows = 0;
     for (size_t q = 0; q < nq; ++q)
         for (size_t i = 0; i < lens[q]; ++i) {
             const uint8_t code = queries[q][i];
             if (code >= SW_CODE_LIMIT)
                 return sw_error_set(err, SW_EINVAL, "GPU engine: residue code %d in query %zu", code, q);
-            if (row_of_class[e->class_of[code]] < 0) row_of_class[e->class_of[code]] = rows++;
+            if (row_of_class[e->class_of[code]] < 0) row_of_class[e->class_of[code]] = nrows++;
         }
-    c->query_rows = (uint32_t)rows + 1;
+    c->query_rows = (uint32_t)nrows + 1;
     for (int x = 0; x < SW_CODE_LIMIT; ++x) {
         const int r = row_of_class[e->class_of[x]];
         c->row_of_code[x] = r;
@@ -75,6 +144,7 @@ int build_tables(sw_gpu_engine *e, search_ctx *c, const uint8_t *const *queries,
     c->smem16 = sw_gk_align_smem(c->table16_words);
     c->smem32 = sw_gk_align_smem(c->table32_words);
     c->limit = 32767 - e->max_score;
+    c->max_score = e->max_score;
 
     uint32_t *t16 = (uint32_t *)calloc(c->table16_words + c->table32_words, 4);
     if (!t16) return sw_error_set(err, SW_ENOMEM, "out of memory");
@@ -121,6 +191,7 @@ int build_tables(sw_gpu_engine *e, search_ctx *c, const uint8_t *const *queries,
     }
     free(rows_host);
     free(t16);
+    if (!rc && c->pssm_offset) rc = build_pssm(e, c, rows, lens, nq, pad, err);
     return rc;
 }
 
