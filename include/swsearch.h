@@ -337,6 +337,18 @@ SW_API int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_inpu
  * the matrix of `s`. An alignment of one sequence scores exactly as that
  * sequence does. */
 SW_API int sw_query_input_open_msa(const sw_search *s, const char *path, sw_query_input **out, sw_error *err);
+/* sw_query_input_open_pssm and sw_query_input_open_msa of a file's `len`
+ * bytes held in memory (a server's client sends them: the server opens no
+ * path a client names), parsed now; `name` (NULL: "<pssm>", "<msa>") stands
+ * for the file's path in messages and wherever the file's name counts (a
+ * PSI-BLAST PSSM's label, an A3M alignment told by its name), so the query
+ * is the one the file gives. A query longer than `max_length` positions
+ * (0: no bound) fails with SW_ELIMIT, an alignment's before its PSSM is
+ * built. */
+SW_API int sw_query_input_parse_pssm(const sw_search *s, const char *text, size_t len, const char *name,
+                                     uint64_t max_length, sw_query_input **out, sw_error *err);
+SW_API int sw_query_input_parse_msa(const sw_search *s, const char *text, size_t len, const char *name,
+                                    uint64_t max_length, sw_query_input **out, sw_error *err);
 SW_API void sw_query_input_close(sw_query_input *in);
 /* sw_search_write with the queries of `in`, to its end. */
 SW_API int sw_search_write_input(sw_search *s, const sw_db *db, sw_query_input *in, const char *outfmt, FILE *out,

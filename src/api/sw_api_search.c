@@ -519,6 +519,46 @@ static int input_of_pssm(const sw_pssm *p, const char *name, const char *source,
     return rc;
 }
 
+/* The query of a PSSM read from `source`, for the search `s`: at most
+ * `max_length` positions (0: no bound). */
+static int input_of_read_pssm(const sw_search *s, const sw_pssm *p, const char *source, uint64_t max_length,
+                              sw_query_input **out, sw_error *err)
+{
+    const char *mine = sw_matrix_name(s->matrix);
+    /* Scores in another matrix's units would get the wrong statistics. */
+    if (p->matrix[0] && strcmp(p->matrix, mine ? mine : s->matrix_spec))
+        return sw_error_set(err, SW_EINVAL, "%s: a PSSM made for %s; the search uses %s", source, p->matrix,
+                            mine ? mine : s->matrix_spec);
+    if (max_length && p->length > max_length)
+        return sw_error_set(err, SW_ELIMIT, "%s: the PSSM has %zu positions, more than the %llu a query may have",
+                            source, p->length, (unsigned long long)max_length);
+    return input_of_pssm(p, p->label, source, out, err);
+}
+
+/* The query of an alignment (sw_query_input_open_msa), read from `source`;
+ * its length bounded before its PSSM takes memory and time. */
+static int input_of_msa(const sw_search *s, const sw_msa *m, const char *source, uint64_t max_length,
+                        sw_query_input **out, sw_error *err)
+{
+    if (max_length) {
+        const uint8_t *query = sw_msa_row(m, 0);
+        uint64_t residues = 0;
+        for (size_t c = 0; c < sw_msa_columns(m); c++) residues += query[c] != SW_MSA_GAP;
+        if (residues > max_length)
+            return sw_error_set(err, SW_ELIMIT, "%s: the query (the first row) has %llu residues, more than %llu",
+                                source, (unsigned long long)residues, (unsigned long long)max_length);
+    }
+    sw_pssm_options o;
+    sw_pssm_options_init(&o);
+    o.gap_open = s->gap_open;
+    o.gap_extend = s->gap_extend;
+    sw_pssm *p = NULL;
+    int rc = sw_pssm_from_msa(m, s->matrix, &o, &p, err);
+    if (rc == SW_OK) rc = input_of_pssm(p, sw_msa_name(m, 0), source, out, err);
+    sw_pssm_free(p);
+    return rc;
+}
+
 int sw_query_input_open_pssm(const sw_search *s, const char *path, sw_query_input **out, sw_error *err)
 {
     SW_API_CHECK(s, "sw_query_input_open_pssm", "search");
@@ -526,12 +566,21 @@ int sw_query_input_open_pssm(const sw_search *s, const char *path, sw_query_inpu
     *out = NULL;
     sw_pssm *p = NULL;
     int rc = sw_pssm_read(path, s->matrix, &p, err);
-    const char *mine = sw_matrix_name(s->matrix);
-    /* Scores in another matrix's units would get the wrong statistics. */
-    if (rc == SW_OK && p->matrix[0] && strcmp(p->matrix, mine ? mine : s->matrix_spec))
-        rc = sw_error_set(err, SW_EINVAL, "%s: a PSSM made for %s; the search uses %s", path, p->matrix,
-                          mine ? mine : s->matrix_spec);
-    if (rc == SW_OK) rc = input_of_pssm(p, p->label, path, out, err);
+    if (rc == SW_OK) rc = input_of_read_pssm(s, p, strcmp(path, "-") ? path : "<stdin>", 0, out, err);
+    sw_pssm_free(p);
+    return rc;
+}
+
+int sw_query_input_parse_pssm(const sw_search *s, const char *text, size_t len, const char *name,
+                              uint64_t max_length, sw_query_input **out, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_query_input_parse_pssm", "search");
+    if ((!text && len) || !out) return sw_error_set(err, SW_EINVAL, "sw_query_input_parse_pssm: missing argument");
+    *out = NULL;
+    if (!name) name = "<pssm>";
+    sw_pssm *p = NULL;
+    int rc = sw_pssm_parse(text ? text : "", len, name, s->matrix, &p, err);
+    if (rc == SW_OK) rc = input_of_read_pssm(s, p, name, max_length, out, err);
     sw_pssm_free(p);
     return rc;
 }
@@ -542,17 +591,22 @@ int sw_query_input_open_msa(const sw_search *s, const char *path, sw_query_input
     if (!path || !out) return sw_error_set(err, SW_EINVAL, "sw_query_input_open_msa: missing argument");
     *out = NULL;
     sw_msa *m = NULL;
-    sw_pssm *p = NULL;
     int rc = sw_msa_read(path, &m, err);
-    if (rc == SW_OK) {
-        sw_pssm_options o;
-        sw_pssm_options_init(&o);
-        o.gap_open = s->gap_open;
-        o.gap_extend = s->gap_extend;
-        rc = sw_pssm_from_msa(m, s->matrix, &o, &p, err);
-    }
-    if (rc == SW_OK) rc = input_of_pssm(p, sw_msa_name(m, 0), path, out, err);
-    sw_pssm_free(p);
+    if (rc == SW_OK) rc = input_of_msa(s, m, path, 0, out, err);
+    sw_msa_free(m);
+    return rc;
+}
+
+int sw_query_input_parse_msa(const sw_search *s, const char *text, size_t len, const char *name,
+                             uint64_t max_length, sw_query_input **out, sw_error *err)
+{
+    SW_API_CHECK(s, "sw_query_input_parse_msa", "search");
+    if ((!text && len) || !out) return sw_error_set(err, SW_EINVAL, "sw_query_input_parse_msa: missing argument");
+    *out = NULL;
+    if (!name) name = "<msa>";
+    sw_msa *m = NULL;
+    int rc = sw_msa_parse(text ? text : "", len, name, &m, err);
+    if (rc == SW_OK) rc = input_of_msa(s, m, name, max_length, out, err);
     sw_msa_free(m);
     return rc;
 }

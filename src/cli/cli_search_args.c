@@ -138,7 +138,8 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         OPT_MSA,
         OPT_ITERATIONS,
         OPT_INCLUSION,
-        OPT_SAVE_PSSM
+        OPT_SAVE_PSSM,
+        OPT_QUERY_KIND
     };
     static const struct option longopts[] = {
         {"query", required_argument, NULL, 'q'},     {"db", required_argument, NULL, 'd'},
@@ -162,6 +163,7 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         {"iterations", required_argument, NULL, OPT_ITERATIONS},
         {"inclusion-evalue", required_argument, NULL, OPT_INCLUSION},
         {"save-pssm", required_argument, NULL, OPT_SAVE_PSSM},
+        {"query-kind", required_argument, NULL, OPT_QUERY_KIND},
         {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -243,6 +245,17 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             }
             a->matrix_text = optarg;
             break;
+        case OPT_QUERY_KIND: {
+            /* Only in requests: what the query text the client sends is. */
+            static const cli_choice kinds[] = {
+                {"fasta", CLI_QUERY_FASTA}, {"pssm", CLI_QUERY_PSSM}, {"msa", CLI_QUERY_MSA}, {NULL, 0}};
+            if (!for_server) {
+                cli_error("unknown option '--query-kind'; see 'swsearch search --help'");
+                return CLI_EXIT_USAGE;
+            }
+            if (cli_parse_choice("--query-kind", optarg, kinds, &a->query_kind)) return CLI_EXIT_USAGE;
+            break;
+        }
         case 'e':
             if (cli_parse_evalue(optarg, &a->evalue)) return CLI_EXIT_USAGE;
             break;
@@ -296,12 +309,8 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
             cli_error("a server runs single searches, not --iterations or --save-pssm");
             return CLI_EXIT_USAGE;
         }
-        if (a->query_kind != CLI_QUERY_FASTA) {
-            cli_error("a server takes FASTA queries (-q), not --pssm or --msa");
-            return CLI_EXIT_USAGE;
-        }
         if (!a->query_path || a->db_path) {
-            cli_error("search --server needs -q QUERIES and no -d: the server searches its own "
+            cli_error("search --server needs -q QUERIES (or --pssm, --msa) and no -d: the server searches its own "
                       "database; see 'swsearch search --help'");
             return CLI_EXIT_USAGE;
         }
@@ -345,6 +354,8 @@ int cli_search_forward_args(const search_args *a, int *argc, char ***argv)
     pairs[n][0] = "--gap-open", pairs[n++][1] = open;
     pairs[n][0] = "--gap-extend", pairs[n++][1] = ext;
     pairs[n][0] = "--outfmt", pairs[n++][1] = a->outfmt;
+    if (a->query_kind != CLI_QUERY_FASTA)
+        pairs[n][0] = "--query-kind", pairs[n++][1] = a->query_kind == CLI_QUERY_PSSM ? "pssm" : "msa";
     pairs[n][0] = "--evalue", pairs[n++][1] = buf;
     pairs[n][0] = "--stats", pairs[n++][1] = a->stats == SW_STATS_TABLE ? "table" : a->stats == SW_STATS_FIT ? "fit" : "auto";
     pairs[n][0] = "--device", pairs[n++][1] = a->device == SW_DEVICE_CPU ? "cpu" : a->device == SW_DEVICE_GPU ? "gpu" : "auto";

@@ -23,7 +23,8 @@ typedef struct search_args {
     int for_server;
     const char *matrix_text;
     /* What query_path holds: FASTA (-q), a PSSM (--pssm) or a multiple
-     * alignment whose PSSM is the query (--msa). */
+     * alignment whose PSSM is the query (--msa); in a request, what the
+     * query text the client sends is (--query-kind). */
     int query_kind;
     /* An iterated search (--iterations N, 0: not one), PSI-BLAST's way. */
     long iterations;

@@ -152,8 +152,59 @@ static void state_free(request_state *st)
     free(st);
 }
 
-/* On the search thread: a request's settings taken and its queries opened;
- * its scans come in rounds shared with other requests. */
+/* The request's options as this server runs them: its device, GPUs and
+ * threads. */
+static void request_args(const server *sv, const serve_job *job, search_args *a)
+{
+    *a = *serve_job_args(job);
+    if (sv->device == SW_DEVICE_CPU) a->device = SW_DEVICE_CPU;
+    if (!a->threads) a->threads = sv->threads;
+    a->gpus = sv->gpus;
+    a->gpu_memory = sv->gpu_memory;
+}
+
+/* On the connection's thread: a PSSM parsed, or an alignment's PSSM built,
+ * with the request's scoring, so that a large one holds up no scan; its
+ * errors name the client's file and line, as a direct search's do. */
+static int prepare_request(void *user, serve_job *job, void **prepared, char *message, size_t cap)
+{
+    server *sv = user;
+    *prepared = NULL;
+    search_args a;
+    request_args(sv, job, &a);
+    if (a.query_kind == CLI_QUERY_FASTA) return CLI_EXIT_OK;
+    sw_error err;
+    sw_error_clear(&err);
+    size_t len = 0;
+    const char *text = serve_job_queries(job, &len);
+    sw_search *scoring = NULL;
+    sw_query_input *in = NULL;
+    int rc = sw_search_create(&scoring, &err);
+    if (rc == SW_OK) rc = cli_search_configure(scoring, &a, NULL, NULL, NULL, NULL, &err);
+    if (rc == SW_OK)
+        rc = a.query_kind == CLI_QUERY_PSSM
+                 ? sw_query_input_parse_pssm(scoring, text, len, serve_job_query_name(job), CLI_SERVE_MAX_QUERY, &in,
+                                             &err)
+                 : sw_query_input_parse_msa(scoring, text, len, serve_job_query_name(job), CLI_SERVE_MAX_QUERY, &in,
+                                            &err);
+    sw_search_free(scoring);
+    if (rc) {
+        snprintf(message, cap, "%s", err.message[0] ? err.message : sw_strerror(rc));
+        return CLI_EXIT_FAILURE;
+    }
+    *prepared = in;
+    return CLI_EXIT_OK;
+}
+
+static void drop_prepared(void *user, void *prepared)
+{
+    (void)user;
+    sw_query_input_close(prepared);
+}
+
+/* On the search thread: a request's settings taken and its queries opened
+ * (a PSSM's already parsed); its scans come in rounds shared with other
+ * requests. */
 static int begin_request(void *user, serve_job *job, char *message, size_t cap)
 {
     server *sv = user;
@@ -165,21 +216,21 @@ static int begin_request(void *user, serve_job *job, char *message, size_t cap)
         return CLI_EXIT_FAILURE;
     }
     st->fd = -1;
+    st->queries = serve_job_take_prepared(job);
     search_args *a = &st->a;
-    *a = *serve_job_args(job);
-    if (sv->device == SW_DEVICE_CPU) a->device = SW_DEVICE_CPU;
-    if (!a->threads) a->threads = sv->threads;
-    a->gpus = sv->gpus;
-    a->gpu_memory = sv->gpu_memory;
-    size_t len = 0;
-    const char *text = serve_job_queries(job, &len);
-    /* The queries the connection read, to the library's reader. */
-    st->fd = memfd_create("swsearch-request", MFD_CLOEXEC);
-    int rc = st->fd >= 0 && cli_wire_send(st->fd, text, len) == 0 && lseek(st->fd, 0, SEEK_SET) == 0
+    request_args(sv, job, a);
+    int rc = SW_OK;
+    if (!st->queries) {
+        size_t len = 0;
+        const char *text = serve_job_queries(job, &len);
+        /* The queries the connection read, to the library's reader. */
+        st->fd = memfd_create("swsearch-request", MFD_CLOEXEC);
+        rc = st->fd >= 0 && cli_wire_send(st->fd, text, len) == 0 && lseek(st->fd, 0, SEEK_SET) == 0
                  ? SW_OK
                  : sw_error_set(&err, SW_EIO, "cannot hold the queries");
-    if (rc == SW_OK)
-        rc = sw_query_input_open_fd(st->fd, serve_job_query_name(job), CLI_SERVE_MAX_QUERY, &st->queries, &err);
+        if (rc == SW_OK)
+            rc = sw_query_input_open_fd(st->fd, serve_job_query_name(job), CLI_SERVE_MAX_QUERY, &st->queries, &err);
+    }
     if (rc == SW_OK) {
         st->out = fopencookie(job, "w", (cookie_io_functions_t){.write = output_write});
         if (!st->out) rc = sw_error_set(&err, SW_ENOMEM, "out of memory");
@@ -462,7 +513,14 @@ int cli_serve(int argc, char **argv)
     struct stat mine;
     int have_mine = fstat(listen_fd, &mine) == 0 && stat(socket_path, &mine) == 0;
     serve_jobs *jobs = NULL;
-    const serve_handler handler = {check_request, begin_request, compatible_requests, step_requests, end_request, &sv};
+    const serve_handler handler = {.check = check_request,
+                                   .prepare = prepare_request,
+                                   .drop = drop_prepared,
+                                   .begin = begin_request,
+                                   .compatible = compatible_requests,
+                                   .step = step_requests,
+                                   .end = end_request,
+                                   .user = &sv};
     if (serve_jobs_start(&handler, sv.verbose, (double)sv.client_timeout, &jobs)) {
         cli_error("serve: cannot start its threads");
         stop_requested = 1;

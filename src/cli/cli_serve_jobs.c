@@ -34,6 +34,7 @@ struct serve_job {
     char *queries;
     size_t queries_len;
     double started;
+    void *prepared; /* the handler's prepare's, until begin takes it */
     void *state; /* the handler's, once begun */
     unsigned long served; /* the round that last served it (0: none yet) */
     unsigned long first_scan; /* the first scan under way or begun since it came */
@@ -127,6 +128,7 @@ static void job_release(serve_job *job)
     const int last = --job->holders == 0;
     pthread_mutex_unlock(&j->lock);
     if (!last) return;
+    if (job->prepared && j->handler.drop) j->handler.drop(j->handler.user, job->prepared);
     for (size_t i = job->head; i < job->tail; i++) free(job->frames[i].data);
     free(job->frames);
     cli_wire_free_args(job->argc, job->argv);
@@ -213,6 +215,13 @@ const search_args *serve_job_args(const serve_job *job) { return &job->args; }
 const char *serve_job_query_name(const serve_job *job) { return job->query_name; }
 double serve_job_started(const serve_job *job) { return job->started; }
 void serve_job_set_state(serve_job *job, void *state) { job->state = state; }
+
+void *serve_job_take_prepared(serve_job *job)
+{
+    void *p = job->prepared;
+    job->prepared = NULL;
+    return p;
+}
 
 unsigned long serve_job_scans(const serve_job *job)
 {
@@ -449,6 +458,14 @@ static void *connection_main(void *arg)
         goto done;
     }
     set_deadline(j, job->slot, 0, 0);
+    if (j->handler.prepare) {
+        message[0] = '\0';
+        const int status = j->handler.prepare(j->handler.user, job, &job->prepared, message, sizeof message);
+        if (status) {
+            refuse(j, job, status, message);
+            goto done;
+        }
+    }
     pthread_mutex_lock(&j->lock);
     if (j->stopping) {
         snprintf(message, sizeof message, "the server is stopping");

@@ -39,6 +39,14 @@ typedef struct serve_handler {
      * nonzero with a message for the client. Called on the connection's
      * thread, before the job is queued. */
     int (*check)(void *user, search_args *a, char *message, size_t cap);
+    /* May be NULL. Called on the connection's thread once the queries are
+     * read, before the job is queued: work on them that would hold up
+     * every scan if the search thread did it (a PSSM parsed, an
+     * alignment's PSSM built). 0 with *prepared (NULL: nothing), which
+     * begin takes (serve_job_take_prepared) and `drop` frees where no
+     * begin took it; or the exit status of the end frame and its message. */
+    int (*prepare)(void *user, serve_job *job, void **prepared, char *message, size_t cap);
+    void (*drop)(void *user, void *prepared);
     /* Starts a job (serve_job_set_state): 0, or the exit status of its end
      * frame and its message. */
     int (*begin)(void *user, serve_job *job, char *message, size_t cap);
@@ -74,6 +82,8 @@ const char *serve_job_queries(const serve_job *job, size_t *length);
 double serve_job_started(const serve_job *job);
 /* The handler's state of a job. */
 void serve_job_set_state(serve_job *job, void *state);
+/* What prepare made for the job, now the caller's (NULL: nothing). */
+void *serve_job_take_prepared(serve_job *job);
 void *serve_job_state(const serve_job *job);
 /* Scans the server ran, whoever's, from the one under way when the job
  * came (or the first after) to the last begun: how long it waited in

@@ -3,8 +3,10 @@
  *
  * Request, client to server: the line "SWSEARCH/1\n", the search options as
  * strings (a 4-byte big-endian count, then each as a 4-byte length and its
- * bytes), the name of the query file (same encoding), then the query file's
- * bytes as they are on disk until the client shuts its side down.
+ * bytes; "--query-kind pssm" or "msa" among them when the query file is a
+ * PSSM or an alignment, not FASTA), the name of the query file (same
+ * encoding), then the query file's bytes as they are on disk until the
+ * client shuts its side down.
  *
  * Answer, server to client: frames of a type byte, a 4-byte big-endian
  * length and that many bytes: 'O' output, 'N' a note and 'W' a warning

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "sw_fasta.h"
 
@@ -167,8 +169,24 @@ static int read_blocks(FILE *f, int clustal, const char *file, sw_msa *m, sw_err
     return rc;
 }
 
-/* The format of a plain text file from its first line: 1 Clustal, 2
+/* The format from the first bytes of a plain text: 1 Clustal, 2
  * Stockholm, 0 anything else (FASTA, or zstd). */
+static int head_kind(const char *head, size_t n)
+{
+    if ((n >= 7 && !strncmp(head, "CLUSTAL", 7)) || (n >= 6 && !strncmp(head, "MUSCLE", 6))) return 1;
+    if (n >= 11 && !strncmp(head, "# STOCKHOLM", 11)) return 2;
+    return 0;
+}
+
+static void skip_line(FILE *f)
+{
+    int c;
+    while ((c = fgetc(f)) != EOF && c != '\n') {
+    }
+}
+
+/* The format of a file (head_kind), opened past its header line for Clustal
+ * and Stockholm. */
 static int sniff(const char *path, FILE **opened, sw_error *err)
 {
     *opened = NULL;
@@ -177,19 +195,13 @@ static int sniff(const char *path, FILE **opened, sw_error *err)
     if (!f) return sw_error_set(err, SW_EIO, "%s: %s", path, strerror(errno)), -1;
     char head[16] = {0};
     const size_t got = fread(head, 1, sizeof head - 1, f);
-    head[got] = 0;
-    int kind = 0;
-    if (!strncmp(head, "CLUSTAL", 7) || !strncmp(head, "MUSCLE", 6)) kind = 1;
-    else if (!strncmp(head, "# STOCKHOLM", 11)) kind = 2;
+    const int kind = head_kind(head, got);
     if (!kind) {
         fclose(f);
         return 0;
     }
-    /* Past the header line. */
     rewind(f);
-    int c;
-    while ((c = fgetc(f)) != EOF && c != '\n') {
-    }
+    skip_line(f);
     *opened = f;
     return kind;
 }
@@ -322,16 +334,17 @@ static int row_error(sw_error *err, const char *file, unsigned long long line, c
 /* Aligned FASTA, or A3M where `a3m` says so or where a row longer or shorter
  * than the first holds insertions (lower case or '.'): a valid A3M row of
  * another length than the first always does, and an aligned FASTA file never
- * has rows of two lengths. */
-static int read_fasta_style(const char *path, int a3m, sw_msa **out, sw_error *err)
+ * has rows of two lengths. Read from `path`, or from `fd` (>= 0, left open)
+ * named `path`. */
+static int read_fasta_style(const char *path, int fd, int a3m, sw_msa **out, sw_error *err)
 {
     const sw_alphabet alpha = cased_alphabet();
     empty_row empty = {0, ""};
     const sw_fasta_options opt = {&alpha, note_empty_row, &empty, 0};
     sw_fasta *f = NULL;
-    int rc = sw_fasta_open(path, &opt, &f, err);
+    int rc = fd >= 0 ? sw_fasta_open_fd(fd, path, &opt, &f, err) : sw_fasta_open(path, &opt, &f, err);
     if (rc) return rc;
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    const char *name = fd >= 0 || strcmp(path, "-") ? path : "<stdin>";
     sw_msa *m = calloc(1, sizeof *m);
     raw_rows raw;
     memset(&raw, 0, sizeof raw);
@@ -412,13 +425,50 @@ int sw_msa_read(const char *path, sw_msa **out, sw_error *err)
         *out = m;
         return SW_OK;
     }
-    return read_fasta_style(path, named_a3m(path), out, err);
+    return read_fasta_style(path, -1, named_a3m(path), out, err);
 }
 
 int sw_msa_read_a3m(const char *path, sw_msa **out, sw_error *err)
 {
     *out = NULL;
-    return read_fasta_style(path, 1, out, err);
+    return read_fasta_style(path, -1, 1, out, err);
+}
+
+int sw_msa_parse(const char *text, size_t len, const char *name, sw_msa **out, sw_error *err)
+{
+    *out = NULL;
+    const int kind = head_kind(text, len);
+    if (kind > 0) {
+        /* "r" never writes to the buffer. */
+        FILE *f = fmemopen((void *)text, len, "r");
+        if (!f) return sw_error_set(err, SW_ENOMEM, "%s: out of memory", name);
+        skip_line(f);
+        sw_msa *m = calloc(1, sizeof *m);
+        int rc = m ? read_blocks(f, kind == 1, name, m, err) : sw_error_set(err, SW_ENOMEM, "out of memory");
+        fclose(f);
+        if (rc) {
+            sw_msa_free(m);
+            return rc;
+        }
+        *out = m;
+        return SW_OK;
+    }
+    /* The FASTA reader reads descriptors (zstd included): the text goes to
+     * one in memory. */
+    const int fd = memfd_create("swsearch-msa", MFD_CLOEXEC);
+    if (fd < 0) return sw_error_set(err, SW_EIO, "%s: cannot hold the alignment: %s", name, strerror(errno));
+    int rc = SW_OK;
+    for (size_t at = 0; rc == SW_OK && at < len;) {
+        const ssize_t w = write(fd, text + at, len - at);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) rc = sw_error_set(err, SW_EIO, "%s: cannot hold the alignment: %s", name, strerror(errno));
+        else at += (size_t)w;
+    }
+    if (rc == SW_OK && lseek(fd, 0, SEEK_SET) != 0)
+        rc = sw_error_set(err, SW_EIO, "%s: cannot hold the alignment: %s", name, strerror(errno));
+    if (rc == SW_OK) rc = read_fasta_style(name, fd, named_a3m(name), out, err);
+    close(fd);
+    return rc;
 }
 
 int sw_msa_from_rows(const char *const *names, const uint8_t *const *rows, size_t num_rows, size_t columns,

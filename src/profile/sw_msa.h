@@ -38,6 +38,11 @@ int sw_msa_read(const char *path, sw_msa **out, sw_error *err);
  * included). */
 int sw_msa_read_a3m(const char *path, sw_msa **out, sw_error *err);
 
+/* sw_msa_read() of a file's `len` bytes held in memory, named `name` in
+ * messages and where sw_msa_read() goes by the file's name (".a3m"): for a
+ * server, which reads no file a client names. */
+int sw_msa_parse(const char *text, size_t len, const char *name, sw_msa **out, sw_error *err);
+
 /* An alignment of rows given in memory (for tests and callers that build
  * one): rows[k] holds `columns` codes (SW_MSA_GAP for a gap). */
 int sw_msa_from_rows(const char *const *names, const uint8_t *const *rows, size_t num_rows, size_t columns,

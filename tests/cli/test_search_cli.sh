@@ -342,8 +342,10 @@ out_has "# Query: pssm_sh3_d1ckaa.pssm"
 # Two queries, a server, a bad file: clear errors.
 expect 2 "-q and --pssm" -- "$swsearch" search -q "$tmp/q.fa" --pssm "$data/pssm_sh3_d1ckaa.pssm" -d "$tmp/db"
 err_has "give the query once"
-expect 2 "--msa to a server" -- "$swsearch" search --msa "$tmp/q.fa" --server "$tmp/none.sock"
-err_has "a server takes FASTA queries"
+expect 2 "--msa to a server, with -d" -- "$swsearch" search --msa "$tmp/q.fa" --server "$tmp/none.sock" -d "$tmp/db"
+err_has "needs -q QUERIES (or --pssm, --msa) and no -d"
+expect 2 "--query-kind outside a request" -- "$swsearch" search --msa "$tmp/q.fa" -d "$tmp/db" --query-kind pssm
+err_has "unknown option '--query-kind'"
 # Iterated searches: one round is the plain search but for the lines that
 # name the round; a profile saved and searched again; bad rounds refused.
 "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 7 -e 1000 -o "$tmp/plain7.out"

@@ -6,8 +6,10 @@
 # sends a byte at a time, one that stops reading its answer, 70 idle
 # connections, one that leaves while queued, more requests than the queue
 # takes); matrices by name or sent by the client, never a path the server
-# opens; clear errors; the socket path never destroyed; an empty socket name
-# refused; SIGTERM and SIGHUP end it and remove the socket. The server runs
+# opens; PSSM queries and alignments, whose text the client sends, alone and
+# sharing scans with FASTA requests; clear errors; the socket path never
+# destroyed; an empty socket name refused; SIGTERM and SIGHUP end it and
+# remove the socket. The server runs
 # on the CPU here (GPU machines run the GPU test suites), with a client
 # timeout of 3 s.
 # Usage: test_serve_cli.sh SWSEARCH MAKEDB WIRE_POKE DATA_DIR
@@ -72,6 +74,64 @@ done
 "$swsearch" search -q - --server "$sock" --stats fit --top 7 --gap-open 10 --matrix BLOSUM50 \
   < "$tmp/q.fa" > "$tmp/served.out"
 cmp -s "$tmp/direct.out" "$tmp/served.out" && pass || fail "fit, stdin: served output differs"
+
+# PSSM queries: the client sends the file's text, the server parses it as
+# a direct search parses the file; the same output, format by format, for
+# PSI-BLAST's PSSM, a profile swsearch saved, alignments in each format (A3M
+# told by its name) and standard input.
+pssm=$data/pssm_sh3_d1ckaa.pssm
+"$swsearch" search --msa "$data/pssm_sh3.a3m" -d "$tmp/db" --device cpu --iterations 1 \
+  --save-pssm "$tmp/saved.pssm" -o /dev/null
+head -1 "$tmp/saved.pssm" | grep -q "^swsearch-pssm" && pass || fail "no saved profile"
+for query in "--pssm $pssm" "--pssm $tmp/saved.pssm" "--msa $data/pssm_sh3.a3m" "--msa $data/pssm_sh3.sto" \
+  "--msa $data/pssm_sh3.afa"; do
+  for f in 6 7 0 json; do
+    # shellcheck disable=SC2086
+    "$swsearch" search $query -d "$tmp/db" --device cpu --outfmt "$f" -e 100 -o "$tmp/direct.out"
+    # shellcheck disable=SC2086
+    "$swsearch" search $query --server "$sock" --outfmt "$f" -e 100 -o "$tmp/served.out" 2> "$tmp/err"
+    cmp -s "$tmp/direct.out" "$tmp/served.out" && [ "$(wc -l < "$tmp/served.out")" -gt 5 ] && pass ||
+      { cat "$tmp/err"; fail "'$query', --outfmt '$f': served output differs, or has next to no hits"; }
+  done
+done
+"$swsearch" search --pssm - -d "$tmp/db" --device cpu --outfmt 7 < "$pssm" > "$tmp/direct.out"
+"$swsearch" search --pssm - --server "$sock" --outfmt 7 < "$pssm" > "$tmp/served.out"
+cmp -s "$tmp/direct.out" "$tmp/served.out" && pass || fail "--pssm -: served output differs"
+# A profile made for another matrix is refused as a direct search refuses it.
+expect 1 "a PSSM of another matrix" -- "$swsearch" search --pssm "$tmp/saved.pssm" --server "$sock" --matrix BLOSUM45
+err_has "saved.pssm: a PSSM made for BLOSUM62; the search uses BLOSUM45"
+# An alignment whose query is longer than the server's bound ends its own
+# request before its PSSM is built.
+{ echo ">endless"; head -c 4000001 /dev/zero | tr '\0' 'A'; echo; } > "$tmp/endless.afa"
+expect 1 "an alignment beyond the server's bound" -- "$swsearch" search --msa "$tmp/endless.afa" \
+  --server "$sock" -o "$tmp/endless.out"
+err_has "endless.afa: the query (the first row) has 4000001 residues, more than 4000000"
+absent "$tmp/endless.out"
+rm -f "$tmp/endless.afa"
+# A malformed PSSM: the client is told the line and the problem, and the
+# server answers the next request.
+printf 'swsearch-pssm 1\nlabel x\nbroken\n' > "$tmp/bad.pssm"
+expect 1 "a malformed PSSM" -- "$swsearch" search --pssm "$tmp/bad.pssm" --server "$sock" -o "$tmp/bad.out"
+err_has "bad.pssm:3: expected 'sequences N'"
+absent "$tmp/bad.out"
+head -5 "$pssm" > "$tmp/cut.pssm"
+sed -n 6p "$pssm" | cut -c1-40 >> "$tmp/cut.pssm"
+expect 1 "a PSI-BLAST PSSM cut in a line" -- "$swsearch" search --pssm "$tmp/cut.pssm" --server "$sock"
+err_has "cut.pssm:6:"
+printf '>q\nMKTAYIAKQR\n>r\nMKTAY\n' > "$tmp/ragged.afa"
+expect 1 "an alignment of rows of two lengths" -- "$swsearch" search --msa "$tmp/ragged.afa" --server "$sock"
+err_has "ragged.afa:3: row 'r' has 5 columns, the first row has 10"
+"$swsearch" search --pssm "$pssm" -d "$tmp/db" --device cpu -o "$tmp/direct_pssm.out"
+"$swsearch" search --pssm "$pssm" --server "$sock" -o "$tmp/after.out"
+cmp -s "$tmp/direct_pssm.out" "$tmp/after.out" && pass || fail "after a malformed PSSM: output differs"
+kill -0 "$server_pid" 2> /dev/null && pass || fail "the server died"
+# A request never names a PSSM's path for the server to open.
+expect 0 "a request naming a PSSM path" -- "$poke" request "$sock" "$tmp/q.fa" --pssm /etc/passwd
+out_has "the server rejected its options"
+grep -q "root:" "$tmp/out" && fail "the server showed a file's contents" || pass
+expect 2 "--query-kind outside a request" -- "$swsearch" search -q "$tmp/q.fa" --server "$sock" --query-kind pssm
+err_has "unknown option '--query-kind'"
+
 "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --device cpu > "$tmp/direct.out"
 
 # Concurrent clients queue; each gets its own answer.
@@ -204,6 +264,29 @@ done
 set --
 grep -q "scan of 32 queries for 4 requests" "$tmp/server.log" && pass ||
   { grep "scan of" "$tmp/server.log" | tail -5; fail "the four requests did not share a scan"; }
+# A PSSM request, an alignment's and a FASTA request share a scan too, each
+# answered as its direct search answers it.
+"$swsearch" search -q "$tmp/qall.fa" --server "$sock" --outfmt 0 -e 1000 -o /dev/null & slow=$!
+sleep 0.3
+set -- "--pssm $pssm --outfmt 7" "--msa $data/pssm_sh3.sto --outfmt 0 -e 1" "-q $tmp/q.fa --outfmt 7 --top 5"
+shared= i=0
+for o in "$@"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086
+  "$swsearch" search $o --server "$sock" -o "$tmp/mixed$i.out" & shared="$shared $!"
+done
+for p in $shared; do wait "$p"; done
+wait "$slow"
+i=0
+for o in "$@"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086
+  "$swsearch" search $o -d "$tmp/db" --device cpu -o "$tmp/direct_mixed.out"
+  cmp -s "$tmp/direct_mixed.out" "$tmp/mixed$i.out" && pass || fail "shared scan, '$o': output differs"
+done
+set --
+grep -q "scan of 10 queries for 3 requests" "$tmp/server.log" && pass ||
+  { grep "scan of" "$tmp/server.log" | tail -5; fail "the PSSM, alignment and FASTA requests did not share a scan"; }
 # A client that goes away cancels its search: the scan under way stops
 # within a block of database sequences, and the next client is answered
 # long before the whole scan would have ended.
@@ -253,7 +336,9 @@ start_server --scan-queries 2
 "$swsearch" search -q "$tmp/q.fa" --server "$sock" -o "$tmp/again.out"
 cmp -s "$tmp/direct.out" "$tmp/again.out" && pass || fail "after a stale socket: output differs"
 # Fairness: a request of one query behind one of 60 (30 scans of 2 queries)
-# is answered within two scans, the long one still under way.
+# is answered within two scans, the long one still under way (the log's
+# lines from here on: earlier PSSM requests were of one query too).
+logged=$(wc -l < "$tmp/server.log")
 "$swsearch" search -q "$tmp/q60.fa" --server "$sock" -o /dev/null & long=$!
 sleep 0.5
 awk '/^>/ { n++ } n <= 1' "$tmp/q.fa" > "$tmp/q1.fa"
@@ -261,7 +346,7 @@ awk '/^>/ { n++ } n <= 1' "$tmp/q.fa" > "$tmp/q1.fa"
 kill -0 "$long" 2> /dev/null && pass || fail "the request of 60 queries ended before the one of 1"
 "$swsearch" search -q "$tmp/q1.fa" -d "$tmp/db" --device cpu -o "$tmp/direct_one.out"
 cmp -s "$tmp/direct_one.out" "$tmp/one.out" && pass || fail "the request of one query: output differs"
-grep -q "serve: 1 queries, .* within [12] scans\{0,1\}$" "$tmp/server.log" && pass ||
+tail -n +$((logged + 1)) "$tmp/server.log" | grep -q "serve: 1 queries, .* within [12] scans\{0,1\}$" && pass ||
   { grep "serve: 1 queries" "$tmp/server.log"; fail "the request of one query waited more than two scans"; }
 wait "$long"
 kill -TERM "$server_pid"; wait "$server_pid"; server_pid=

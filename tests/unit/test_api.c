@@ -1535,6 +1535,152 @@ Test(api, a_pssm_of_one_sequence_scores_as_the_sequence)
     sw_db_close(db);
 }
 
+/* The whole of a file, for the inputs given as text. */
+static char *file_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    char *text = NULL;
+    size_t cap = 0;
+    FILE *mem = open_memstream(&text, &cap);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, mem);
+    fclose(f);
+    fclose(mem);
+    *len = cap;
+    return text;
+}
+
+Test(api, a_pssm_or_alignment_given_as_text_is_the_query_its_file_gives)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    sw_search *s = cpu_search(20);
+    /* Format 7 names the query: a PSI-BLAST PSSM by the name of its file,
+     * which the text's name stands for. */
+    const char *pssm = SW_TEST_DATA "/pssm_sh3_d1ckaa.pssm";
+    sw_query_input *in = NULL;
+    cr_assert_eq(sw_query_input_open_pssm(s, pssm, &in, &err), SW_OK, "%s", err.message);
+    char *want = written_input(s, db, in, "7");
+    sw_query_input_close(in);
+    size_t len = 0;
+    char *text = file_text(pssm, &len);
+    cr_assert_eq(sw_query_input_parse_pssm(s, text, len, pssm, 0, &in, &err), SW_OK, "%s", err.message);
+    char *got = written_input(s, db, in, "7");
+    sw_query_input_close(in);
+    cr_assert_str_eq(got, want);
+    cr_assert_not_null(strstr(got, "# Query: pssm_sh3_d1ckaa.pssm\n"), "%s", got);
+    free(got);
+    free(want);
+    /* At most max_length positions (the PSSM has 57). */
+    cr_assert_eq(sw_query_input_parse_pssm(s, text, len, "client.pssm", 57, &in, &err), SW_OK, "%s", err.message);
+    sw_query_input_close(in);
+    cr_assert_eq(sw_query_input_parse_pssm(s, text, len, "client.pssm", 56, &in, &err), SW_ELIMIT);
+    cr_assert_null(in);
+    cr_assert_not_null(strstr(err.message, "client.pssm"), "%s", err.message);
+    free(text);
+
+    /* Alignments in each format: the file's query. */
+    const char *msas[] = {SW_TEST_DATA "/pssm_sh3.a3m", SW_TEST_DATA "/pssm_sh3.sto", SW_TEST_DATA "/pssm_sh3.afa"};
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(sw_query_input_open_msa(s, msas[k], &in, &err), SW_OK, "%s", err.message);
+        want = written_input(s, db, in, "7");
+        sw_query_input_close(in);
+        text = file_text(msas[k], &len);
+        cr_assert_eq(sw_query_input_parse_msa(s, text, len, msas[k], 0, &in, &err), SW_OK, "%s", err.message);
+        got = written_input(s, db, in, "7");
+        sw_query_input_close(in);
+        cr_assert_str_eq(got, want, "%s", msas[k]);
+        cr_assert_gt(strlen(got), 100);
+        free(got);
+        free(want);
+        cr_assert_eq(sw_query_input_parse_msa(s, text, len, "client.msa", 10, &in, &err), SW_ELIMIT, "%s", msas[k]);
+        cr_assert_null(in);
+        cr_assert_not_null(strstr(err.message, "client.msa"), "%s", err.message);
+        free(text);
+    }
+
+    /* Errors name the text's name and line, as they name a file's. */
+    static const char bad[] = "swsearch-pssm 1\nlabel x\nbroken\n";
+    cr_assert_eq(sw_query_input_parse_pssm(s, bad, strlen(bad), "client.pssm", 0, &in, &err), SW_EFORMAT);
+    cr_assert_null(in);
+    cr_assert_not_null(strstr(err.message, "client.pssm:3:"), "%s", err.message);
+    static const char ragged[] = ">q\nMKTAYIAKQR\n>r\nMKTAY\n";
+    cr_assert_eq(sw_query_input_parse_msa(s, ragged, strlen(ragged), "client.afa", 0, &in, &err), SW_EFORMAT);
+    cr_assert_not_null(strstr(err.message, "client.afa:3:"), "%s", err.message);
+    cr_assert_eq(sw_query_input_parse_msa(s, "", 0, "empty.afa", 0, &in, &err), SW_EFORMAT);
+    cr_assert_not_null(strstr(err.message, "empty.afa"), "%s", err.message);
+    /* A Stockholm alignment told by its first line, cut short. */
+    static const char cut[] = "# STOCKHOLM 1.0\nq MKTAYIAKQR\n";
+    cr_assert_eq(sw_query_input_parse_msa(s, cut, strlen(cut), "client.sto", 0, &in, &err), SW_EFORMAT);
+    cr_assert_not_null(strstr(err.message, "client.sto: no '//'"), "%s", err.message);
+    cr_assert_eq(sw_query_input_parse_pssm(NULL, bad, strlen(bad), "x", 0, &in, &err), SW_EINVAL);
+    cr_assert_eq(sw_query_input_parse_pssm(s, NULL, 5, "x", 0, &in, &err), SW_EINVAL);
+    cr_assert_eq(sw_query_input_parse_msa(s, ragged, strlen(ragged), "x", 0, NULL, &err), SW_EINVAL);
+    sw_search_free(s);
+    sw_db_close(db);
+}
+
+Test(api, a_pssm_request_sharing_scans_with_a_fasta_request_writes_what_each_alone_writes)
+{
+    sw_db *db = NULL;
+    sw_error err;
+    cr_assert_eq(sw_db_open(db_path, &db, &err), SW_OK);
+    const char *pssm = SW_TEST_DATA "/pssm_sh3_d1ckaa.pssm";
+    test_request fasta = {.format = "6", .top = 20, .evalue = 100, .stats = SW_STATS_AUTO};
+    char *want_fasta = alone(db, &fasta);
+    const char *formats[] = {"7", "json"};
+    for (int f = 0; f < 2; f++) {
+        sw_search *s = cpu_search(20);
+        sw_query_input *in = NULL;
+        cr_assert_eq(sw_query_input_open_pssm(s, pssm, &in, &err), SW_OK, "%s", err.message);
+        char *want_pssm = written_input(s, db, in, formats[f]);
+        sw_query_input_close(in);
+        cr_assert_eq(sw_search_hold(s, db, &err), SW_OK, "%s", err.message);
+        /* The PSSM's request first, so that the scans' joined queries hold
+         * rows at their start and plain queries after. */
+        size_t len = 0;
+        char *text = file_text(pssm, &len);
+        cr_assert_eq(sw_query_input_parse_pssm(s, text, len, pssm, 0, &in, &err), SW_OK, "%s", err.message);
+        char *got = NULL;
+        size_t got_len = 0;
+        FILE *mem = open_memstream(&got, &got_len);
+        sw_request *profile = NULL;
+        cr_assert_eq(sw_request_create(s, db, in, formats[f], mem, &profile, &err), SW_OK, "%s", err.message);
+        open_request(s, db, &fasta);
+        sw_request *reqs[2] = {profile, fasta.request};
+        cr_assert(sw_request_compatible(reqs[0], reqs[1]));
+        cr_assert_eq(sw_search_step(s, reqs, 2, 4, &err), SW_OK, "%s", err.message);
+        sw_search_summary sum;
+        cr_assert_eq(sw_request_get_summary(reqs[1], &sum, &err), SW_OK);
+        cr_assert_eq(sum.queries, 2, "the FASTA request's share of the first scan");
+        int done[2] = {0, 0};
+        for (int steps = 0; !(done[0] && done[1]); steps++) {
+            cr_assert_leq(steps, 10);
+            cr_assert_eq(sw_search_step(s, reqs, 2, 4, &err), SW_OK, "%s", err.message);
+            for (int i = 0; i < 2; i++)
+                cr_assert_eq(sw_request_status(reqs[i], &done[i], &err), SW_OK, "request %d: %s", i, err.message);
+        }
+        fclose(mem);
+        fclose(fasta.mem);
+        fasta.mem = NULL;
+        cr_assert_str_eq(got, want_pssm, "format %s", formats[f]);
+        cr_assert_str_eq(fasta.text, want_fasta);
+        sw_request_free(profile);
+        sw_query_input_close(in);
+        close_request(&fasta);
+        fasta.text = NULL;
+        free(got);
+        free(text);
+        free(want_pssm);
+        sw_search_free(s);
+    }
+    free(want_fasta);
+    sw_db_close(db);
+}
+
 Test(api, an_iterated_search_converges_and_saves_its_profile)
 {
     sw_db *db = NULL;
