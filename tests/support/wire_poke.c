@@ -20,6 +20,7 @@
  *                                 the server ends the connection within
  *                                 SECONDS, 1 if not
  * Exits 0 when it did what it was asked. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,9 @@ static void put_string(int fd, const char *s)
     put(fd, s, n);
 }
 
-/* A request of `n` options (after "search") and the file's bytes. */
+/* A request of `n` options (after "search") and the file's bytes. A
+ * server may answer a refused request and hang up before the bytes are all
+ * sent: the rest is then dropped and the answer read, as a client would. */
 static void send_request(int fd, const char *fasta, int n, char **args)
 {
     put(fd, "SWSEARCH/1\n", 11);
@@ -75,7 +78,19 @@ static void send_request(int fd, const char *fasta, int n, char **args)
     if (!f) exit(1);
     char buf[65536];
     size_t k;
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0) put(fd, buf, k);
+    int gone = 0;
+    while (!gone && (k = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t off = 0; off < k && !gone;) {
+            const ssize_t r = send(fd, buf + off, k - off, MSG_NOSIGNAL);
+            if (r > 0) {
+                off += (size_t)r;
+            } else if (r < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+                gone = 1;
+            } else {
+                perror("send");
+                exit(1);
+            }
+        }
     fclose(f);
     shutdown(fd, SHUT_WR);
 }
