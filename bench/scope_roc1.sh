@@ -16,8 +16,8 @@
 # --iterations, psiblast -num_iterations and jackhmmer -N, each round's hits
 # at E-value <= INCLUSION (default 0.002, psiblast's) entering the next
 # round's profile, every tool reporting the last round's hits up to E-value
-# 10. swsearch takes one query a run: THREADS runs of one thread at a time,
-# on the CPU, or with DEVICE=gpu on the GPU (the runs share it).
+# 10. swsearch iterates every query in one run (THREADS threads), on the
+# CPU, or with DEVICE=gpu on the GPU.
 # SINGLE=0 leaves out ssearch36 and blastp (swsearch's single search stays,
 # the reference for the iterated rows).
 # Usage: bench/scope_roc1.sh BUILD [STEP] [OFFSET] [THREADS]
@@ -84,14 +84,9 @@ iterations=${ITERATIONS:-0}
 [ "$iterations" -gt 0 ] || exit 0
 inclusion=${INCLUSION:-0.002}
 echo "-- $iterations iterations, inclusion E-value <= $inclusion, hits reported up to E-value 10"
-# One file a query, in the order of q.fa, for swsearch's one-query runs.
-mkdir "$work/iq"
-awk -v d="$work/iq" '/^>/ { if (f) close(f); f = sprintf("%s/%06d.fa", d, ++n) } { print > f }' "$work/q.fa"
 sw_iterated() {
-  find "$work/iq" -name '*.fa' | sort | xargs -P "$threads" -I{} "$swsearch" search -q {} -d "$work/db" \
-    --device "${DEVICE:-cpu}" -t 1 --top 5000 -e 10 --iterations "$iterations" --inclusion-evalue "$inclusion" \
-    --outfmt "6 qseqid sseqid evalue" -o {}.tsv
-  find "$work/iq" -name '*.tsv' | sort | xargs cat > "$work/swi.tsv"
+  "$swsearch" search -q "$work/q.fa" -d "$work/db" --device "${DEVICE:-cpu}" -t "$threads" --top 5000 -e 10 \
+    --iterations "$iterations" --inclusion-evalue "$inclusion" --outfmt "6 qseqid sseqid evalue" -o "$work/swi.tsv"
 }
 # Timed in this shell, not in a command substitution, so that a failed run
 # stops the script.

@@ -318,16 +318,21 @@ SW_API int sw_query_input_open_fd(int fd, const char *name, uint64_t max_length,
  * a profile swsearch saved), read with the settings of `s`, whose matrix
  * must be the one the PSSM's scores are in (its statistics apply). */
 SW_API int sw_query_input_open_pssm(const sw_search *s, const char *path, sw_query_input **out, sw_error *err);
-/* An iterated search, as PSI-BLAST's: the one query of `in` (a sequence,
- * or a profile from sw_query_input_open_pssm/_msa) is searched; its hits
- * with an E-value up to `inclusion` (and within the search's E-value) are
+/* Iterated searches, as PSI-BLAST's: each query of `in` (a sequence, or a
+ * profile from sw_query_input_open_pssm/_msa) is searched; its hits with
+ * an E-value up to `inclusion` (and within the search's E-value) are
  * aligned to it, their exact alignments make a query-anchored multiple
  * alignment, whose PSSM (sw_query_input_open_msa's method) is searched
  * next; up to `iterations` rounds, fewer when a round includes nothing
- * new. The last round's report is written to `out` in `outfmt` (formats 7
- * and 0 name the round and the sequences its profile holds); `save_pssm`
- * (NULL: none) receives the profile that the last round's inclusions make,
- * in swsearch's saved format. One process only (not under MPI). */
+ * new. The queries still iterating are searched together in each round,
+ * and each ends as it would alone. Each query's last round is written to
+ * `out` in `outfmt`, in input order (formats 7 and 0 name the round and
+ * the sequences its profile holds); `save_pssm` (NULL: none; the input
+ * must then hold one query) receives the profile that the last round's
+ * inclusions make, in swsearch's saved format. Between rounds the
+ * database stays in memory (and on the GPUs), held as sw_search_hold()
+ * holds it unless the caller holds it already. One process only (not
+ * under MPI). */
 SW_API int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_input *in, int iterations,
                                     double inclusion, const char *save_pssm, const char *outfmt, FILE *out,
                                     sw_error *err);

@@ -59,11 +59,9 @@ struct sw_search {
     sw_report_scanner *scanner;
     struct engine_key *scan_key;
     /* During an iterated search's rounds: who is told of each query's hits
-     * (sw_report_options.tap), and the round that the output names. */
+     * (sw_report_options.tap). */
     int (*tap)(void *user, const sw_outfmt_query *query, const sw_outfmt_hit *hits, size_t n, sw_error *err);
     void *tap_user;
-    int iteration;
-    size_t profile_sequences;
 };
 
 /* What requests must share to share a scan (sw_request_compatible). */
@@ -669,6 +667,22 @@ static void keep_summary(sw_search_summary *o, const sw_report_summary *r)
     snprintf(o->statistics, sizeof o->statistics, "%s", r->statistics);
 }
 
+/* What every header of a search of `db` (at `db_path`) by `s` names. */
+static sw_outfmt_run run_of(const sw_search *s, const sw_db *db, const char *db_path)
+{
+    return (sw_outfmt_run){
+        .version = SW_VERSION_STRING,
+        .db_path = db_path,
+        .db_seqs = sw_db_num_seqs(db),
+        .db_residues = sw_db_num_residues(db),
+        .matrix = s->matrix_spec,
+        .gap_open = s->gap_open,
+        .gap_extend = s->gap_extend,
+        .evalue_cutoff = s->evalue,
+        .table = sw_matrix_table(s->matrix),
+    };
+}
+
 static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const char *outfmt, FILE *out,
                   int (*sink)(void *, const sw_outfmt_query *, const sw_outfmt_hit *, size_t, sw_error *),
                   void *sink_user, char *engine, size_t engine_cap, sw_error *err)
@@ -734,20 +748,7 @@ static int report(sw_search *s, const sw_db *db, sw_query_reader *queries, const
             .stats = s->stats,
             .matrix_name = sw_matrix_name(s->matrix),
             .max_evalue = s->evalue,
-            .run =
-                {
-                    .version = SW_VERSION_STRING,
-                    .db_path = db_path,
-                    .db_seqs = sw_db_num_seqs(db),
-                    .db_residues = sw_db_num_residues(db),
-                    .matrix = s->matrix_spec,
-                    .gap_open = s->gap_open,
-                    .gap_extend = s->gap_extend,
-                    .evalue_cutoff = s->evalue,
-                    .table = sw_matrix_table(s->matrix),
-                    .iteration = s->iteration,
-                    .profile_sequences = s->profile_sequences,
-                },
+            .run = run_of(s, db, db_path),
             .sink = sink,
             .sink_user = sink_user,
             .tap = s->tap,
@@ -1084,6 +1085,116 @@ static int profile_of(const sw_search *s, const char *id, const uint8_t *query, 
     return rc;
 }
 
+/* One query of an iterated search. */
+typedef struct iter_query {
+    char *id, *desc;
+    uint8_t *query;
+    size_t length;
+    sw_pssm *profile;         /* NULL: the query itself (a plain query's first round) */
+    size_t profile_sequences; /* the sequences its profile holds */
+    included now, before;     /* this round's inclusions and the last round's */
+    int round;                /* the round it is in, or its last one when done */
+    int done;
+    char *text;               /* the block this round wrote: the answer once done */
+    size_t text_len;
+} iter_query;
+
+/* A round over the queries still iterating (`active`, in input order); the
+ * report hands them over in that order, each to the sink (which writes its
+ * block as formats 7 and 0 name its round) and then to the tap. */
+typedef struct iter_round {
+    iter_query *qs;
+    const size_t *active;
+    size_t next;
+    const sw_outfmt *format;
+    sw_outfmt_run run;
+} iter_round;
+
+static int iter_sink(void *user, const sw_outfmt_query *q, const sw_outfmt_hit *hits, size_t n, sw_error *err)
+{
+    iter_round *r = user;
+    iter_query *x = &r->qs[r->active[r->next]];
+    free(x->text);
+    x->text = NULL;
+    x->text_len = 0;
+    FILE *mem = open_memstream(&x->text, &x->text_len);
+    if (!mem) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    r->run.iteration = x->round;
+    r->run.profile_sequences = x->profile_sequences;
+    int rc = sw_outfmt_write_query(mem, r->format, &r->run, q, hits, n, err);
+    fclose(mem);
+    if (rc == SW_OK && !x->text) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+    return rc;
+}
+
+static int iter_tap(void *user, const sw_outfmt_query *q, const sw_outfmt_hit *hits, size_t n, sw_error *err)
+{
+    iter_round *r = user;
+    return include_hits(&r->qs[r->active[r->next++]].now, q, hits, n, err);
+}
+
+static void iter_query_clear(iter_query *x)
+{
+    included_clear(&x->now);
+    included_clear(&x->before);
+    sw_pssm_free(x->profile);
+    free(x->text);
+    free(x->query);
+    free(x->id);
+    free(x->desc);
+}
+
+/* The queries of `in`, each with its first round's profile (a profile
+ * given as the query) or none. */
+static int iter_read(sw_query_input *in, double inclusion, iter_query **out, size_t *count, sw_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    size_t cap = 0;
+    int rc = SW_OK;
+    for (;;) {
+        sw_query_set *batch = NULL;
+        int more = sw_queries_next_batch(in->reader, 0, 0, &batch, err);
+        if (more < 0) rc = more;
+        if (more <= 0) break;
+        for (size_t i = 0; i < sw_queries_count(batch) && rc == SW_OK; i++) {
+            if (*count == cap) {
+                cap = cap ? 2 * cap : 16;
+                iter_query *more_qs = realloc(*out, cap * sizeof **out);
+                if (!more_qs) {
+                    rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+                    break;
+                }
+                *out = more_qs;
+            }
+            iter_query *x = &(*out)[(*count)++];
+            memset(x, 0, sizeof *x);
+            x->now.inclusion = x->before.inclusion = inclusion;
+            x->profile_sequences = 1;
+            size_t length;
+            const uint8_t *residues = sw_queries_residues(batch, i, &length);
+            x->length = x->now.length = x->before.length = length;
+            x->id = strdup(sw_queries_id(batch, i));
+            x->desc = strdup(sw_queries_description(batch, i));
+            x->query = malloc(length ? length : 1);
+            if (!x->id || !x->desc || !x->query) {
+                rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+                break;
+            }
+            if (length) memcpy(x->query, residues, length);
+            const int8_t *rows = sw_queries_rows(batch, i);
+            if (rows && (rc = sw_pssm_new(length, x->id, &x->profile, err)) == SW_OK) {
+                memcpy(x->profile->scores, rows, length * SW_CODE_LIMIT);
+                memcpy(x->profile->query, x->query, length);
+            }
+        }
+        sw_queries_free(batch);
+        if (rc) break;
+    }
+    if (rc == SW_OK && !*count) rc = sw_error_set(err, SW_EINVAL, "an iterated search needs a query");
+    return rc;
+}
+
 int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_input *in, int iterations, double inclusion,
                              const char *save_pssm, const char *outfmt, FILE *out, sw_error *err)
 {
@@ -1094,96 +1205,98 @@ int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_input *in, 
     if (!(inclusion >= 0)) return sw_error_set(err, SW_EINVAL, "the inclusion E-value must be 0 or more");
     if (outfmt && !strcmp(outfmt, "tsv"))
         return sw_error_set(err, SW_EINVAL, "an iterated search needs E-values: not --outfmt tsv");
-    /* The query: exactly one, a sequence or a profile. */
+    sw_outfmt *format = NULL;
+    int rc = sw_outfmt_parse(outfmt ? outfmt : "6", &format, err);
+    if (rc) return rc;
     warn_of_search(s, &in->warn, &in->warn_user);
-    sw_query_set *first = NULL, *more = NULL;
-    int rc = sw_queries_next_batch(in->reader, 0, 1, &first, err);
-    if (rc == 1) rc = sw_queries_next_batch(in->reader, 0, 1, &more, err);
+    iter_query *qs = NULL;
+    size_t nq = 0;
+    rc = iter_read(in, inclusion, &qs, &nq, err);
     in->warn = NULL;
-    if (rc == 1) {
-        sw_queries_free(first);
-        sw_queries_free(more);
-        return sw_error_set(err, SW_EINVAL, "an iterated search takes one query");
-    }
-    if (rc < 0) {
-        sw_queries_free(first);
-        return rc;
-    }
-    size_t length;
-    const uint8_t *residues = sw_queries_residues(first, 0, &length);
-    char *id = strdup(sw_queries_id(first, 0)), *desc = strdup(sw_queries_description(first, 0));
-    uint8_t *query = malloc(length ? length : 1);
-    sw_pssm *profile = NULL;
-    if (!id || !desc || !query) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
-    if (rc >= 0 && length) memcpy(query, residues, length);
-    rc = rc < 0 ? rc : SW_OK;
-    /* A profile given as the query is the first round's. */
-    if (rc == SW_OK && sw_queries_rows(first, 0)) {
-        rc = sw_pssm_new(length, id, &profile, err);
-        if (rc == SW_OK) {
-            memcpy(profile->scores, sw_queries_rows(first, 0), length * SW_CODE_LIMIT);
-            memcpy(profile->query, query, length);
-        }
-    }
-    sw_queries_free(first);
-    included now = {inclusion, length, NULL, NULL, 0, 0}, before = {inclusion, length, NULL, NULL, 0, 0};
-    size_t profile_sequences = 1;
-    char *text = NULL;
-    size_t text_len = 0;
+    if (rc == SW_OK && save_pssm && nq > 1)
+        rc = sw_error_set(err, SW_EINVAL, "--save-pssm takes one query (the input holds %zu)", nq);
+    /* Every round searches the database again: it stays decoded, and on
+     * the GPUs, from the first round to the last (unless the caller holds
+     * it already). */
+    const int hold = rc == SW_OK && iterations > 1 && !s->resident;
+    if (hold) rc = sw_search_hold(s, db, err);
+    size_t *active = malloc((nq ? nq : 1) * sizeof *active);
+    char *db_path = prefix_of(db);
+    if (rc == SW_OK && (!active || !db_path)) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+    iter_round r = {qs, active, 0, format, {0}};
+    if (rc == SW_OK) r.run = run_of(s, db, db_path);
     for (int round = 1; rc == SW_OK; round++) {
+        /* The queries still iterating, each with its profile. */
+        size_t na = 0;
         sw_query_set *set = NULL;
         sw_query_reader *reader = NULL;
         rc = sw_queries_create(&set, err);
-        if (rc == SW_OK)
-            rc = sw_queries_add_profile(set, id, desc, query, length, profile ? profile->scores : NULL, err);
+        for (size_t i = 0; i < nq && rc == SW_OK; i++) {
+            iter_query *x = &qs[i];
+            if (x->done) continue;
+            active[na++] = i;
+            x->round = round;
+            included_clear(&x->before);
+            x->before = x->now;
+            x->now = (included){inclusion, x->length, NULL, NULL, 0, 0};
+            rc = sw_queries_add_profile(set, x->id, x->desc, x->query, x->length,
+                                        x->profile ? x->profile->scores : NULL, err);
+        }
+        if (rc == SW_OK && !na) {
+            sw_queries_free(set);
+            break;
+        }
         if (rc == SW_OK) {
-            rc = sw_queries_open_set(set, "the profile", &reader, err);
+            rc = sw_queries_open_set(set, "the profiles", &reader, err);
             set = NULL;
         }
         sw_queries_free(set);
-        free(text);
-        text = NULL;
-        FILE *mem = rc == SW_OK ? open_memstream(&text, &text_len) : NULL;
-        if (rc == SW_OK && !mem) rc = sw_error_set(err, SW_ENOMEM, "out of memory");
         if (rc == SW_OK) {
-            included_clear(&before);
-            before = now;
-            now = (included){inclusion, length, NULL, NULL, 0, 0};
-            s->tap = include_hits;
-            s->tap_user = &now;
-            s->iteration = round;
-            s->profile_sequences = profile_sequences;
-            rc = report(s, db, reader, outfmt ? outfmt : "6", mem, NULL, NULL, NULL, 0, err);
+            r.next = 0;
+            s->tap = iter_tap;
+            s->tap_user = &r;
+            rc = report(s, db, reader, outfmt ? outfmt : "6", NULL, iter_sink, &r, NULL, 0, err);
             s->tap = NULL;
             s->tap_user = NULL;
-            s->iteration = 0;
-            s->profile_sequences = 0;
+            if (rc == SW_OK && r.next != na)
+                rc = sw_error_set(err, SW_EINVAL, "an iterated round reported %zu of its %zu queries", r.next, na);
         }
-        if (mem) fclose(mem);
         sw_queries_close(reader);
-        if (rc) break;
-        /* Nothing new included, or the last round: its report is the answer. */
-        const int last = round == iterations || (round > 1 && !includes_new(&now, &before));
-        sw_pssm *next = NULL;
-        if (!last || save_pssm) rc = profile_of(s, id, query, length, &now, &next, err);
-        if (rc == SW_OK && last && save_pssm) rc = sw_pssm_save(next, save_pssm, err);
-        if (rc == SW_OK && last) {
-            if (text_len && fwrite(text, 1, text_len, out) != text_len)
-                rc = sw_error_set(err, SW_EIO, "error writing results");
-            sw_pssm_free(next);
-            break;
+        /* Each query whose round included nothing new, or that reached the
+         * last round, keeps this round's block as its answer; the others
+         * search with the profile of their inclusions next. */
+        for (size_t k = 0; k < na && rc == SW_OK; k++) {
+            iter_query *x = &qs[active[k]];
+            const int last = round == iterations || (round > 1 && !includes_new(&x->now, &x->before));
+            sw_pssm *next = NULL;
+            if (!last || save_pssm) rc = profile_of(s, x->id, x->query, x->length, &x->now, &next, err);
+            if (rc == SW_OK && last && save_pssm) rc = sw_pssm_save(next, save_pssm, err);
+            if (last) {
+                sw_pssm_free(next);
+                x->done = 1;
+                continue;
+            }
+            sw_pssm_free(x->profile);
+            x->profile = next;
+            x->profile_sequences = x->now.n + 1;
         }
-        sw_pssm_free(profile);
-        profile = next;
-        profile_sequences = now.n + 1;
     }
-    included_clear(&now);
-    included_clear(&before);
-    free(text);
-    sw_pssm_free(profile);
-    free(query);
-    free(id);
-    free(desc);
+    /* The answer: each query's last block, in input order, between the
+     * format's head and tail. */
+    if (rc == SW_OK) rc = sw_outfmt_begin(out, format, &r.run, err);
+    for (size_t i = 0; i < nq && rc == SW_OK; i++)
+        if (qs[i].text_len && fwrite(qs[i].text, 1, qs[i].text_len, out) != qs[i].text_len)
+            rc = sw_error_set(err, SW_EIO, "error writing results");
+    if (rc == SW_OK) rc = sw_outfmt_end(out, format, &r.run, nq, err);
+    if (hold) {
+        sw_error ignored;
+        sw_search_hold(s, NULL, &ignored);
+    }
+    for (size_t i = 0; i < nq; i++) iter_query_clear(&qs[i]);
+    free(qs);
+    free(active);
+    free(db_path);
+    sw_outfmt_free(format);
     return rc;
 }
 

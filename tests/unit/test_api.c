@@ -1726,10 +1726,52 @@ Test(api, an_iterated_search_converges_and_saves_its_profile)
     cr_assert_gt(strlen(again), 100);
     free(again);
     sw_query_input_close(in);
-    /* One query only. */
-    cr_assert_eq(sw_query_input_open(SW_TEST_DATA "/queries20.fasta", &in, &err), SW_OK);
+    /* Several queries iterate together, each as it would alone: the
+     * output is theirs one after another (formats 6 and json, which have
+     * no head or tail). A profile is saved for one query only. */
+    char three[192];
+    snprintf(three, sizeof three, "%s/three.fa", dir);
+    const int records[3] = {4, 1, 7};
+    FILE *all = fopen(three, "w");
+    cr_assert_not_null(all);
+    for (int k = 0; k < 3; k++) {
+        char one_k[192];
+        snprintf(one_k, sizeof one_k, "%s/one%d.fa", dir, k);
+        write_benchmark_query(one_k, records[k]);
+        FILE *f = fopen(one_k, "r");
+        char line[4096];
+        while (f && fgets(line, sizeof line, f)) fputs(line, all);
+        if (f) fclose(f);
+    }
+    fclose(all);
+    const char *formats[2] = {"6 qseqid sseqid evalue bitscore qstart qend sstart send", "json"};
+    for (int f = 0; f < 2; f++) {
+        char *alone = NULL;
+        size_t alone_len = 0;
+        FILE *cat = open_memstream(&alone, &alone_len);
+        for (int k = 0; k < 3; k++) {
+            char one_k[192];
+            snprintf(one_k, sizeof one_k, "%s/one%d.fa", dir, k);
+            cr_assert_eq(sw_query_input_open(one_k, &in, &err), SW_OK);
+            cr_assert_eq(sw_search_write_iterated(s, db, in, 3, 0.01, NULL, formats[f], cat, &err), SW_OK, "%s",
+                         err.message);
+            sw_query_input_close(in);
+        }
+        fclose(cat);
+        cr_assert_eq(sw_query_input_open(three, &in, &err), SW_OK);
+        mem = open_memstream(&text, &len);
+        cr_assert_eq(sw_search_write_iterated(s, db, in, 3, 0.01, NULL, formats[f], mem, &err), SW_OK, "%s",
+                     err.message);
+        fclose(mem);
+        sw_query_input_close(in);
+        cr_assert_gt(alone_len, 1000);
+        cr_assert_str_eq(text, alone, "format %s", formats[f]);
+        free(text);
+        free(alone);
+    }
+    cr_assert_eq(sw_query_input_open(three, &in, &err), SW_OK);
     mem = open_memstream(&text, &len);
-    cr_assert_eq(sw_search_write_iterated(s, db, in, 2, 0.01, NULL, "6", mem, &err), SW_EINVAL);
+    cr_assert_eq(sw_search_write_iterated(s, db, in, 2, 0.01, saved, "6", mem, &err), SW_EINVAL);
     cr_assert_not_null(strstr(err.message, "one query"), "%s", err.message);
     fclose(mem);
     free(text);
