@@ -331,7 +331,8 @@ SW_API int sw_query_input_open_pssm(const sw_search *s, const char *path, sw_que
  * must then hold one query) receives the profile that the last round's
  * inclusions make, in swsearch's saved format. Between rounds the
  * database stays in memory (and on the GPUs), held as sw_search_hold()
- * holds it unless the caller holds it already. One process only (not
+ * holds it, unless the caller holds it already or its decoded copy would
+ * take more than a quarter of the machine's memory. One process only (not
  * under MPI). */
 SW_API int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_input *in, int iterations,
                                     double inclusion, const char *save_pssm, const char *outfmt, FILE *out,

@@ -1217,8 +1217,13 @@ int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_input *in, 
         rc = sw_error_set(err, SW_EINVAL, "--save-pssm takes one query (the input holds %zu)", nq);
     /* Every round searches the database again: it stays decoded, and on
      * the GPUs, from the first round to the last (unless the caller holds
-     * it already). */
-    const int hold = rc == SW_OK && iterations > 1 && !s->resident;
+     * it already), where its decoded copy takes at most a quarter of the
+     * machine's memory; a larger one is read again each round, as a
+     * search of a database larger than memory reads it. */
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const double memory = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+    const int hold = rc == SW_OK && iterations > 1 && !s->resident &&
+                     (double)sw_db_num_residues(db) <= memory / 4;
     if (hold) rc = sw_search_hold(s, db, err);
     size_t *active = malloc((nq ? nq : 1) * sizeof *active);
     char *db_path = prefix_of(db);
