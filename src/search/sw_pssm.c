@@ -11,7 +11,7 @@
 void sw_pssm_options_init(sw_pssm_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->pseudocounts = SW_PSSM_PSEUDOCOUNTS;
+    o->pseudocounts = SW_PSSM_COLUMN_PSEUDOCOUNTS;
 }
 
 int sw_pssm_new(size_t length, const char *label, sw_pssm **out, sw_error *err)

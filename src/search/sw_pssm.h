@@ -35,8 +35,12 @@ enum {
 #define SW_PSSM_FLOOR (-32)
 
 /* PSI-BLAST's beta (Altschul et al. 1997): the weight of the matrix's
- * pseudocounts against the observed frequencies. */
+ * pseudocounts against the observed frequencies, one for every column. */
 #define SW_PSSM_PSEUDOCOUNTS 10.0
+/* Each column its own weight, from how far its frequencies stand from the
+ * background, as PSI-BLAST 2.x weighs them by default (Altschul et al.
+ * 2009; sw_pssm_from_msa): the default of sw_pssm_options_init(). */
+#define SW_PSSM_COLUMN_PSEUDOCOUNTS (-1.0)
 
 /* The version of the saved text format that sw_pssm_save() writes and the
  * newest that sw_pssm_read() reads. */
@@ -70,8 +74,10 @@ static inline const int8_t *sw_pssm_row(const sw_pssm *p, size_t i)
 
 /* How a PSSM is made. */
 typedef struct sw_pssm_options {
-    /* Beta, the pseudocounts' weight: SW_PSSM_PSEUDOCOUNTS by default; 0:
-     * none, the observed frequencies alone (see sw_pssm_from_msa). */
+    /* Beta, the pseudocounts' weight: SW_PSSM_COLUMN_PSEUDOCOUNTS (the
+     * default: each column's own), or one weight for every column
+     * (SW_PSSM_PSEUDOCOUNTS: the 1997 method; 0: none, the observed
+     * frequencies alone). See sw_pssm_from_msa. */
     double pseudocounts;
     const char *label;   /* NULL: the query's (the first row's) name */
     int gap_open, gap_extend; /* recorded in the PSSM; 0 and 0: not known */
@@ -88,7 +94,7 @@ int sw_pssm_from_query(const uint8_t *codes, size_t length, const sw_matrix *m, 
                        sw_pssm **out, sw_error *err);
 
 /* A PSSM from a multiple alignment, in PSI-BLAST's manner (Altschul et al.
- * 1997; docs/STATISTICS.md gives the details):
+ * 1997 and 2009; docs/STATISTICS.md gives the details):
  * - the first row is the query; the columns where it has a gap are
  *   dropped, so the PSSM has a position for each of its residues;
  * - for each position, the rows with a residue there, over the block of
@@ -97,10 +103,19 @@ int sw_pssm_from_query(const uint8_t *codes, size_t length, const sw_matrix *m, 
  *   residue frequencies f of the position follow (U counts as C, O as K,
  *   B, Z and J split between their two residues by background frequency,
  *   X and '*' not at all);
- * - alpha = N_c - 1, N_c the mean number of distinct symbols (the gap
- *   included) in the block's columns, weighs f against the pseudocount frequencies g_a =
- *   sum_b f_b q_ab / p_b: Q_a = (alpha f_a + beta g_a) / (alpha + beta),
- *   beta = o->pseudocounts;
+ * - alpha weighs f against the pseudocount frequencies g_a =
+ *   sum_b f_b q_ab / p_b: Q_a = (alpha f_a + beta g_a) / (alpha + beta).
+ *   With a constant beta (o->pseudocounts >= 0), alpha = N_c - 1, N_c the
+ *   mean number of distinct symbols (the gap included) in the block's
+ *   columns. With SW_PSSM_COLUMN_PSEUDOCOUNTS, alpha is the column's
+ *   independent observations: the number of independent draws from the
+ *   background frequencies that would show, on average, as many distinct
+ *   residues as the half of the block's columns with the most show (at
+ *   most the rows with a residue at the position), less one; and beta =
+ *   500 x / (1 - x), x = 0.0457 / R^0.8, R the relative entropy to the
+ *   background of the column's frequencies with 5.5 background
+ *   pseudocounts beside its alpha observations; where x >= 1 (a column
+ *   too close to the background to tell), alpha = 0 and beta = 30;
  * - the score of residue a is round(ln(Q_a / p_a) / lambda_u), with p the
  *   background frequencies and q the target frequencies of the matrix
  *   (sw_pssm_target_frequencies), SW_PSSM_FLOOR where Q_a is 0.

@@ -1,7 +1,8 @@
 /* A PSSM from a multiple alignment in PSI-BLAST's manner: position-based
  * sequence weights over each position's aligned block, weighted residue
- * frequencies, the matrix's pseudocounts, log-odds in the matrix's units
- * (sw_pssm.h; Altschul et al. 1997, Henikoff and Henikoff 1994). */
+ * frequencies, the matrix's pseudocounts (one weight, or each column's),
+ * log-odds in the matrix's units (sw_pssm.h; Altschul et al. 1997 and
+ * 2009, Henikoff and Henikoff 1994). */
 #include "sw_pssm.h"
 
 #include <math.h>
@@ -18,6 +19,7 @@ typedef struct block_input {
     size_t rows, length;
     uint8_t *x;
     size_t *first, *last;
+    uint8_t *unique; /* 1 for a row and not for its later copies */
 } block_input;
 
 /* What one position's block gives: the rows' weights (0 for rows without a
@@ -25,6 +27,7 @@ typedef struct block_input {
 typedef struct block_weights {
     double *w;
     double distinct; /* N_c: mean number of distinct symbols per column */
+    double observations; /* independent observations of the position, less one */
     /* The block they were computed for, to reuse them at the next position
      * when it has the same rows and block. */
     uint8_t *member;
@@ -33,6 +36,57 @@ typedef struct block_weights {
 } block_weights;
 
 static uint8_t at(const block_input *in, size_t r, size_t i) { return in->x[r * in->length + i]; }
+
+/* The expected number of distinct residues among j independent draws
+ * from the background frequencies, for j = 0 .. MAX_DRAWS - 1. */
+enum { MAX_DRAWS = 400 };
+
+static double expected_distinct(int j)
+{
+    const double *p = sw_pssm_background();
+    double absent = 0;
+    for (int a = 0; a < 20; ++a) absent += pow(1.0 - p[a], j);
+    return 20.0 - absent;
+}
+
+/* The independent observations of the rows `b` marks over the block
+ * left .. right, less one (see sw_pssm_from_msa): the draws that would
+ * show as many distinct residues, on average, as the half of its columns
+ * with the most distinct residues show, interpolated between whole draws
+ * and at most the rows themselves. */
+static double observations(const block_input *in, const block_weights *b, size_t left, size_t right)
+{
+    size_t with[21] = {0}; /* columns by their number of distinct residues */
+    size_t rows = 0; /* copies of a row are one observation */
+    for (size_t r = 0; r < in->rows; ++r) rows += b->member[r] && in->unique[r];
+    for (size_t c = left; c <= right; ++c) {
+        uint32_t seen = 0;
+        for (size_t r = 0; r < in->rows; ++r) {
+            const uint8_t x = at(in, r, c);
+            if (b->member[r] && x < 20) seen |= 1u << x;
+        }
+        ++with[__builtin_popcount(seen)];
+    }
+    const size_t half = (right - left + 2) / 2;
+    size_t taken = 0, sum = 0;
+    for (int k = 20; k >= 0 && taken < half; --k) {
+        const size_t n = with[k] < half - taken ? with[k] : half - taken;
+        taken += n;
+        sum += n * (size_t)k;
+    }
+    const double mean = (double)sum / (double)taken;
+    double draws = MAX_DRAWS, before = 0;
+    for (int j = 1; j < MAX_DRAWS; ++j) {
+        const double e = expected_distinct(j);
+        if (e > mean) {
+            draws = j - (e - mean) / (e - before);
+            break;
+        }
+        before = e;
+    }
+    if (draws > (double)rows) draws = (double)rows;
+    return draws > 1 ? draws - 1 : 0;
+}
 
 /* Henikoff and Henikoff's weights of the rows with a residue at position
  * i, over the positions all of them span; the gap counts as a symbol, for
@@ -64,6 +118,7 @@ static void weigh(const block_input *in, size_t i, block_weights *b)
             if (b->member[r]) b->w[r] += 1.0 / ((double)types * (double)count[at(in, r, c)]);
     }
     b->distinct = distinct / (double)(right - left + 1);
+    b->observations = observations(in, b, left, right);
     double total = 0;
     for (size_t r = 0; r < in->rows; ++r) total += b->w[r];
     for (size_t r = 0; r < in->rows; ++r) b->w[r] /= total;
@@ -101,10 +156,28 @@ static int8_t log_odds(double q, double p, double lambda)
 
 /* Scores of position i from its weights (see sw_pssm_from_msa). Returns 0
  * when the position takes the matrix's row instead. */
+/* The weight of a column's pseudocounts from its frequencies f and its
+ * observations alpha (see sw_pssm_from_msa); *alpha becomes 0 where the
+ * column is too close to the background to tell. */
+static double column_pseudocounts(const double f[20], double *alpha)
+{
+    const double *p = sw_pssm_background();
+    double entropy = 0;
+    for (int a = 0; a < 20; ++a) {
+        const double x = (f[a] * *alpha + p[a] * 5.5) / (*alpha + 5.5);
+        if (x > 1e-4) entropy += x * log(x / p[a]);
+    }
+    if (entropy < 1e-4) entropy = 1e-4;
+    const double x = 0.0457 / pow(entropy, 0.8);
+    if (x < 1 - 1e-4) return 500 * x / (1 - x);
+    *alpha = 0;
+    return 30;
+}
+
 static int score_position(const block_input *in, size_t i, const block_weights *b, const double *q, double lambda,
                           double beta, int8_t *row)
 {
-    const double alpha = b->distinct > 1 ? b->distinct - 1 : 0;
+    double alpha = b->distinct > 1 ? b->distinct - 1 : 0;
     if (alpha == 0) return 0;
     double f[20] = {0};
     for (size_t r = 0; r < in->rows; ++r)
@@ -114,6 +187,10 @@ static int score_position(const block_input *in, size_t i, const block_weights *
     if (total <= 0) return 0;
     const double *p = sw_pssm_background();
     for (int a = 0; a < 20; ++a) f[a] /= total;
+    if (beta == SW_PSSM_COLUMN_PSEUDOCOUNTS) {
+        alpha = b->observations;
+        beta = column_pseudocounts(f, &alpha);
+    }
     for (int a = 0; a < 20; ++a) {
         /* g_a = sum_b f_b q_ab / p_b, the frequencies that the matrix
          * expects at a position of these residues. It is not renormalised:
@@ -123,6 +200,45 @@ static int score_position(const block_input *in, size_t i, const block_weights *
         row[a] = log_odds((alpha * f[a] + beta * g) / (alpha + beta), p[a], lambda);
     }
     return 1;
+}
+
+/* Rows by a hash of their codes, for finding copies. */
+typedef struct row_key {
+    uint64_t hash;
+    size_t row;
+} row_key;
+
+static int by_hash(const void *a, const void *b)
+{
+    const row_key *x = a, *y = b;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* in->unique: which rows are no copy of an earlier one. */
+static int mark_copies(block_input *in, sw_error *err)
+{
+    row_key *keys = malloc(in->rows * sizeof *keys);
+    in->unique = malloc(in->rows);
+    if (!keys || !in->unique) {
+        free(keys);
+        return sw_error_set(err, SW_ENOMEM, "out of memory for the alignment");
+    }
+    for (size_t r = 0; r < in->rows; ++r) {
+        uint64_t h = 1469598103934665603ull; /* FNV-1a */
+        for (size_t i = 0; i < in->length; ++i) h = (h ^ at(in, r, i)) * 1099511628211ull;
+        keys[r] = (row_key){h, r};
+        in->unique[r] = 1;
+    }
+    qsort(keys, in->rows, sizeof *keys, by_hash);
+    for (size_t k = 1; k < in->rows; ++k)
+        for (size_t e = k; e-- > 0 && keys[e].hash == keys[k].hash;)
+            if (!memcmp(in->x + keys[e].row * in->length, in->x + keys[k].row * in->length, in->length)) {
+                in->unique[keys[k].row] = 0;
+                break;
+            }
+    free(keys);
+    return SW_OK;
 }
 
 static int cut_to_query(const sw_msa *msa, block_input *in, sw_error *err)
@@ -156,7 +272,7 @@ static int cut_to_query(const sw_msa *msa, block_input *in, sw_error *err)
             ++i;
         }
     }
-    return SW_OK;
+    return mark_copies(in, err);
 }
 
 int sw_pssm_from_msa(const sw_msa *msa, const sw_matrix *m, const sw_pssm_options *o, sw_pssm **out,
@@ -166,7 +282,7 @@ int sw_pssm_from_msa(const sw_msa *msa, const sw_matrix *m, const sw_pssm_option
     sw_pssm_options defaults;
     sw_pssm_options_init(&defaults);
     if (!o) o = &defaults;
-    if (!(o->pseudocounts >= 0) || !isfinite(o->pseudocounts))
+    if ((!(o->pseudocounts >= 0) || !isfinite(o->pseudocounts)) && o->pseudocounts != SW_PSSM_COLUMN_PSEUDOCOUNTS)
         return sw_error_set(err, SW_EINVAL, "pseudocounts %g: a weight of 0 or more", o->pseudocounts);
     double q[20 * 20], lambda;
     int rc = sw_pssm_target_frequencies(m, q, &lambda, err);
@@ -202,6 +318,7 @@ int sw_pssm_from_msa(const sw_msa *msa, const sw_matrix *m, const sw_pssm_option
     free(in.x);
     free(in.first);
     free(in.last);
+    free(in.unique);
     free(b.w);
     free(b.member);
     if (rc) {

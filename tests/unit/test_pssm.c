@@ -174,6 +174,9 @@ Test(pssm, one_sequence_with_pseudocounts_gives_the_matrix_rows_too)
     sw_pssm *p = build(msa, m, SW_PSSM_PSEUDOCOUNTS);
     expect_matrix_rows(p, query, n, m, "beta 10");
     sw_pssm_free(p);
+    p = build(msa, m, SW_PSSM_COLUMN_PSEUDOCOUNTS);
+    expect_matrix_rows(p, query, n, m, "each column's pseudocounts");
+    sw_pssm_free(p);
     sw_msa_free(msa);
     sw_matrix_free(m);
     free(query);
@@ -345,6 +348,51 @@ Test(pssm, a_conserved_column_scores_its_residue_above_the_matrix_and_the_others
     sw_matrix_free(m);
 }
 
+/* By default each column weighs its own pseudocounts (PSI-BLAST 2.x): a
+ * column of one residue in many diverse rows leans on its observations,
+ * so that residue scores at least what a weight of 10 for every column
+ * gives it, and the defaults are that method. */
+Test(pssm, each_column_weighs_its_own_pseudocounts_by_default)
+{
+    sw_matrix *m = matrix("BLOSUM62");
+    sw_msa *msa = read_msa(data("pssm_sh3.afa"));
+    sw_pssm_options o;
+    sw_pssm_options_init(&o);
+    cr_assert_eq(o.pseudocounts, SW_PSSM_COLUMN_PSEUDOCOUNTS);
+    sw_pssm *byc = build(msa, m, SW_PSSM_COLUMN_PSEUDOCOUNTS), *b10 = build(msa, m, SW_PSSM_PSEUDOCOUNTS);
+    sw_pssm *dflt = NULL;
+    sw_error err = {0};
+    cr_assert_eq(sw_pssm_from_msa(msa, m, NULL, &dflt, &err), SW_OK, "%s", err.message);
+    expect_equal_pssms(byc, dflt, "the defaults");
+    size_t differ = 0, conserved = 0;
+    for (size_t i = 0; i < byc->length; ++i)
+        differ += memcmp(sw_pssm_row(byc, i), sw_pssm_row(b10, i), 20) != 0;
+    for (size_t col = 0; col < sw_msa_columns(msa); ++col) {
+        if (sw_msa_row(msa, 0)[col] == SW_MSA_GAP) continue;
+        const size_t i = position_of_column(msa, col);
+        /* Columns where every row with a residue has the query's. */
+        int same = 1, others = 0;
+        for (size_t r = 1; r < sw_msa_rows(msa); ++r) {
+            const uint8_t x = sw_msa_row(msa, r)[col];
+            if (x == SW_MSA_GAP) continue;
+            others++;
+            same &= x == byc->query[i];
+        }
+        if (!same || others < 4) continue;
+        conserved++;
+        cr_expect_geq(sw_pssm_row(byc, i)[byc->query[i]], sw_pssm_row(b10, i)[byc->query[i]],
+                      "position %zu, all %d rows alike: %d against %d with beta 10", i, others,
+                      sw_pssm_row(byc, i)[byc->query[i]], sw_pssm_row(b10, i)[byc->query[i]]);
+    }
+    cr_expect_gt(differ, byc->length / 4, "only %zu of %zu positions differ from beta 10", differ, byc->length);
+    cr_expect_gt(conserved, 0, "no conserved column to check");
+    sw_pssm_free(byc);
+    sw_pssm_free(b10);
+    sw_pssm_free(dflt);
+    sw_msa_free(msa);
+    sw_matrix_free(m);
+}
+
 Test(pssm, duplicating_every_row_leaves_the_pssm_unchanged)
 {
     sw_matrix *m = matrix("BLOSUM62");
@@ -360,6 +408,24 @@ Test(pssm, duplicating_every_row_leaves_the_pssm_unchanged)
     cr_expect_eq(d->sequences, 2 * rows);
     sw_pssm_free(p);
     sw_pssm_free(d);
+    /* Each column's own pseudocounts: copies add no observation either,
+     * also where the rows bound the observations (the query and one other
+     * row, against the same with three copies of each). */
+    p = build(msa, m, SW_PSSM_COLUMN_PSEUDOCOUNTS);
+    d = build(doubled, m, SW_PSSM_COLUMN_PSEUDOCOUNTS);
+    expect_equal_pssms(p, d, "every row twice, each column's pseudocounts");
+    sw_pssm_free(p);
+    sw_pssm_free(d);
+    const uint8_t *pair[2] = {sw_msa_row(msa, 0), sw_msa_row(msa, 1)};
+    const uint8_t *pairs[6] = {pair[0], pair[1], pair[0], pair[1], pair[1], pair[0]};
+    sw_msa *two = msa_of(pair, 2, sw_msa_columns(msa)), *six = msa_of(pairs, 6, sw_msa_columns(msa));
+    p = build(two, m, SW_PSSM_COLUMN_PSEUDOCOUNTS);
+    d = build(six, m, SW_PSSM_COLUMN_PSEUDOCOUNTS);
+    expect_equal_pssms(p, d, "two rows three times each, each column's pseudocounts");
+    sw_pssm_free(p);
+    sw_pssm_free(d);
+    sw_msa_free(two);
+    sw_msa_free(six);
     sw_msa_free(doubled);
     sw_msa_free(msa);
     free(twice);
