@@ -15,11 +15,17 @@ enum { SYMBOLS = SW_MSA_GAP + 1 };
 /* The alignment cut to the query's columns: rows x length codes, and each
  * row's span (first and last position with a residue; first > last for a
  * row with none). */
+/* Draws from the background frequencies that observations() weighs. */
+enum { MAX_DRAWS = 400 };
+
 typedef struct block_input {
     size_t rows, length;
     uint8_t *x;
     size_t *first, *last;
     uint8_t *unique; /* 1 for a row and not for its later copies */
+    /* The expected number of distinct residues among j independent draws
+     * from the background frequencies, j = 0 .. MAX_DRAWS - 1. */
+    double expected[MAX_DRAWS];
 } block_input;
 
 /* What one position's block gives: the rows' weights (0 for rows without a
@@ -37,37 +43,17 @@ typedef struct block_weights {
 
 static uint8_t at(const block_input *in, size_t r, size_t i) { return in->x[r * in->length + i]; }
 
-/* The expected number of distinct residues among j independent draws
- * from the background frequencies, for j = 0 .. MAX_DRAWS - 1. */
-enum { MAX_DRAWS = 400 };
-
-static double expected_distinct(int j)
+/* The independent observations of the rows `b` marks, less one (see
+ * sw_pssm_from_msa), from `with`, the block's columns by their number of
+ * distinct residues: the draws that would show as many distinct residues,
+ * on average, as the half of the columns with the most show (in->expected
+ * by draws), interpolated between whole draws and at most the rows
+ * themselves. */
+static double observations(const block_input *in, const block_weights *b, const size_t with[21], size_t columns)
 {
-    const double *p = sw_pssm_background();
-    double absent = 0;
-    for (int a = 0; a < 20; ++a) absent += pow(1.0 - p[a], j);
-    return 20.0 - absent;
-}
-
-/* The independent observations of the rows `b` marks over the block
- * left .. right, less one (see sw_pssm_from_msa): the draws that would
- * show as many distinct residues, on average, as the half of its columns
- * with the most distinct residues show, interpolated between whole draws
- * and at most the rows themselves. */
-static double observations(const block_input *in, const block_weights *b, size_t left, size_t right)
-{
-    size_t with[21] = {0}; /* columns by their number of distinct residues */
     size_t rows = 0; /* copies of a row are one observation */
     for (size_t r = 0; r < in->rows; ++r) rows += b->member[r] && in->unique[r];
-    for (size_t c = left; c <= right; ++c) {
-        uint32_t seen = 0;
-        for (size_t r = 0; r < in->rows; ++r) {
-            const uint8_t x = at(in, r, c);
-            if (b->member[r] && x < 20) seen |= 1u << x;
-        }
-        ++with[__builtin_popcount(seen)];
-    }
-    const size_t half = (right - left + 2) / 2;
+    const size_t half = (columns + 1) / 2;
     size_t taken = 0, sum = 0;
     for (int k = 20; k >= 0 && taken < half; --k) {
         const size_t n = with[k] < half - taken ? with[k] : half - taken;
@@ -75,15 +61,12 @@ static double observations(const block_input *in, const block_weights *b, size_t
         sum += n * (size_t)k;
     }
     const double mean = (double)sum / (double)taken;
-    double draws = MAX_DRAWS, before = 0;
-    for (int j = 1; j < MAX_DRAWS; ++j) {
-        const double e = expected_distinct(j);
-        if (e > mean) {
-            draws = j - (e - mean) / (e - before);
+    double draws = MAX_DRAWS;
+    for (int j = 1; j < MAX_DRAWS; ++j)
+        if (in->expected[j] > mean) {
+            draws = j - (in->expected[j] - mean) / (in->expected[j] - in->expected[j - 1]);
             break;
         }
-        before = e;
-    }
     if (draws > (double)rows) draws = (double)rows;
     return draws > 1 ? draws - 1 : 0;
 }
@@ -107,18 +90,23 @@ static void weigh(const block_input *in, size_t i, block_weights *b)
     b->left = left, b->right = right, b->valid = 1;
     for (size_t r = 0; r < in->rows; ++r) b->w[r] = 0;
     double distinct = 0;
+    size_t with[21] = {0}; /* columns by their number of distinct residues */
     for (size_t c = left; c <= right; ++c) {
         size_t count[SYMBOLS] = {0};
         for (size_t r = 0; r < in->rows; ++r)
             if (b->member[r]) ++count[at(in, r, c)];
-        int types = 0;
-        for (int s = 0; s < SYMBOLS; ++s) types += count[s] > 0;
+        int types = 0, residues = 0;
+        for (int s = 0; s < SYMBOLS; ++s) {
+            types += count[s] > 0;
+            residues += s < 20 && count[s] > 0;
+        }
+        ++with[residues];
         distinct += types;
         for (size_t r = 0; r < in->rows; ++r)
             if (b->member[r]) b->w[r] += 1.0 / ((double)types * (double)count[at(in, r, c)]);
     }
     b->distinct = distinct / (double)(right - left + 1);
-    b->observations = observations(in, b, left, right);
+    b->observations = observations(in, b, with, right - left + 1);
     double total = 0;
     for (size_t r = 0; r < in->rows; ++r) total += b->w[r];
     for (size_t r = 0; r < in->rows; ++r) b->w[r] /= total;
@@ -254,6 +242,12 @@ static int cut_to_query(const sw_msa *msa, block_input *in, sw_error *err)
     }
     in->rows = rows;
     in->length = length;
+    const double *p = sw_pssm_background();
+    for (int j = 0; j < MAX_DRAWS; ++j) {
+        double absent = 0;
+        for (int a = 0; a < 20; ++a) absent += pow(1.0 - p[a], j);
+        in->expected[j] = 20.0 - absent;
+    }
     in->x = malloc(rows * length);
     in->first = malloc(rows * sizeof *in->first);
     in->last = malloc(rows * sizeof *in->last);

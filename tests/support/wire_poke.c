@@ -45,9 +45,27 @@ static int connect_to(const char *path)
     return fd;
 }
 
+/* Sends all n bytes: 0, or 1 when the server has hung up; any other
+ * failure ends the program. */
+static int send_all(int fd, const void *p, size_t n)
+{
+    for (size_t off = 0; off < n;) {
+        const ssize_t r = send(fd, (const char *)p + off, n - off, MSG_NOSIGNAL);
+        if (r > 0) {
+            off += (size_t)r;
+        } else if (r < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+            return 1;
+        } else {
+            perror("send");
+            exit(1);
+        }
+    }
+    return 0;
+}
+
 static void put(int fd, const void *p, size_t n)
 {
-    if (send(fd, p, n, MSG_NOSIGNAL) != (ssize_t)n) {
+    if (send_all(fd, p, n)) {
         perror("send");
         exit(1);
     }
@@ -78,19 +96,8 @@ static void send_request(int fd, const char *fasta, int n, char **args)
     if (!f) exit(1);
     char buf[65536];
     size_t k;
-    int gone = 0;
-    while (!gone && (k = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t off = 0; off < k && !gone;) {
-            const ssize_t r = send(fd, buf + off, k - off, MSG_NOSIGNAL);
-            if (r > 0) {
-                off += (size_t)r;
-            } else if (r < 0 && (errno == EPIPE || errno == ECONNRESET)) {
-                gone = 1;
-            } else {
-                perror("send");
-                exit(1);
-            }
-        }
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0 && !send_all(fd, buf, k)) {
+    }
     fclose(f);
     shutdown(fd, SHUT_WR);
 }

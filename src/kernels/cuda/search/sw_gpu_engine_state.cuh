@@ -101,7 +101,6 @@ struct search_ctx {
     uint32_t table16_words, table32_words;
     size_t smem16, smem32;
     int limit;
-    int max_score;                   /* the table's, or a PSSM's if higher */
     uint32_t temp_rows;
     double kernel_seconds, transfer_seconds;
     uint64_t recomputed;

@@ -104,7 +104,6 @@ static int build_pssm(sw_gpu_engine *e, search_ctx *c, const int8_t *const *rows
     /* A PSSM may score above the matrix: the 16-bit kernels flag scores
      * that may have saturated by the highest score of this search. */
     if (32767 - high < c->limit) c->limit = 32767 - high;
-    if (high > c->max_score) c->max_score = high;
     int rc = ensure((void **)&e->d_pssm, &e->pssm_cap, (total ? total : 1) * sc * sizeof(int32_t), "PSSM", err);
     cudaError_t ce;
     if (!rc && (ce = sw_cuda_upload(e->d_pssm, host, total * sc * sizeof(int32_t), 0)) != cudaSuccess)
@@ -144,7 +143,6 @@ int build_tables(sw_gpu_engine *e, search_ctx *c, const uint8_t *const *queries,
     c->smem16 = sw_gk_align_smem(c->table16_words);
     c->smem32 = sw_gk_align_smem(c->table32_words);
     c->limit = 32767 - e->max_score;
-    c->max_score = e->max_score;
 
     uint32_t *t16 = (uint32_t *)calloc(c->table16_words + c->table32_words, 4);
     if (!t16) return sw_error_set(err, SW_ENOMEM, "out of memory");
