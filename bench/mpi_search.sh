@@ -13,7 +13,8 @@
 # output must be equal byte for byte to one process's on one GPU.
 # QUERY_STEP (optional): the queries are every QUERY_STEP-th database
 # sequence instead (228: about 10,000 of them). ONE=0 leaves out the runs on
-# one GPU (their baseline then is --gpus in one process).
+# one GPU (their baseline then is --gpus in one process); ONE=rank keeps
+# only `mpirun -np 1` of them (for long runs).
 # Usage: bench/mpi_search.sh BUILD [ROUNDS] [SEQS]
 . "$(dirname "$0")/lib.sh"
 rounds=${2:-3}
@@ -53,7 +54,7 @@ ranks_run() { # RANKS ARGS...
 "$swsearch" search -q "$bench_dir/data/queries20.fasta" -d "$work/db" --gpus 1 -o /dev/null 2> /dev/null # calibration, caches
 for r in $(seq "$rounds"); do
   if [ "$one" != 0 ]; then
-    timed one "$swsearch" search --gpus 1
+    [ "$one" = rank ] || timed one "$swsearch" search --gpus 1
     timed rank1 ranks_run 1
   fi
   for g in "${ranks[@]}"; do
@@ -72,9 +73,10 @@ row() { # NAME LABEL
   cmp -s "$work/out-$ref.tsv" "$work/out-$1.tsv" || echo "FAIL: the output of $2 differs from one process's"
 }
 ref=one
+[ "$one" != rank ] || ref=rank1
 [ "$one" != 0 ] || ref=gpus${ranks[0]}
 if [ "$one" != 0 ]; then
-  row one "one process, 1 GPU"
+  [ "$one" = rank ] || row one "one process, 1 GPU"
   row rank1 "mpirun -np 1, 1 GPU"
 fi
 for g in "${ranks[@]}"; do

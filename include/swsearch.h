@@ -210,8 +210,10 @@ SW_API int sw_search_set_device(sw_search *s, sw_device device, sw_error *err);
 /* The GPUs to use, CUDA device numbers (one listed twice gets two slices
  * of the database); NULL and 0: every GPU; NULL and N: the first N. */
 SW_API int sw_search_set_gpus(sw_search *s, const int *gpus, int count, sw_error *err);
-/* Device memory a search takes on each GPU, in bytes (0: its free memory
- * less a margin); a larger database is streamed in parts. */
+/* Device memory the database may take on each GPU, in bytes (0: its free
+ * memory less a margin), the part kept there and the buffers that stream the
+ * rest; the kernels' working buffers come on top. A larger database is
+ * streamed in parts. */
 SW_API int sw_search_set_gpu_memory(sw_search *s, uint64_t bytes, sw_error *err);
 /* CPU threads; 0: every core. */
 SW_API int sw_search_set_threads(sw_search *s, int threads, sw_error *err);

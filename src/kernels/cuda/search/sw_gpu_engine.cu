@@ -392,6 +392,7 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
         }
         e->budget = sw_gpu_engine_default_budget(free_bytes, total_bytes);
         if (e->opt.device_share > 1) e->budget /= (size_t)e->opt.device_share;
+        e->work_budget = e->budget;
         if (e->opt.max_device_bytes && e->opt.max_device_bytes < e->budget) e->budget = e->opt.max_device_bytes;
 
         if (top_n) {

@@ -22,10 +22,12 @@ typedef struct sw_gpu_engine sw_gpu_engine;
 typedef struct sw_gpu_tuning sw_gpu_tuning; /* sw_gpu_tuning.h */
 
 typedef struct sw_gpu_engine_options {
-    /* Device memory the engine may use, database included. 0: the free
-     * memory at creation less a reserve. A database larger than what is left
-     * after the working buffers stays in pinned host memory and is streamed
-     * in batches for every query. */
+    /* Device memory the engine's database may use. 0: the free memory at
+     * creation less a reserve. A database larger than what is left after a
+     * reserve for the working buffers stays in pinned host memory and is
+     * streamed in batches for every query. The working buffers themselves
+     * are sized from the free memory, not from this bound, so that an
+     * engine holding a small part of a database runs full grids. */
     size_t max_device_bytes;
     /* Engines that share the device with this one, itself included (several
      * slices of one database on one GPU): each takes this share of what

@@ -114,6 +114,12 @@ struct sw_gpu_engine {
     int sms;
     size_t smem_optin;
     size_t budget;
+    /* What the working buffers' shares come from: the GPU's free memory at
+     * creation less a reserve, shared with the device's other engines, but
+     * not capped by max_device_bytes, which bounds the database's part: an
+     * engine holding a small part of a streamed database runs full grids as
+     * one holding all of it does. */
+    size_t work_budget;
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
     int gap_open, gap_extend;
     int max_score, min_score;
@@ -244,6 +250,13 @@ inline size_t ctl_head_words(const sw_gpu_engine *e) { return SW_GK_CTL_WORDS + 
 /* Grows the device buffer *ptr of *cap bytes to at least `need` bytes (its
  * contents are lost when it grows). */
 int ensure(void **ptr, size_t *cap, size_t need, const char *what, sw_error *err);
+
+/* The most one working buffer of a search may take: an eighth of the
+ * working budget, at least 64 MiB. */
+inline size_t work_share(const sw_gpu_engine *e)
+{
+    return e->work_budget / 8 > ((size_t)64 << 20) ? e->work_budget / 8 : (size_t)64 << 20;
+}
 
 } /* namespace sw_gpu_detail */
 

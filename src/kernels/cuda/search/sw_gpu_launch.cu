@@ -417,7 +417,7 @@ int prepare_qp(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err)
     }
     if (groups) {
         const size_t per_group = ((size_t)e->qp_longest + SW_GK_QP_TEMP_SLACK) * sizeof(uint2);
-        const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
+        const size_t share = work_share(e);
         if ((size_t)SLOTS * groups * per_group > share) groups = (int)(share / (SLOTS * per_group));
         if (groups < 32) groups = 32;
         /* A set of buffers a slot; a database with longer sequences than
@@ -462,7 +462,7 @@ int build_qp_profile(sw_gpu_engine *e, const search_ctx *c, slot *s, size_t q_of
 int prepare_temp(sw_gpu_engine *e, search_ctx *c, sw_error *err)
 {
     const size_t per_group = (size_t)2 * c->temp_rows * sizeof(uint2);
-    const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
+    const size_t share = work_share(e);
     int groups = 0;
     for (size_t p = 0; p < e->plan_size; ++p) {
         const int id = e->plan[p].config;
@@ -520,7 +520,7 @@ int prepare_intra(sw_gpu_engine *e, const size_t *lens, size_t nq, sw_error *err
     }
     e->row_stride = (e->intra_longest + 31) & ~31u;
     const size_t per_block = (size_t)e->row_stride * sizeof(uint2);
-    const size_t share = e->budget / 8 > ((size_t)64 << 20) ? e->budget / 8 : (size_t)64 << 20;
+    const size_t share = work_share(e);
     if ((size_t)grid * per_block > share) grid = (int)(share / per_block) > 0 ? (int)(share / per_block) : 1;
     e->intra_grid = grid;
     return ensure((void **)&e->d_row_buffer, &e->row_buffer_bytes, (size_t)grid * per_block + 16, "row buffers", err);
