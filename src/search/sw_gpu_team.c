@@ -219,6 +219,7 @@ static void create_worker(void *arg, int index)
     const int device = x->devices[index];
     int share = 0;
     for (int i = 0; i < t->size; i++) share += t->m[i].device == device;
+    const int members = share;
     for (int i = 0; i < t->size; i++) {
         member *m = &t->m[i];
         if (m->device != device || !m->num_seqs) continue;
@@ -226,6 +227,9 @@ static void create_worker(void *arg, int index)
         opt.intra_threshold = m->threshold;
         opt.device_share = m->budget ? 0 : share;
         share--;
+        /* The working buffers of every engine on the device come out of its
+         * free memory: a streamed slice has three engines. */
+        opt.work_share = (t->streams ? 3 : 1) * members;
         if (m->budget) opt.max_device_bytes = m->budget;
         sw_error_clear(&m->err);
         if (t->streams) {

@@ -391,8 +391,11 @@ extern "C" int sw_gpu_engine_create(int device, const sw_scoring *scoring, size_
             break;
         }
         e->budget = sw_gpu_engine_default_budget(free_bytes, total_bytes);
+        const size_t whole = e->budget;
         if (e->opt.device_share > 1) e->budget /= (size_t)e->opt.device_share;
         e->work_budget = e->budget;
+        if (e->opt.work_share > 1 && whole / (size_t)e->opt.work_share < e->work_budget)
+            e->work_budget = whole / (size_t)e->opt.work_share;
         if (e->opt.max_device_bytes && e->opt.max_device_bytes < e->budget) e->budget = e->opt.max_device_bytes;
 
         if (top_n) {

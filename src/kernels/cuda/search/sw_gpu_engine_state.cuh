@@ -115,10 +115,10 @@ struct sw_gpu_engine {
     size_t smem_optin;
     size_t budget;
     /* What the working buffers' shares come from: the GPU's free memory at
-     * creation less a reserve, shared with the device's other engines, but
-     * not capped by max_device_bytes, which bounds the database's part: an
-     * engine holding a small part of a streamed database runs full grids as
-     * one holding all of it does. */
+     * creation less a reserve, shared with the device's other engines
+     * (device_share, work_share), but not capped by max_device_bytes, which
+     * bounds the database's part: an engine holding a small part of a
+     * streamed database runs full grids as one holding all of it does. */
     size_t work_budget;
     int8_t table[SW_CODE_LIMIT * SW_CODE_LIMIT];
     int gap_open, gap_extend;
