@@ -227,9 +227,11 @@ static void create_worker(void *arg, int index)
         opt.intra_threshold = m->threshold;
         opt.device_share = m->budget ? 0 : share;
         share--;
-        /* The working buffers of every engine on the device come out of its
-         * free memory: a streamed slice has three engines. */
-        opt.work_share = (t->streams ? 3 : 1) * members;
+        /* The working buffers of every slice on the device come out of its
+         * free memory. A streamed slice's three engines each take the
+         * slice's share: one of them runs its longest sequences, which
+         * need the full grids, and the others' needs are smaller. */
+        opt.work_share = members;
         if (m->budget) opt.max_device_bytes = m->budget;
         sw_error_clear(&m->err);
         if (t->streams) {

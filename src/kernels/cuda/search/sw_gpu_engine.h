@@ -33,11 +33,10 @@ typedef struct sw_gpu_engine_options {
      * slices of one database on one GPU): each takes this share of what
      * the free memory gives. 0 or 1: the GPU is the engine's alone. */
     int device_share;
-    /* Engines whose working buffers share the device with this one's, itself
-     * included (a streamed slice has three, each slice of a team its own):
-     * the working buffers are sized from this share of the free memory,
-     * whatever max_device_bytes leaves the database. 0 or 1: device_share's
-     * share, or the whole. */
+    /* Slices whose working buffers share the device with this engine's, its
+     * own included: the working buffers are sized from this share of the
+     * free memory, whatever max_device_bytes leaves the database. 0 or 1:
+     * device_share's share, or the whole. */
     int work_share;
     /* Database sequences longer than this go to the intra-task kernel (one
      * thread block per pair of sequences), the rest to the inter-task
