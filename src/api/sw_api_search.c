@@ -1085,6 +1085,24 @@ static int profile_of(const sw_search *s, const char *id, const uint8_t *query, 
     return rc;
 }
 
+/* Whether profile `next` scores every code of every position as the round
+ * that made it searched: `now` (NULL: the query itself, with the matrix),
+ * so that searching with it would repeat that round. */
+static int scores_as(const sw_pssm *next, const sw_pssm *now, const uint8_t *query, size_t length,
+                     const sw_matrix *m, sw_error *err, int *same)
+{
+    *same = 0;
+    if (now) {
+        *same = !memcmp(next->scores, now->scores, length * SW_CODE_LIMIT);
+        return SW_OK;
+    }
+    sw_pssm *alone = NULL;
+    int rc = sw_pssm_from_query(query, length, m, NULL, &alone, err);
+    if (rc == SW_OK) *same = !memcmp(next->scores, alone->scores, length * SW_CODE_LIMIT);
+    sw_pssm_free(alone);
+    return rc;
+}
+
 /* One query of an iterated search. */
 typedef struct iter_query {
     char *id, *desc;
@@ -1268,13 +1286,21 @@ int sw_search_write_iterated(sw_search *s, const sw_db *db, sw_query_input *in, 
         }
         sw_queries_close(reader);
         /* Each query whose round included nothing new, or that reached the
-         * last round, keeps this round's block as its answer; the others
-         * search with the profile of their inclusions next. */
+         * last round, keeps this round's block as its answer, and so does
+         * one whose inclusions make a profile that scores as this round's
+         * query did (copies of the query, or nothing above the threshold:
+         * the next round would repeat this one); the others search with
+         * the profile of their inclusions next. */
         for (size_t k = 0; k < na && rc == SW_OK; k++) {
             iter_query *x = &qs[active[k]];
-            const int last = round == iterations || (round > 1 && !includes_new(&x->now, &x->before));
+            int last = round == iterations || (round > 1 && !includes_new(&x->now, &x->before));
             sw_pssm *next = NULL;
             if (!last || save_pssm) rc = profile_of(s, x->id, x->query, x->length, &x->now, &next, err);
+            if (rc == SW_OK && !last) {
+                int same = 0;
+                rc = scores_as(next, x->profile, x->query, x->length, s->matrix, err, &same);
+                last = same;
+            }
             if (rc == SW_OK && last && save_pssm) rc = sw_pssm_save(next, save_pssm, err);
             if (last) {
                 sw_pssm_free(next);
