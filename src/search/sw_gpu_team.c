@@ -54,6 +54,7 @@ struct sw_gpu_team {
     int read_files;
     int streams; /* every slice is a sw_gpu_parts, reading the file or the decoded database */
     int calibrated_now;
+    int calibration_used; /* a slice's threshold came from a calibration */
     char name[160];
     sw_gpu_stop_fn stop; /* sw_gpu_team_set_stop */
     void *stop_user;
@@ -141,6 +142,7 @@ static void make_name(sw_gpu_team *t, const sw_gpu_info *infos)
 static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, const sw_gpu_info *infos, sw_error *err)
 {
     sw_calibration *cal = NULL; /* of each slice's device, measured or read once a device */
+    uint8_t *got = NULL;        /* of each slice: cal holds its device's */
     int rc = SW_OK;
     for (int i = 0; i < t->size && rc == SW_OK; i++) {
         member *m = &t->m[i];
@@ -148,10 +150,26 @@ static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, const sw
             m->threshold = c->engine.intra_threshold ? c->engine.intra_threshold : SW_GPU_NO_INTRA;
             continue;
         }
-        if (!cal && !(cal = malloc((size_t)t->size * sizeof *cal))) return sw_error_set(err, SW_ENOMEM, "out of memory");
+        /* The kernels with the query across the threads take every
+         * sequence up to their length, whatever the threshold: a slice
+         * with none longer never reaches the kernels that a calibration
+         * weighs, and a small database's first search does not pay for
+         * one (the first search of a larger one does). */
+        uint32_t longest = 0;
+        for (uint64_t s = 0; s < m->num_seqs; s++) longest = m->lengths[s] > longest ? m->lengths[s] : longest;
+        const uint32_t qp = c->engine.qp_max_length ? c->engine.qp_max_length : SW_GPU_DEFAULT_QP_LENGTH;
+        if (longest <= qp) {
+            m->threshold = SW_GPU_NO_INTRA;
+            continue;
+        }
+        t->calibration_used = 1;
+        if (!cal && (!(cal = malloc((size_t)t->size * sizeof *cal)) || !(got = calloc((size_t)t->size, 1)))) {
+            rc = sw_error_set(err, SW_ENOMEM, "out of memory");
+            break;
+        }
         int same = -1; /* an earlier slice of this device, calibrated already */
         for (int k = 0; k < i && same < 0; k++)
-            if (t->m[k].device == m->device && t->m[k].num_seqs) same = k;
+            if (t->m[k].device == m->device && got[k]) same = k;
         if (same >= 0) {
             cal[i] = cal[same];
         } else {
@@ -161,9 +179,11 @@ static int pick_thresholds(sw_gpu_team *t, const sw_gpu_team_config *c, const sw
                 break;
             t->calibrated_now |= measured;
         }
+        got[i] = 1;
         m->threshold = sw_calibration_pick(&cal[i], m->lengths, m->num_seqs, NULL);
     }
     free(cal);
+    free(got);
     return rc;
 }
 
@@ -596,6 +616,8 @@ const char *sw_gpu_team_name(const sw_gpu_team *t) { return t->name; }
 int sw_gpu_team_size(const sw_gpu_team *t) { return t->size; }
 uint32_t sw_gpu_team_threshold(const sw_gpu_team *t, int slice) { return t->m[slice].threshold; }
 int sw_gpu_team_calibrated_now(const sw_gpu_team *t) { return t->calibrated_now; }
+
+int sw_gpu_team_calibration_used(const sw_gpu_team *t) { return t->calibration_used; }
 
 void sw_gpu_team_free(sw_gpu_team *t)
 {

@@ -112,6 +112,10 @@ int sw_gpu_team_size(const sw_gpu_team *t);
 uint32_t sw_gpu_team_threshold(const sw_gpu_team *t, int slice);
 /* 1 when a calibration ran for this team (none was cached). */
 int sw_gpu_team_calibrated_now(const sw_gpu_team *t);
+/* 1 when a slice's threshold came from a calibration (run now or cached);
+ * 0 when no slice holds a sequence beyond the query-across-threads
+ * kernels' length, so that none needed one. */
+int sw_gpu_team_calibration_used(const sw_gpu_team *t);
 
 /* 1 when `t` was started for this configuration (the same GPUs as asked,
  * scoring, top N and options): a resident database keeps its team while

@@ -238,9 +238,10 @@ int sw_search_gpu(const sw_db *db, const sw_query_set *queries, const sw_scoring
     }
     for (int k = 1; k < sw_gpu_team_size(team); k++)
         st.gpu_thresholds_differ |= sw_gpu_team_threshold(team, k) != sw_gpu_team_threshold(team, 0);
-    st.gpu_threshold_source = options->gpu_threshold       ? "--threshold"
-                              : sw_gpu_team_calibrated_now(team) ? "calibrated now"
-                                                                 : "calibration cache";
+    st.gpu_threshold_source = options->gpu_threshold               ? "--threshold"
+                              : !sw_gpu_team_calibration_used(team) ? "no longer sequences"
+                              : sw_gpu_team_calibrated_now(team)    ? "calibrated now"
+                                                                    : "calibration cache";
     st.on_gpu = 1;
     st.gpu_streamed = sw_gpu_team_streams(team);
     sw_results_set_stats(r, &st);
