@@ -258,6 +258,9 @@ class Database:
         "cpu" or "gpu"; `gpus` None (every GPU), a number N (the first N)
         or a list of CUDA device numbers; `threads` 0 uses every core.
         `statistics`: "auto", "table" or "fit" (the program's --stats).
+        `gpu_memory`: the bytes the database may take on each GPU (0: its
+        free memory less a margin; the kernels' working buffers come on
+        top); a larger database is streamed in parts (--gpu-memory).
         Without `alignments`, only scores, E-values and bit scores are
         computed: coordinates and counts are 0, rows ""."""
         seqs, fasta = _queries(queries)
