@@ -8,7 +8,8 @@
 # Usage: scripts/fuzz.sh [-t SECONDS] [-j JOBS] [TARGET...]
 #   -t  seconds of fuzzing per target (default $SW_FUZZ_SECONDS, else 60)
 #   -j  targets fuzzed at once (default: the number of cores)
-#   TARGET: fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa fuzz_wire (default: all)
+#   TARGET: fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa fuzz_pssm fuzz_wire
+#           (default: all)
 # SW_FUZZ_CC names the compiler (default clang; it needs libFuzzer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ while getopts t:j: opt; do
 done
 shift $((OPTIND - 1))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa fuzz_wire)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa fuzz_pssm fuzz_wire)
 
 # Longest input each target is given: room for the seeds and a few
 # mutations past them; longer inputs only make each run slower.
@@ -39,6 +40,7 @@ max_len() {
   fuzz_matrix) echo 8192 ;;      # matrices are 2 to 3 kB; lines over 4 kB are refused
   fuzz_pair_input) echo 4096 ;;  # two short DNA records
   fuzz_msa) echo 8192 ;;         # small alignments; the self-alignment is capped at 64 x 300
+  fuzz_pssm) echo 16384 ;;       # PSSMs of 60-70 positions are 5-8 kB; alignments are capped at 64 x 400
   fuzz_wire) echo 4096 ;;        # a request's options and a short query; a few frames
   *) echo "fuzz: unknown target $1" >&2; exit 2 ;;
   esac

@@ -3,11 +3,11 @@
 # from tests/data and matrices/ in each target's input framing (see the
 # comment at the top of each fuzz_*.c); the database seeds are built with
 # MAKEDB, so no generated binary is kept in the repository.
-# Usage: seeds.sh MAKEDB SOURCE_DIR OUT_DIR [TARGET...] (default: all six)
+# Usage: seeds.sh MAKEDB SOURCE_DIR OUT_DIR [TARGET...] (default: all seven)
 set -eu
 makedb=$1 src=$2 out=$3
 shift 3
-[ $# -gt 0 ] || set -- fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa fuzz_wire
+[ $# -gt 0 ] || set -- fuzz_fasta fuzz_db fuzz_matrix fuzz_pair_input fuzz_msa fuzz_pssm fuzz_wire
 data=$src/tests/data
 work=$out/.work
 mkdir -p "$work"
@@ -91,6 +91,23 @@ for target; do
       { printf '\001'; cat "$f"; } > "$dir/$b.align"
       { printf '\003'; cat "$f"; } > "$dir/$b.weights"
     done
+    ;;
+  fuzz_pssm)
+    # Configuration byte: 0 a PSSM read with BLOSUM62, 2 without a matrix;
+    # 1 an alignment made into a PSSM, 3 the same as A3M, 5 with beta 10,
+    # 9 without pseudocounts.
+    for f in "$data"/pssm_*.pssm; do
+      b=$(basename "$f")
+      { printf '\000'; cat "$f"; } > "$dir/$b.blosum62"
+      { printf '\002'; cat "$f"; } > "$dir/$b.nomatrix"
+    done
+    for f in "$data"/pssm_sh3.afa "$data"/pssm_sh3.sto; do
+      b=$(basename "$f")
+      { printf '\001'; cat "$f"; } > "$dir/$b.columns"
+      { printf '\005'; cat "$f"; } > "$dir/$b.beta10"
+      { printf '\011'; cat "$f"; } > "$dir/$b.none"
+    done
+    { printf '\003'; cat "$data/pssm_sh3.a3m"; } > "$dir/pssm_sh3.a3m"
     ;;
   fuzz_wire)
     # Configuration byte 0: a request (hello, options, query name, query);
