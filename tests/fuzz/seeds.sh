@@ -108,6 +108,24 @@ for target; do
       { printf '\011'; cat "$f"; } > "$dir/$b.none"
     done
     { printf '\003'; cat "$data/pssm_sh3.a3m"; } > "$dir/pssm_sh3.a3m"
+    # swsearch's own format (sw_pssm_save), a query of four residues.
+    cat > "$work/own.pssm" <<'PSSM'
+swsearch-pssm 1
+label tiny
+sequences 1
+effective 1
+matrix BLOSUM62
+gaps 11 1
+length 4
+columns A R N D C Q E G H I L K M F P S T W Y V B J Z X * U O
+1 M -1 -1 -2 -3 -1 0 -2 -3 -2 1 2 -1 5 0 -2 -1 -1 -1 -1 1 -3 2 -1 -1 -1 -1 -1
+2 K -1 2 0 -1 -3 1 1 -2 -1 -3 -2 5 -1 -3 -1 0 -1 -3 -2 -2 0 -2 1 -1 -1 -3 5
+3 V 0 -3 -3 -3 -1 -2 -2 -3 -3 3 1 -2 1 -1 -2 -2 0 -3 -1 4 -3 3 -2 -1 -1 -1 -2
+4 W -3 -3 -4 -4 -2 -2 -3 -2 -2 -3 -2 -3 -1 1 -4 -3 -2 11 2 -3 -4 -2 -3 -2 -2 -2 -3
+end
+PSSM
+    { printf '\000'; cat "$work/own.pssm"; } > "$dir/own.pssm.blosum62"
+    { printf '\002'; cat "$work/own.pssm"; } > "$dir/own.pssm.nomatrix"
     ;;
   fuzz_wire)
     # Configuration byte 0: a request (hello, options, query name, query);
