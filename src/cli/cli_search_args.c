@@ -31,9 +31,10 @@ static void search_usage(FILE *out)
           "                        each round's hits of a query with an E-value up to\n"
           "                        --inclusion-evalue are aligned to it and their\n"
           "                        profile (a PSSM) is searched next, up to N rounds or\n"
-          "                        until a round includes nothing new; the output is\n"
-          "                        each query's last round. The queries still iterating\n"
-          "                        are searched together in each round\n"
+          "                        until a round includes nothing new (0: until then,\n"
+          "                        at most 100 rounds); the output is each query's\n"
+          "                        last round. The queries still iterating are searched\n"
+          "                        together in each round\n"
           "      --inclusion-evalue X  E-value up to which hits enter the profile\n"
           "                        (default 0.002, as psiblast's)\n"
           "      --save-pssm FILE  write the profile the last round's hits make\n"
@@ -184,7 +185,10 @@ int cli_search_parse(int argc, char **argv, int for_server, search_args *a)
         if (cli_option_once(&seen, c, longopts)) return CLI_EXIT_USAGE;
         switch (c) {
         case OPT_ITERATIONS:
-            if (cli_parse_long("--iterations", optarg, 1, 100, &a->iterations)) return CLI_EXIT_USAGE;
+            /* 0: until no round includes anything new, as psiblast's
+             * -num_iterations 0, within the most rounds taken. */
+            if (cli_parse_long("--iterations", optarg, 0, CLI_MAX_ITERATIONS, &a->iterations)) return CLI_EXIT_USAGE;
+            if (a->iterations == 0) a->iterations = CLI_MAX_ITERATIONS;
             break;
         case OPT_INCLUSION: {
             char *end = NULL;

@@ -7,6 +7,10 @@
 
 #include "cli_common.h"
 
+/* The most rounds of an iterated search (--iterations 0 asks for rounds
+ * until nothing new is included, within these). */
+#define CLI_MAX_ITERATIONS 100
+
 typedef struct search_args {
     const char *query_path, *db_path, *out_path, *matrix, *outfmt, *server_path;
     long top, gap_open, gap_extend, threads;
@@ -26,7 +30,8 @@ typedef struct search_args {
      * alignment whose PSSM is the query (--msa); in a request, what the
      * query text the client sends is (--query-kind). */
     int query_kind;
-    /* An iterated search (--iterations N, 0: not one), PSI-BLAST's way. */
+    /* An iterated search (--iterations N, 0: not one; --iterations 0 is
+     * stored as CLI_MAX_ITERATIONS), PSI-BLAST's way. */
     long iterations;
     double inclusion;         /* --inclusion-evalue */
     const char *save_pssm;    /* --save-pssm, or NULL */

@@ -358,7 +358,14 @@ grep -v "^# Iteration\|^# Profile" "$tmp/iter1.out" | cmp -s - "$tmp/plain7.out"
   fail "--iterations 1: not the plain search"
 expect 0 "the saved profile as the query" -- "$swsearch" search --pssm "$tmp/saved.pssm" -d "$tmp/db" -e 1000
 out_has "s1"
-expect 2 "--iterations 0" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --iterations 0
+expect 0 "--iterations 0 (until nothing new)" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 7 \
+  -e 1000 --iterations 0 --inclusion-evalue 1 -o "$tmp/iter0.out"
+"$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --outfmt 7 -e 1000 --iterations 100 --inclusion-evalue 1 \
+  -o "$tmp/iter100.out"
+cmp -s "$tmp/iter0.out" "$tmp/iter100.out" && pass || fail "--iterations 0: not --iterations 100"
+expect 2 "--iterations -1" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --iterations -1
+err_has "--iterations"
+expect 2 "--iterations 101" -- "$swsearch" search -q "$tmp/q.fa" -d "$tmp/db" --iterations 101
 err_has "--iterations"
 expect 2 "--iterations with --server" -- "$swsearch" search -q "$tmp/q.fa" --server "$tmp/none.sock" --iterations 2
 err_has "a server runs single searches"
