@@ -10,14 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 enum { SYMBOLS = SW_MSA_GAP + 1 };
+
+/* Draws from the background frequencies that observations() weighs. */
+enum { MAX_DRAWS = 400 };
 
 /* The alignment cut to the query's columns: rows x length codes, and each
  * row's span (first and last position with a residue; first > last for a
  * row with none). */
-/* Draws from the background frequencies that observations() weighs. */
-enum { MAX_DRAWS = 400 };
-
 typedef struct block_input {
     size_t rows, length;
     uint8_t *x;
@@ -142,8 +145,6 @@ static int8_t log_odds(double q, double p, double lambda)
     return (int8_t)(v < SW_PSSM_FLOOR ? SW_PSSM_FLOOR : v > 127 ? 127 : v);
 }
 
-/* Scores of position i from its weights (see sw_pssm_from_msa). Returns 0
- * when the position takes the matrix's row instead. */
 /* The weight of a column's pseudocounts from its frequencies f and its
  * observations alpha (see sw_pssm_from_msa); *alpha becomes 0 where the
  * column is too close to the background to tell. */
@@ -162,6 +163,8 @@ static double column_pseudocounts(const double f[20], double *alpha)
     return 30;
 }
 
+/* Scores of position i from its weights (see sw_pssm_from_msa). Returns 0
+ * when the position takes the matrix's row instead. */
 static int score_position(const block_input *in, size_t i, const block_weights *b, const double *q, double lambda,
                           double beta, int8_t *row)
 {
@@ -213,9 +216,7 @@ static int mark_copies(block_input *in, sw_error *err)
         return sw_error_set(err, SW_ENOMEM, "out of memory for the alignment");
     }
     for (size_t r = 0; r < in->rows; ++r) {
-        uint64_t h = 1469598103934665603ull; /* FNV-1a */
-        for (size_t i = 0; i < in->length; ++i) h = (h ^ at(in, r, i)) * 1099511628211ull;
-        keys[r] = (row_key){h, r};
+        keys[r] = (row_key){XXH3_64bits(in->x + r * in->length, in->length), r};
         in->unique[r] = 1;
     }
     qsort(keys, in->rows, sizeof *keys, by_hash);

@@ -53,6 +53,19 @@ static void check_pssm(const sw_pssm *p, int built)
     free(text);
 }
 
+/* What a reader or the builder gave: a PSSM that keeps its promises, or a
+ * failure that keeps its own. */
+static void check_made(int rc, sw_pssm *p, const sw_error *err, int built)
+{
+    if (rc == SW_OK) {
+        check_pssm(p, built);
+        sw_pssm_free(p);
+    } else {
+        FUZZ_CHECK(p == NULL);
+        fuzz_check_error(rc, err);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -73,13 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (cfg & CFG_NO_PSEUDO) o.pseudocounts = 0;
             sw_pssm *p = NULL;
             rc = sw_pssm_from_msa(msa, m, &o, &p, &err);
-            if (rc == SW_OK) {
-                check_pssm(p, 1);
-                sw_pssm_free(p);
-            } else {
-                FUZZ_CHECK(p == NULL);
-                fuzz_check_error(rc, &err);
-            }
+            check_made(rc, p, &err, 1);
         } else if (rc != SW_OK) {
             FUZZ_CHECK(msa == NULL);
             fuzz_check_error(rc, &err);
@@ -88,13 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         sw_pssm *p = NULL;
         const int rc = sw_pssm_parse(text, len, "fuzz.pssm", cfg & CFG_A3M_OR_NO_MATRIX ? NULL : m, &p, &err);
-        if (rc == SW_OK) {
-            check_pssm(p, 0);
-            sw_pssm_free(p);
-        } else {
-            FUZZ_CHECK(p == NULL);
-            fuzz_check_error(rc, &err);
-        }
+        check_made(rc, p, &err, 0);
     }
     sw_matrix_free(m);
     return 0;
