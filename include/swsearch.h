@@ -587,8 +587,11 @@ SW_API void sw_aligner_free(sw_aligner *a);
 SW_API int sw_aligner_set_scores(sw_aligner *a, int match, int mismatch, int gap_open, int gap_extend,
                                  sw_error *err);
 SW_API int sw_aligner_set_device(sw_aligner *a, sw_device device, sw_error *err);
-/* The forward pass's row slices on `count` GPUs (`gpus` their CUDA device
- * numbers; NULL: 0, 1, ...); 0 or 1: one GPU, `gpus[0]` or 0. */
+/* The forward pass on `count` GPUs (`gpus` their CUDA device numbers;
+ * NULL: 0, 1, ...; a number may repeat, its strips then share that GPU);
+ * 0 or 1: one GPU, `gpus[0]` or 0. The cudalign engine cuts it into
+ * column strips that run at once (sw_aligner_set_gpu_split()); the
+ * overlap engine into row slices. */
 SW_API int sw_aligner_set_gpus(sw_aligner *a, const int *gpus, int count, sw_error *err);
 SW_API int sw_aligner_set_threads(sw_aligner *a, int threads, sw_error *err);
 /* The k best alignments that share no cell (1, the default: the best
@@ -645,6 +648,17 @@ SW_API int sw_aligner_set_engine(sw_aligner *a, sw_align_engine engine, sw_error
  * only cells where no alignment can reach the best score found so far, so
  * the result is the same; turning it off is for measuring it. */
 SW_API int sw_aligner_set_pruning(sw_aligner *a, int pruning, sw_error *err);
+
+/* How the cudalign engine cuts a forward pass between GPUs: column strips,
+ * each strip starting on the rows the strip on its left has finished
+ * (CUDAlign 4.0; the default), or row slices, each started early from a
+ * row of zeros and recomputed where the row above differs (the method of
+ * several processes, kept for comparison). */
+typedef enum {
+    SW_ALIGN_SPLIT_COLUMNS = 0,
+    SW_ALIGN_SPLIT_ROWS = 1
+} sw_align_split;
+SW_API int sw_aligner_set_gpu_split(sw_aligner *a, sw_align_split split, sw_error *err);
 
 /* Progress of a run: `pass` 1 (forward), 2 (start) or 3 (the paths), `done`
  * cells of `total` in it. Passes 1 and 2 end with a call where done ==
@@ -725,6 +739,7 @@ typedef struct sw_aligned_stats {
     uint64_t path_cells;      /* cells their divide and conquer computed */
     uint64_t path_gpu_cells, path_gpu_passes; /* of those, on the GPU, and its passes */
     double path_gpu_seconds;  /* while at least one of those passes was on the GPU */
+    int strips;               /* column strips of the forward pass across GPUs (0: not in strips) */
 } sw_aligned_stats;
 
 SW_API int sw_aligned_get_stats(const sw_aligned *r, sw_aligned_stats *out, sw_error *err);

@@ -59,7 +59,7 @@ struct sw_aligner {
     int engine_set; /* engine replaces device's choice */
     int gpus[SW_ALIGNER_MAX_GPUS];
     int num_gpus, gpus_listed;
-    int threads, best, with_path, no_pruning;
+    int threads, best, with_path, no_pruning, row_slices;
     sw_align_progress_fn progress;
     void *progress_user;
     double progress_interval;
@@ -197,6 +197,15 @@ int sw_aligner_set_pruning(sw_aligner *a, int pruning, sw_error *err)
 {
     SW_API_CHECK(a, "sw_aligner_set_pruning", "aligner");
     a->no_pruning = !pruning;
+    return SW_OK;
+}
+
+int sw_aligner_set_gpu_split(sw_aligner *a, sw_align_split split, sw_error *err)
+{
+    SW_API_CHECK(a, "sw_aligner_set_gpu_split", "aligner");
+    if (split != SW_ALIGN_SPLIT_COLUMNS && split != SW_ALIGN_SPLIT_ROWS)
+        return sw_error_set(err, SW_EINVAL, "no split %d of the forward pass", (int)split);
+    a->row_slices = split == SW_ALIGN_SPLIT_ROWS;
     return SW_OK;
 }
 
@@ -389,6 +398,7 @@ static int align_seqs_run(sw_aligner *a, align_seqs *s, sw_aligned **out, sw_err
         .note = a->message,
         .note_user = a->message_user,
         .no_pruning = a->no_pruning,
+        .row_slices = a->row_slices,
         .slices = slices,
         .gpus = a->num_gpus,
         .devices = a->gpus_listed && a->num_gpus > 1 ? a->gpus : NULL,
@@ -477,6 +487,7 @@ static int align_seqs_run(sw_aligner *a, align_seqs *s, sw_aligned **out, sw_err
     st->rounds = first->rounds;
     st->chunks = first->chunks;
     st->recomputed = first->recomputed;
+    st->strips = first->strips;
     *out = r;
     return SW_OK;
 }

@@ -40,10 +40,14 @@ static const char help[] =
     "                      CUDAlign papers (+1, -3, -5, -2)\n"
     "  -t, --threads T     CPU engine threads (default: all cores)\n"
     "      --gpu ID        CUDA device number (default 0)\n"
-    "      --gpus N        GPU engines: cut the forward pass's rows into N slices\n"
-    "                      on GPUs ID .. ID + N - 1 of this machine, one each\n"
-    "                      (default 1; exact: slices whose row above changes\n"
-    "                      are recomputed)\n"
+    "      --gpus N        GPU engines: the forward pass on GPUs ID .. ID + N - 1\n"
+    "                      of this machine (default 1): the cudalign engine cuts\n"
+    "                      it into N column strips that run at once, each\n"
+    "                      starting on the rows its left neighbour has done;\n"
+    "                      the overlap engine into N row slices\n"
+    "      --split S       with --gpus: columns (default) or rows, the cudalign\n"
+    "                      engine in row slices instead (exact: slices whose\n"
+    "                      row above changes are recomputed), to compare\n"
     "      --no-pruning    GPU engine: compute every cell of the matrix; by default\n"
     "                      it skips the parts where no alignment can reach the\n"
     "                      best score found so far (exact either way)\n"
@@ -116,6 +120,7 @@ typedef struct align_args {
     sw_align_format format;
     int quiet, progress, no_pruning;
     long best, gpus;
+    int row_slices;
     int format_given, alignment;
     const char *plot_path;
     int view;
@@ -161,7 +166,7 @@ static int parse_score(const char *option, const char *text, long min, long max,
 static int parse_args(int argc, char **argv, align_args *a)
 {
     enum { OPT_MATCH = 256, OPT_MISMATCH, OPT_GAP_OPEN, OPT_GAP_EXTEND, OPT_GPU, OPT_PROGRESS, OPT_NO_PRUNING, OPT_GPUS,
-           OPT_VIEW, OPT_PLOT };
+           OPT_VIEW, OPT_PLOT, OPT_SPLIT };
     static const struct option longopts[] = {
         {"engine", required_argument, NULL, 'e'},   {"match", required_argument, NULL, OPT_MATCH},
         {"mismatch", required_argument, NULL, OPT_MISMATCH},
@@ -172,7 +177,7 @@ static int parse_args(int argc, char **argv, align_args *a)
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"no-pruning", no_argument, NULL, OPT_NO_PRUNING}, {"quiet", no_argument, NULL, 'q'},
         {"best", required_argument, NULL, 'k'},     {"gpus", required_argument, NULL, OPT_GPUS},
         {"alignment", no_argument, NULL, 'a'},      {"view", required_argument, NULL, OPT_VIEW},
-        {"plot", required_argument, NULL, OPT_PLOT},
+        {"plot", required_argument, NULL, OPT_PLOT},  {"split", required_argument, NULL, OPT_SPLIT},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->scoring.match = SW_ALIGN_DEFAULT_MATCH;
@@ -253,6 +258,14 @@ static int parse_args(int argc, char **argv, align_args *a)
             break;
         case OPT_PROGRESS: a->progress = 1; break;
         case OPT_NO_PRUNING: a->no_pruning = 1; break;
+        case OPT_SPLIT:
+            if (!strcmp(optarg, "columns")) a->row_slices = 0;
+            else if (!strcmp(optarg, "rows")) a->row_slices = 1;
+            else {
+                fprintf(stderr, "swsearch align: --split: '%s' is not columns or rows\n", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
         case 'q': a->quiet = 1; break;
         case 'h': fputs(help, stdout); return -1;
         default: return cli_option_error(c, argv, "align");
@@ -373,7 +386,9 @@ static void print_summary(const sw_aligned_stats *r)
     const int processes = r->processes, gpus = r->gpus;
     fprintf(stderr, "swsearch: %s engine: ", sw_align_engine_name(r->engine));
     print_pass("forward", forward, r->forward_pruned, r->forward_seconds);
-    if (processes > 1 || gpus > 1)
+    if (r->strips > 1)
+        fprintf(stderr, " [%d GPUs, %d column strips]", gpus, r->strips);
+    else if (processes > 1 || gpus > 1)
         fprintf(stderr, " [%d %s, %d recomputation round%s, %lld slice%s recomputed]", processes > 1 ? processes : gpus,
                 processes > 1 ? "processes" : "GPUs", r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed,
                 r->recomputed == 1 ? "" : "s");
@@ -399,7 +414,8 @@ static int configure(sw_aligner *al, const align_args *a, sw_error *err)
                                     a->scoring.gap_extend, err)) ||
         (rc = sw_aligner_set_engine(al, a->engine, err)) || (rc = sw_aligner_set_threads(al, (int)a->threads, err)) ||
         (rc = sw_aligner_set_gpus(al, gpus, (int)a->gpus, err)) || (rc = sw_aligner_set_best(al, (int)a->best, err)) ||
-        (rc = sw_aligner_set_path(al, a->alignment, err)) || (rc = sw_aligner_set_pruning(al, !a->no_pruning, err)))
+        (rc = sw_aligner_set_path(al, a->alignment, err)) || (rc = sw_aligner_set_pruning(al, !a->no_pruning, err)) ||
+        (rc = sw_aligner_set_gpu_split(al, a->row_slices ? SW_ALIGN_SPLIT_ROWS : SW_ALIGN_SPLIT_COLUMNS, err)))
         return rc;
     return sw_aligner_set_messages(al, cli_warn, NULL, err);
 }

@@ -12,6 +12,7 @@
 #include "sw_pair_cpu.h"
 #include "sw_pair_gpu.h"
 #include "sw_pair_overlap.h"
+#include "sw_pair_strips.h"
 #include "sw_pair_team.h"
 #include "sw_pool.h"
 
@@ -32,6 +33,7 @@ typedef struct pass_job {
     const sw_pair_pass *pass;
     sw_pair_engine engine;
     const sw_pair_options *opt;
+    const sw_pair_gpu_strips *strips; /* the forward pass in column strips; NULL: on one engine */
     sw_pair_hit hit;
     sw_pair_overlap_stats overlap;
     int rc;
@@ -41,6 +43,7 @@ typedef struct pass_job {
 
 static int run_engine(pass_job *job)
 {
+    if (job->strips) return sw_pair_gpu_strips_run(job->pass, job->strips, &job->hit, NULL, &job->err);
     switch (job->engine) {
     case SW_PAIR_ENGINE_CPU: return sw_pair_cpu_run(job->pass, job->opt->threads, &job->hit, &job->err);
     case SW_PAIR_ENGINE_OVERLAP: {
@@ -148,6 +151,38 @@ static int slice_device(const sw_pair_options *o, int k)
     return o->devices ? o->devices[k] : o->device + k;
 }
 
+/* Column strips for a pass on `parts` GPUs (`o`'s devices), their widths
+ * from each device's capacity (sw_pair_strips.h); fewer strips where the
+ * pass is too short for so many. A local pass is cut by its shorter
+ * sequence, an anchored one by b (sw_pair_gpu_strips_run). */
+static int plan_strips(const sw_pair_pass *pass, const sw_pair_options *o, int parts, int *devices,
+                       uint64_t *widths, sw_pair_gpu_strips *out, sw_error *err)
+{
+    const uint64_t a_len = pass->a_len, b_len = pass->b_len;
+    const int by_b = pass->mode == SW_PAIR_ANCHORED || a_len >= b_len;
+    const uint64_t rows = by_b ? a_len : b_len, cols = by_b ? b_len : a_len;
+    int count = parts < SW_PAIR_GPU_MAX_STRIPS ? parts : SW_PAIR_GPU_MAX_STRIPS;
+    if ((uint64_t)count > cols) count = cols ? (int)cols : 1;
+    for (;;) {
+        double speed[SW_PAIR_GPU_MAX_STRIPS];
+        uint64_t held[SW_PAIR_GPU_MAX_STRIPS];
+        for (int k = 0; k < count; ++k) {
+            devices[k] = slice_device(o, k);
+            int share = 0;
+            for (int j = 0; j < count; ++j) share += slice_device(o, j) == devices[k];
+            const int rc = sw_pair_gpu_strip_capacity(devices[k], share, &held[k], &speed[k], err);
+            if (rc) return rc;
+        }
+        const int used = sw_pair_strip_widths(rows, cols, count, speed, held, widths);
+        if (used < 1) return sw_error_set(err, SW_EINVAL, "pairwise alignment: no strips for %llu columns",
+                                          (unsigned long long)cols);
+        if (used == count) break;
+        count = used;
+    }
+    *out = (sw_pair_gpu_strips){count, devices, widths, !o->no_pruning};
+    return SW_OK;
+}
+
 static uint8_t *reversed_prefix(const uint8_t *s, uint64_t len)
 {
     uint8_t *r = malloc(len ? len : 1);
@@ -211,7 +246,19 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     job.engine = engine;
     job.opt = &opt;
     double t0 = sw_clock_seconds();
-    if (parts > 1) {
+    int strip_devices[SW_PAIR_GPU_MAX_STRIPS];
+    uint64_t strip_widths[SW_PAIR_GPU_MAX_STRIPS];
+    sw_pair_gpu_strips strips;
+    const int in_strips = parts > 1 && !sliced && engine == SW_PAIR_ENGINE_CUDALIGN && !opt.row_slices;
+    if (in_strips) {
+        if ((rc = plan_strips(&pass, &opt, parts, strip_devices, strip_widths, &strips, err))) return rc;
+        job.strips = &strips;
+        rc = run_pass(&job, 1, a_len * b_len, err);
+        job.strips = NULL;
+        if (rc) return rc;
+        out->strips = strips.count;
+        out->chunks = strips.count;
+    } else if (parts > 1) {
         sw_pair_split_stats split;
         pass.cells_done = NULL;
         if (sliced) {
@@ -299,8 +346,17 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     /* The overlap engine runs local passes only: the start pass goes to
      * the CUDAlign engine, on the same GPU. */
     if (engine == SW_PAIR_ENGINE_OVERLAP) job.engine = SW_PAIR_ENGINE_CUDALIGN;
+    /* After a forward pass in strips the start pass runs in strips too. */
+    if (in_strips && !box_count && (rc = plan_strips(&pass, &opt, parts, strip_devices, strip_widths, &strips, err))) {
+        free(ra);
+        free(rb);
+        free(boxes);
+        return rc;
+    }
+    job.strips = in_strips && !box_count ? &strips : NULL;
     t0 = sw_clock_seconds();
     rc = run_pass(&job, 2, a_span * b_span, err);
+    job.strips = NULL;
     free(ra);
     free(rb);
     free(boxes);

@@ -43,13 +43,17 @@ typedef struct sw_pair_options {
      * pass's rows on the engine asked for; the start pass runs on rank 0,
      * the only one whose result has the start. NULL: one process. */
     const sw_pair_slice_ops *slices;
-    /* GPU engines in one process: the forward pass's row slices on this
-     * many GPUs, one thread driving each, by the method of the slices
-     * above; 0 or 1: one GPU. */
+    /* GPU engines in one process: the forward pass on this many GPUs
+     * (see row_slices); 0 or 1: one GPU. */
     int gpus;
     /* The CUDA device of each of those slices, gpus of them; NULL: device,
      * device + 1, ... A device may repeat: its slices then share it. */
     const int *devices;
+    /* Several GPUs in one process: the CUDAlign engine's forward pass runs
+     * in column strips (sw_pair_gpu_strips_run, the default), or with
+     * this set in row slices like the processes above (for comparison).
+     * The overlap engine always runs row slices. */
+    int row_slices;
     /* Cells no alignment may use (sw_pair_pass.h): both passes honor
      * them. sw_pair_align_best() sets them; NULL: none. */
     const sw_pair_box *forbidden;
@@ -69,6 +73,7 @@ typedef struct sw_pair_result {
      * recomputed over all rounds */
     int rounds;
     int64_t chunks, recomputed;
+    int strips; /* column strips of the forward pass across GPUs (0: it ran otherwise) */
 } sw_pair_result;
 
 int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,

@@ -281,6 +281,8 @@ expect 2 "--gpus 0" -- "$swsearch" align "$tmp/two.fa" --gpus 0
 err_has "--gpus needs a whole number"
 expect 1 "--gpus with the CPU engine" -- "$swsearch" align "$tmp/two.fa" --gpus 2 --engine cpu
 err_has "several GPUs need a GPU engine"
+expect 2 "--split diagonal" -- "$swsearch" align "$tmp/two.fa" --gpus 2 --split diagonal
+err_has "--split: 'diagonal' is not columns or rows"
 if "$swsearch" align "$tmp/two.fa" --best 3 --engine cudalign -q > "$tmp/g.tsv" 2> /dev/null; then
   "$swsearch" align "$tmp/two.fa" --best 3 --engine cpu -q > "$tmp/c.tsv"
   cmp -s "$tmp/g.tsv" "$tmp/c.tsv" && pass || fail "--best on cudalign differs from CPU"

@@ -454,9 +454,11 @@ static void check_cuts(uint64_t m, uint64_t n, const sw_pair_scoring *sc)
     free(b);
 }
 
-/* Row slices on threads of one process, one GPU engine each (--gpus),
- * here all on device 0: the exchange of boundary rows between threads and
- * the recomputation of slices, against the CPU engine. */
+/* Several GPUs in one process (--gpus), here all device 0, whole
+ * alignments against the CPU engine's: the CUDAlign engine in column
+ * strips (as many as the pass is long enough for) and in row slices, the
+ * overlap engine in row slices (the exchange of boundary rows between
+ * threads and the recomputation of slices). */
 static void check_team(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
                        const sw_pair_scoring *sc)
 {
@@ -468,10 +470,11 @@ static void check_team(const char *what, const uint8_t *a, uint64_t m, const uin
         cr_expect_fail("FAIL %s: CPU: %s", what, err.message);
         return;
     }
-    const sw_pair_engine engines[2] = {SW_PAIR_ENGINE_CUDALIGN, SW_PAIR_ENGINE_OVERLAP};
-    for (int e = 0; e < 2; ++e)
+    const sw_pair_engine engines[3] = {SW_PAIR_ENGINE_CUDALIGN, SW_PAIR_ENGINE_CUDALIGN, SW_PAIR_ENGINE_OVERLAP};
+    for (int e = 0; e < 3; ++e)
         for (int members = 2; members <= 4; members += 2) {
             opt.engine = engines[e];
+            opt.row_slices = e == 1;
             opt.gpus = members;
             opt.devices = devices;
             if (sw_pair_align(a, m, b, n, sc, &opt, &got, &err)) {
@@ -507,6 +510,105 @@ static void check_teams(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
     check_team(what, subject, m, query, q, sc);
     snprintf(what, sizeof what, "slices: random %llu x %llu", (unsigned long long)q, (unsigned long long)m);
     check_team(what, query, q, related, m / 2, sc);
+    free(copy);
+    free(related);
+    free(query);
+    free(subject);
+}
+
+/* Column strips on device 0 (sw_pair_gpu_strips_run), strips sharing it,
+ * against the CPU engine: widths of `count` strips cutting the shorter
+ * sequence, with and without pruning. */
+static void check_strips_widths(const char *what, const sw_pair_pass *pass, const sw_pair_hit *want,
+                                const uint64_t *widths, int count)
+{
+    static const int devices[SW_PAIR_GPU_MAX_STRIPS] = {0};
+    for (int prune = 0; prune <= 1; ++prune) {
+        sw_pair_gpu_strips s = {count, devices, widths, prune};
+        sw_pair_hit got;
+        sw_pair_gpu_strip_stats st[SW_PAIR_GPU_MAX_STRIPS];
+        sw_error err;
+        sw_error_clear(&err);
+        if (sw_pair_gpu_strips_run(pass, &s, &got, st, &err)) {
+            cr_expect_fail("FAIL %s: %d strips (%llu, ...), prune %d: %s", what, count,
+                           (unsigned long long)widths[0], prune, err.message);
+            continue;
+        }
+        /* A local pass sweeps every cell; an anchored one stops early. */
+        uint64_t cells = 0;
+        for (int k = 0; k < count; ++k) cells += st[k].cells + st[k].pruned;
+        const uint64_t all = pass->a_len * pass->b_len;
+        if (got.score != want->score || got.a_end != want->a_end || got.b_end != want->b_end ||
+            (pass->mode == SW_PAIR_LOCAL ? cells != all : cells > all))
+            cr_expect_fail("FAIL %s (%llu x %llu): %d strips (%llu, %llu, ...), prune %d: GPU %d at %llu/%llu, CPU %d "
+                           "at %llu/%llu; %llu cells swept",
+                           what, (unsigned long long)pass->a_len, (unsigned long long)pass->b_len, count,
+                           (unsigned long long)widths[0], (unsigned long long)(count > 1 ? widths[1] : 0), prune,
+                           got.score, (unsigned long long)got.a_end, (unsigned long long)got.b_end, want->score,
+                           (unsigned long long)want->a_end, (unsigned long long)want->b_end,
+                           (unsigned long long)cells);
+    }
+}
+
+/* Strip borders of every kind for `pass` (cut by `cols` columns): a strip
+ * of 1, 255, 256 and 257 columns, uneven widths, and 2 to 4 equal strips. */
+static void check_strip_cuts(const char *what, const sw_pair_pass *pass, const sw_pair_hit *want, uint64_t cols)
+{
+    if (cols < 800) return;
+    const uint64_t widths[][4] = {
+        {1, cols - 1},
+        {cols - 1, 1},
+        {255, 256, 257, cols - 768},
+        {cols / 7, cols / 2, cols - cols / 7 - cols / 2},
+        {cols / 2, cols - cols / 2},
+        {cols / 3, cols / 3, cols - 2 * (cols / 3)},
+        {cols / 4, cols / 4, cols / 4, cols - 3 * (cols / 4)},
+    };
+    const int counts[] = {2, 2, 4, 3, 2, 3, 4};
+    for (size_t t = 0; t < sizeof counts / sizeof counts[0]; ++t)
+        check_strips_widths(what, pass, want, widths[t], counts[t]);
+}
+
+/* The local pass in strips, then the start pass (anchored, over the
+ * reversed prefixes, as sw_pair_align runs it) in strips of b. */
+static void check_strips(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
+                         const sw_pair_scoring *sc)
+{
+    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_hit want;
+    if (cpu_hit(what, &pass, 0, &want)) return;
+    check_strip_cuts(what, &pass, &want, m < n ? m : n);
+    if (want.score <= 0) return;
+    uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
+    for (uint64_t i = 0; i < want.a_end; ++i) ra[i] = a[want.a_end - 1 - i];
+    for (uint64_t j = 0; j < want.b_end; ++j) rb[j] = b[want.b_end - 1 - j];
+    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_hit start;
+    char anchored[128];
+    snprintf(anchored, sizeof anchored, "%s, start pass", what);
+    if (!cpu_hit(anchored, &back, 0, &start)) check_strip_cuts(anchored, &back, &start, want.b_end);
+    free(ra);
+    free(rb);
+}
+
+static void check_strip_pairs(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
+{
+    uint64_t len;
+    uint8_t *subject = random_seq(m, 0), *query = random_seq(q, 1);
+    uint8_t *related = mutate(subject, m, 20, &len);
+    char what[96];
+    snprintf(what, sizeof what, "strips: related %llu", (unsigned long long)m);
+    check_strips(what, subject, m, related, len, sc); /* the alignment crosses every border */
+    check_strips(what, related, len, subject, m, sc);
+    snprintf(what, sizeof what, "strips: identical %llu", (unsigned long long)m);
+    check_strips(what, subject, m, subject, m, sc);
+    uint8_t *copy = mutate(query, q, 30, &len);
+    memcpy(subject + m / 3, copy, len < m - m / 3 ? len : m - m / 3);
+    snprintf(what, sizeof what, "strips: %llu x %llu", (unsigned long long)m, (unsigned long long)q);
+    check_strips(what, subject, m, query, q, sc); /* the query's columns cut */
+    check_strips(what, query, q, subject, m, sc); /* transposed: the same, rows first in ties */
+    snprintf(what, sizeof what, "strips: random %llu x %llu", (unsigned long long)q, (unsigned long long)m);
+    check_strips(what, query, q, related, m / 2, sc);
     free(copy);
     free(related);
     free(query);
@@ -627,6 +729,13 @@ Test(pair_gpu, cut_passes_hand_on_their_last_row)
 
 Test(pair_gpu, row_slices_on_threads) { check_teams(4000, 300, &paper); }
 
+Test(pair_gpu, column_strips_equal_the_cpu)
+{
+    check_strip_pairs(5000, 1200, &paper);
+    check_strip_pairs(3000, 900, &blastn);
+    check_strip_pairs(2500, 1000, &cheap_gaps);
+}
+
 Test(pair_gpu, short_against_long_pairs)
 {
     check_skinny(128, 300, 1, 20, &paper);
@@ -654,6 +763,8 @@ Test(pair_gpu_large, forbidden_boxes) { check_forbidden(200000, 3000, &paper); }
 Test(pair_gpu_large, best_k_equals_the_cpu_engine) { check_best_planted(300000, 4000, 4, &paper); }
 
 Test(pair_gpu_large, row_slices_on_threads) { check_teams(200000, 5000, &paper); }
+
+Test(pair_gpu_large, column_strips_equal_the_cpu) { check_strip_pairs(120000, 3000, &paper); }
 
 Test(pair_gpu_large, short_against_long_pairs)
 {

@@ -338,6 +338,8 @@ Test(api, aligner_best_k_and_errors)
     cr_assert_not_null(strstr(err.message, "position 3"), "%s", err.message);
     cr_assert_lt(sw_aligner_set_scores(a, 0, -1, 1, 1, &err), 0);
     cr_assert_eq(sw_aligner_set_best(a, 0, &err), SW_EINVAL);
+    cr_assert_eq(sw_aligner_set_gpu_split(a, SW_ALIGN_SPLIT_ROWS, &err), SW_OK);
+    cr_assert_eq(sw_aligner_set_gpu_split(a, (sw_align_split)2, &err), SW_EINVAL);
     sw_aligner_free(a);
 }
 

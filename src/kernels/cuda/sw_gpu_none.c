@@ -228,6 +228,25 @@ int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_options *opt, sw
     return no_pair_gpu(err);
 }
 
+int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gpu_strips *strips, sw_pair_hit *out,
+                           sw_pair_gpu_strip_stats *stats, sw_error *err)
+{
+    (void)pass;
+    (void)strips;
+    (void)stats;
+    memset(out, 0, sizeof *out);
+    return no_pair_gpu(err);
+}
+
+int sw_pair_gpu_strip_capacity(int device, int share, uint64_t *rows_in_flight, double *speed, sw_error *err)
+{
+    (void)device;
+    (void)share;
+    *rows_in_flight = 0;
+    *speed = 0;
+    return no_pair_gpu(err);
+}
+
 int sw_pair_gpu_rows_open(int device, const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len,
                           const sw_pair_scoring *scoring, sw_pair_gpu_rows **out, sw_error *err)
 {

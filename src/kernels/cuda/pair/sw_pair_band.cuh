@@ -91,7 +91,7 @@ struct warp_smem {
  * swaps the last two, for an engine that runs the pair transposed: its
  * rows are the columns of the pass. */
 template <bool ROWMAJOR = false>
-__device__ __forceinline__ bool better(const best_record &x, const best_record &y)
+__host__ __device__ __forceinline__ bool better(const best_record &x, const best_record &y)
 {
     if (x.score != y.score) return x.score > y.score;
     if (x.score <= 0) return false;
@@ -110,6 +110,20 @@ __device__ __forceinline__ unsigned long long load_acquire(const unsigned long l
 __device__ __forceinline__ void store_release(unsigned long long *p, unsigned long long v)
 {
     asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* The same at system scope: counters in host memory mapped into several
+ * devices (column strips). */
+__device__ __forceinline__ unsigned long long load_acquire_sys(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void store_release_sys(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
 __device__ __forceinline__ unsigned long long now_ns()
@@ -208,9 +222,31 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
         }
     }
 
+    /* Whether this launch is a column strip with a strip on its left. */
+    __device__ __forceinline__ bool strip_left() const { return !ROWS && p.left != nullptr; }
+
     /* The band's state at column 0. */
     __device__ void init_state()
     {
+        if (strip_left()) {
+            /* Column 0's left neighbours are the left strip's last column;
+             * the diagonal of the lane's first row is the row above there
+             * (row 0 of the matrix: its edge at that column). Phantom rows
+             * start as low as a cell can be. */
+#pragma unroll
+            for (int t = 0; t < ALPHA; ++t) {
+                const int2 v =
+                    row0 + t < p.m ? __ldcv(p.left + row0 + t) : make_int2((ANCHORED ? FLOOR : 0) - oe, FLOOR);
+                HO[t] = v.x;
+                E[t] = v.y;
+            }
+            dg = row0 == 0       ? edge(p.col_base) - oe
+                 : row0 - 1 < p.m ? __ldcv(p.left + row0 - 1).x
+                                  : (ANCHORED ? FLOOR : 0) - oe;
+            up_h = 0;
+            up_f = FLOOR;
+            return;
+        }
 #pragma unroll
         for (int t = 0; t < ALPHA; ++t) {
             HO[t] = edge(row0 + t + 1, true) - oe;
@@ -416,7 +452,8 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
     __device__ void load_top(long long c, const int2 *top)
     {
         for (long long col = c + lane; col < c + CHUNK; col += LANES)
-            if (col < n_eff) sm.in[col & (IN_SLOTS - 1)] = top ? __ldcg(top + col) : make_int2(edge(col + 1) - oe, FLOOR);
+            if (col < n_eff)
+                sm.in[col & (IN_SLOTS - 1)] = top ? __ldcg(top + col) : make_int2(edge(p.col_base + col + 1) - oe, FLOOR);
     }
 
     /* The band's last row, columns [q, qe), to `dst` and `copy` (may be NULL). */
@@ -540,14 +577,15 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
         long long h = (long long)hmax + oe;
         if (!ANCHORED && h < 0) h = 0;
         const long long goal = ROWS ? p.goal_rows : p.m;
-        const long long rows = max(goal - row0, 0ll) + 1, cols = p.n - (c0 - lane) + 1;
+        const long long rows = max(goal - row0, 0ll) + 1, cols = p.n + p.cols_after - (c0 - lane) + 1;
         const long long bound = h + reach(rows - ALPHA - 2, rows, cols - 2, cols);
         int top_h = sm.in[(c0 + lane) & (IN_SLOTS - 1)].x;
         for (int x = lane + LANES; x < CHUNK; x += LANES) top_h = max(top_h, sm.in[(c0 + x) & (IN_SLOTS - 1)].x);
         long long top = (long long)top_h + oe;
         if (!ANCHORED && top < 0) top = 0;
         const long long top_rows = max(goal - band_row, 0ll) + 1;
-        const long long top_bound = top + reach(top_rows - 1, top_rows, p.n - c0 - CHUNK - 1, p.n - c0 + 1);
+        const long long rest = p.n + p.cols_after;
+        const long long top_bound = top + reach(top_rows - 1, top_rows, rest - c0 - CHUNK - 1, rest - c0 + 1);
         return __all_sync(FULL, bound < thr && top_bound < thr);
     }
 
@@ -564,6 +602,60 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
         up_f = FLOOR;
         for (int x = lane; x < CHUNK; x += LANES)
             sm.out[(c0 - (LANES - 1) + x) & (IN_SLOTS - 1)] = make_int2(z, FLOOR);
+    }
+
+    /* Column strips: waits until the strip on the left has published the
+     * rows of the band starting at band_row (the row above them too: they
+     * come in band order), and takes the best score it had found as a
+     * floor for pruning. An abort from the host, or a wait far longer than
+     * the left strip's sweep, records a stall so that every wait of the
+     * launch ends and the host reports it. */
+    __device__ void wait_left(long long band_row, long long k)
+    {
+        if (lane == 0) {
+            const unsigned long long need = (unsigned long long)min(band_row + BAND_ROWS, p.m);
+            const unsigned long long since = now_ns();
+            while (load_acquire_sys(p.left_rows) < need) {
+                if (*(volatile const int *)p.abort || *(volatile unsigned long long *)p.stall) {
+                    atomicCAS(p.stall, 0ull, (1ull << 63) | (3ull << 60) | ((unsigned long long)(k & 0xfffffff) << 32));
+                    break;
+                }
+                if (now_ns() - since > p.left_wait_ns) {
+                    atomicCAS(p.stall, 0ull, (1ull << 63) | (3ull << 60) | ((unsigned long long)(k & 0xfffffff) << 32));
+                    break;
+                }
+                __nanosleep(256);
+            }
+            if (p.prune) {
+                const int b = *(volatile const int *)p.left_best;
+                if (b > 0) atomicMax(p.best_score, b);
+            }
+        }
+        __syncwarp();
+    }
+
+    /* Column strips: the band's states at the strip's last column (each
+     * lane's H - oe and E there once the sweep is over) to the strip on
+     * the right, published after the band above's so that a count of rows
+     * covers every row below it, with the best score found so far. */
+    __device__ void publish_right(long long band_row, long long k)
+    {
+#pragma unroll
+        for (int t = 0; t < ALPHA; ++t)
+            if (row0 + t < p.m) __stwt(p.right + row0 + t, make_int2(HO[t], E[t]));
+        __threadfence_system();
+        __syncwarp();
+        if (lane == 0) {
+            const unsigned long long since = now_ns();
+            while (load_acquire_sys(p.right_rows) < (unsigned long long)band_row && !stalled(p, since, 4, k, 0))
+                __nanosleep(64);
+            const int mine = p.prune ? *(volatile int *)p.best_score : 0;
+            volatile int *rb = p.right_best;
+            if (mine > *rb) *rb = mine;
+            __threadfence_system();
+            store_release_sys(p.right_rows, (unsigned long long)min(band_row + BAND_ROWS, p.m));
+        }
+        __syncwarp();
     }
 
     __device__ void run_band(long long k)
@@ -587,6 +679,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
             n_eff = w.y;
         }
         build_profile();
+        if (strip_left()) wait_left(band_row, k);
         init_state();
         if (ROWS && first > 0) {
             const int z = FLOOR - oe;
@@ -654,6 +747,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
             }
         }
         if (k > 0 && lane == 0) store_release(&p.consumed[link_in * PAD], seq_in + n);
+        if (!ROWS && p.right) publish_right(band_row, k);
         if (lane == 0) {
             const long long rows = min((long long)BAND_ROWS, p.m - band_row);
             const unsigned long long skipped = (unsigned long long)pruned_chunks * CHUNK * rows;

@@ -111,6 +111,28 @@ typedef struct sw_pair_args {
      * (i + 1, j) is forbidden, F where (i, j + 1) is, the pair where
      * (i, j) is. The rule reads the same in transposed coordinates. */
     int reversed;
+    /* Column strips of a pass (sw_pair_gpu_strips_run), one launch
+     * a strip: `left` holds the strip on the left's last column, (H - oe,
+     * E) a row for all m rows, readable as far as *left_rows counts, and
+     * *left_best is the best score that strip had found by then (a floor
+     * for pruning here); this strip leaves its own last column in `right`
+     * and raises *right_rows and *right_best band by band, in band order.
+     * Host memory mapped into every device, so that strips on different
+     * GPUs or on one hand over with no host thread between them; the host
+     * sets *abort to end every wait when a strip failed. col_base: the
+     * matrix's columns left of this strip (an anchored pass's first row
+     * counts them in its gap costs); cols_after: those right of it, which
+     * pruning's bound counts; left_wait_ns: how long a band may wait for
+     * its rows from the left. */
+    const int2 *left;
+    const unsigned long long *left_rows;
+    const int *left_best;
+    int2 *right;
+    unsigned long long *right_rows;
+    int *right_best;
+    const int *abort;
+    long long col_base, cols_after;
+    unsigned long long left_wait_ns;
     /* results and progress */
     unsigned long long *found;
     int *best_score;

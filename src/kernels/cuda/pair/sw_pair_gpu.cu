@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sw_pair_band.cuh"
 
@@ -269,6 +270,338 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     if (pass->bottom && (rc = sw_pair_band_download_row(g.bottom, n, p.oe, pass->bottom, err))) return rc;
     if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)(cells + pruned), __ATOMIC_RELAXED);
     if (stats) *stats = st;
+    return SW_OK;
+}
+
+/* ---- column strips (sw_pair_gpu_strips_run) ---- */
+
+namespace {
+
+/* What strip k owns on its device. */
+struct strip {
+    int device = 0;
+    long long first = 0, width = 0; /* its columns, 0-based */
+    int share = 1;                  /* strips on its device */
+    long long warps = 0;
+    gpu_buffers g;
+    unsigned long long *cells_host_dev = nullptr;
+    bool launched = false, done = false;
+    double seconds = 0; /* from the first launch to this strip's end, seen by the host */
+};
+
+double now_seconds()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A hand-over from strip k to strip k + 1 in mapped host memory: the
+ * counters, then the column (m rows) 128 bytes in. */
+struct border_head {
+    unsigned long long rows;
+    int best;
+    int pad[29];
+};
+static_assert(sizeof(border_head) == 128, "the column starts 128 bytes in");
+
+/* The mapped host memory of a run: the abort flag and the borders. */
+struct strips_host {
+    int *abort = nullptr;
+    void *borders[SW_PAIR_GPU_MAX_STRIPS] = {};
+
+    ~strips_host()
+    {
+        if (abort) cudaFreeHost(abort);
+        for (void *b : borders)
+            if (b) cudaFreeHost(b);
+    }
+};
+
+/* Sets up strip x (its device current) and launches its kernel. */
+int launch_strip(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, strips_host &h, strip *all, int k,
+                 sw_error *err)
+{
+    strip &x = all[k];
+    gpu_buffers &g = x.g;
+    /* A local pass's longer sequence is the rows (see sw_pair_gpu_strips_run). */
+    const bool anchored = pass->mode == SW_PAIR_ANCHORED;
+    const bool transposed = !anchored && pass->b_len > pass->a_len;
+    const uint8_t *rows_seq = transposed ? pass->b : pass->a, *cols_seq = transposed ? pass->a : pass->b;
+    const long long m = (long long)(transposed ? pass->b_len : pass->a_len), n = x.width;
+    const long long all_cols = (long long)(transposed ? pass->a_len : pass->b_len);
+    const void *kernel = anchored     ? (const void *)persistent_kernel<true>
+                         : transposed ? (const void *)persistent_kernel<false, true>
+                                      : (const void *)persistent_kernel<false>;
+    long long resident = 0;
+    int rc = sw_pair_band_resident_warps(kernel, x.device, &resident, err);
+    if (rc) return rc;
+    if (x.share > 1) resident /= x.share;
+    if (resident < 2) return sw_error_set(err, SW_EDEVICE, "GPU %d: too many strips share it", x.device);
+    SW_PAIR_CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
+    SW_PAIR_CK(cudaEventCreate(&g.start), "creating an event");
+    SW_PAIR_CK(cudaEventCreate(&g.stop), "creating an event");
+    SW_PAIR_CK(cudaMalloc(&g.a, (size_t)m), "allocating the first sequence");
+    SW_PAIR_CK(cudaMalloc(&g.b, (size_t)n), "allocating the second sequence");
+    SW_PAIR_CK(sw_cuda_upload(g.a, rows_seq, (size_t)m, g.stream), "copying the first sequence");
+    SW_PAIR_CK(sw_cuda_upload(g.b, cols_seq + x.first, (size_t)n, g.stream), "copying the second sequence");
+    SW_PAIR_CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
+    SW_PAIR_CK(cudaMemsetAsync(g.found, 0xff, sizeof *g.found, g.stream), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
+    SW_PAIR_CK(cudaMemsetAsync(g.cells, 0, sizeof *g.cells, g.stream), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.pruned, sizeof *g.pruned), "allocating");
+    SW_PAIR_CK(cudaMemsetAsync(g.pruned, 0, sizeof *g.pruned, g.stream), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.best_score, sizeof *g.best_score), "allocating");
+    SW_PAIR_CK(cudaMemsetAsync(g.best_score, 0, sizeof *g.best_score, g.stream), "clearing");
+    SW_PAIR_CK(cudaMalloc(&g.reduced, sizeof *g.reduced), "allocating");
+    SW_PAIR_CK(cudaMalloc(&g.stall, sizeof *g.stall), "allocating");
+    SW_PAIR_CK(cudaMemsetAsync(g.stall, 0, sizeof *g.stall, g.stream), "clearing");
+    if ((rc = sw_pair_band_map_counter(&g.cells_host, &x.cells_host_dev, err))) return rc;
+
+    pair_args p = sw_pair_band_args(&pass->scoring, g.a, m, g.b, n);
+    p.prune = o->prune != 0;
+    p.target = anchored ? pass->target : 0;
+    p.threshold = p.target;
+    p.found = g.found;
+    p.best_score = g.best_score;
+    p.cells = g.cells;
+    p.pruned = g.pruned;
+    p.cells_host = x.cells_host_dev;
+    p.stall = g.stall;
+    p.col_base = x.first;
+    p.cols_after = all_cols - (x.first + n);
+    SW_PAIR_CK(cudaHostGetDevicePointer((void **)&p.abort, h.abort, 0), "mapping the strips' flag");
+    if (k > 0) {
+        char *dev = nullptr;
+        SW_PAIR_CK(cudaHostGetDevicePointer((void **)&dev, h.borders[k - 1], 0), "mapping a strip's border");
+        p.left_rows = &((border_head *)dev)->rows;
+        p.left_best = &((border_head *)dev)->best;
+        p.left = (const int2 *)(dev + sizeof(border_head));
+        /* A band waits for the strip on its left to sweep the same band,
+         * which waits in turn for the strips left of it: allow each of
+         * them far more than a sweep of its columns. */
+        p.left_wait_ns = 20000000000ull + 2000ull * (unsigned long long)x.first;
+        /* A band waiting for its left rows holds up the bands below it. */
+        if (p.stall_ns < p.left_wait_ns) p.stall_ns = p.left_wait_ns;
+    }
+    if (k + 1 < o->count) {
+        char *dev = nullptr;
+        SW_PAIR_CK(cudaHostGetDevicePointer((void **)&dev, h.borders[k], 0), "mapping a strip's border");
+        p.right_rows = &((border_head *)dev)->rows;
+        p.right_best = &((border_head *)dev)->best;
+        p.right = (int2 *)(dev + sizeof(border_head));
+    }
+    x.warps = sw_pair_band_warps(resident, p.bands, n, 0);
+    if ((rc = sw_pair_links_reserve(&g.links, x.warps, n, err))) return rc;
+    SW_PAIR_CK(cudaEventRecord(g.start, g.stream), "recording an event");
+    /* Alone on its GPU the launch is cooperative (all warps resident, as
+     * the hand-overs within the strip need); strips sharing a GPU each
+     * take their share of its warps, so that they fit together. */
+    if ((rc = sw_pair_links_launch(&g.links, kernel, &p, x.warps, g.stream, x.share == 1, err))) return rc;
+    SW_PAIR_CK(cudaEventRecord(g.stop, g.stream), "recording an event");
+    x.launched = true;
+    return SW_OK;
+}
+
+} // namespace
+
+extern "C" int sw_pair_gpu_strip_capacity(int device, int share, uint64_t *rows_in_flight, double *speed,
+                                          sw_error *err)
+{
+    long long resident = 0;
+    int rc = sw_pair_band_resident_warps((const void *)persistent_kernel<false>, device, &resident, err);
+    if (rc) return rc;
+    int sms = 0, clock_khz = 0;
+    SW_PAIR_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "querying the GPU");
+    SW_PAIR_CK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device), "querying the GPU");
+    const long long warps = share > 1 ? resident / share : resident;
+    *rows_in_flight = (uint64_t)(warps > 1 ? warps : 1) * BAND_ROWS;
+    *speed = (double)sms * (clock_khz > 0 ? clock_khz : 1) / (share > 1 ? share : 1);
+    return SW_OK;
+}
+
+extern "C" int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, sw_pair_hit *out,
+                                      sw_pair_gpu_strip_stats *stats, sw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!o || o->count < 1 || o->count > SW_PAIR_GPU_MAX_STRIPS || !o->devices || !o->widths)
+        return sw_error_set(err, SW_EINVAL, "column strips: invalid arguments");
+    int rc = sw_pair_check_pass(pass, err);
+    if (rc) return rc;
+    if (pass->top || pass->bottom || pass->forbidden_count)
+        return sw_error_set(err, SW_EINVAL, "column strips run passes with no boundary rows or forbidden cells");
+    if (pass->a_len > 0x7fffffffull || pass->b_len > 0x7fffffffull)
+        return sw_error_set(err, SW_ELIMIT, "the GPU engine takes sequences of up to %llu bases",
+                            (unsigned long long)0x7fffffff);
+    const int count = o->count;
+    /* The strips of a local pass cut the shorter sequence: the sweep's
+     * rows are the longer one, so that a strip's fill (one band's sweep)
+     * is a small part of its work. Ties then go by row first, the pass's
+     * order transposed. An anchored pass is cut by b. */
+    const bool anchored = pass->mode == SW_PAIR_ANCHORED;
+    const bool transposed = !anchored && pass->b_len > pass->a_len;
+    const uint64_t rows = transposed ? pass->b_len : pass->a_len, cols = transposed ? pass->a_len : pass->b_len;
+    uint64_t sum = 0;
+    for (int k = 0; k < count; ++k) {
+        if (o->widths[k] == 0) return sw_error_set(err, SW_EINVAL, "column strips: strip %d has no columns", k);
+        sum += o->widths[k];
+    }
+    if (sum != cols)
+        return sw_error_set(err, SW_EINVAL, "column strips: widths sum to %llu, not %llu columns",
+                            (unsigned long long)sum, (unsigned long long)cols);
+    if (rows == 0) {
+        sw_pair_pass_no_rows(pass);
+        return SW_OK;
+    }
+    for (int k = 0; k < count; ++k)
+        if (!sw_pair_gpu_usable(o->devices[k], err)) return SW_ENODEV;
+
+    strips_host h;
+    strip *all = new (std::nothrow) strip[count];
+    if (!all) return sw_error_set(err, SW_ENOMEM, "out of memory");
+    long long first = 0;
+    for (int k = 0; k < count; ++k) {
+        all[k].device = o->devices[k];
+        all[k].first = first;
+        all[k].width = (long long)o->widths[k];
+        first += all[k].width;
+        for (int j = 0; j < count; ++j)
+            if (j != k && o->devices[j] == o->devices[k]) all[k].share++;
+    }
+    /* Mapped host memory, portable: every device reads and writes it. */
+    const size_t border_bytes = sizeof(border_head) + (size_t)rows * sizeof(int2);
+    cudaError_t e = cudaSetDevice(all[0].device);
+    if (e == cudaSuccess) e = cudaHostAlloc((void **)&h.abort, sizeof *h.abort, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e == cudaSuccess) *h.abort = 0;
+    for (int k = 0; e == cudaSuccess && k + 1 < count; ++k) {
+        e = cudaHostAlloc(&h.borders[k], border_bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+        if (e == cudaSuccess) memset(h.borders[k], 0, sizeof(border_head));
+    }
+    if (e != cudaSuccess) rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "allocating the strips' borders");
+    /* Left to right: a strip only waits for those on its left, so each
+     * launch may start at once. */
+    const double t0 = now_seconds();
+    for (int k = 0; !rc && k < count; ++k) {
+        if ((e = cudaSetDevice(all[k].device)) != cudaSuccess) rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "selecting the GPU");
+        else rc = launch_strip(pass, o, h, all, k, err);
+    }
+    if (rc && h.abort) __atomic_store_n(h.abort, 1, __ATOMIC_RELEASE);
+
+    /* Waits for every launched strip, summing their progress. */
+    long sleep_ns = 50 * 1000;
+    for (;;) {
+        int pending = 0;
+        unsigned long long seen = 0;
+        for (int k = 0; k < count; ++k) {
+            strip &x = all[k];
+            if (!x.launched || x.done) {
+                if (x.g.cells_host) seen += *(volatile const unsigned long long *)x.g.cells_host;
+                continue;
+            }
+            const cudaError_t q = cudaEventQuery(x.g.stop);
+            seen += *(volatile const unsigned long long *)x.g.cells_host;
+            if (q == cudaSuccess) {
+                x.done = true;
+                x.seconds = now_seconds() - t0;
+            } else if (q == cudaErrorNotReady) {
+                pending++;
+            } else {
+                x.done = true;
+                if (!rc) rc = sw_cuda_fail(err, q, SW_PAIR_WHO, "running a strip's kernel");
+                __atomic_store_n(h.abort, 1, __ATOMIC_RELEASE);
+            }
+        }
+        if (pass->cells_done && seen > __atomic_load_n(pass->cells_done, __ATOMIC_RELAXED))
+            __atomic_store_n(pass->cells_done, (uint64_t)seen, __ATOMIC_RELAXED);
+        if (!pending) break;
+        struct timespec ts = {0, sleep_ns};
+        nanosleep(&ts, NULL);
+        if (sleep_ns < 2 * 1000 * 1000) sleep_ns *= 2;
+    }
+
+    /* Each strip's best, its columns placed in the matrix; the best of
+     * them in the pass's order: higher score, smaller column, smaller row. */
+    best_record best{0, -1, -1};
+    unsigned long long first_hit = NO_HIT;
+    uint64_t cells = 0, pruned = 0;
+    for (int k = 0; !rc && k < count; ++k) {
+        strip &x = all[k];
+        gpu_buffers &g = x.g;
+        if ((e = cudaSetDevice(x.device)) != cudaSuccess) {
+            rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "selecting the GPU");
+            break;
+        }
+        unsigned long long stall = 0, c = 0, pr = 0;
+        best_record r;
+        e = cudaMemcpy(&stall, g.stall, sizeof stall, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess && stall) {
+            rc = sw_error_set(err, SW_EDEVICE,
+                              "GPU pairwise engine: internal error: strip %d of %d stalled (%s, band or link %llu)", k,
+                              count, (stall >> 60 & 7) == 3 ? "waiting for the strip on its left" : "a hand-over",
+                              (unsigned long long)(stall >> 32 & 0xfffffff));
+            break;
+        }
+        if (e == cudaSuccess) e = cudaMemcpy(&c, g.cells, sizeof c, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess) e = cudaMemcpy(&pr, g.pruned, sizeof pr, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess && anchored) {
+            /* The strip's first cell reaching the target, its column
+             * placed in the matrix: the first of all is the smallest. A
+             * strip right of one that found it may have gone on from rows
+             * that stopped early, but all its columns come later. */
+            unsigned long long f = NO_HIT;
+            e = cudaMemcpy(&f, g.found, sizeof f, cudaMemcpyDeviceToHost);
+            if (e == cudaSuccess && f != NO_HIT) {
+                f += (unsigned long long)x.first << 32;
+                if (f < first_hit) first_hit = f;
+            }
+            cells += c;
+            pruned += pr;
+            if (stats) stats[k] = sw_pair_gpu_strip_stats{(int)x.warps, c, pr, x.seconds};
+            if (e != cudaSuccess) {
+                rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "copying a strip's results");
+                break;
+            }
+            continue;
+        }
+        if (e == cudaSuccess) {
+            if (transposed) reduce_kernel<true><<<1, 256, 0, g.stream>>>(g.links.records, x.warps, g.reduced);
+            else reduce_kernel<<<1, 256, 0, g.stream>>>(g.links.records, x.warps, g.reduced);
+            e = cudaGetLastError();
+        }
+        if (e == cudaSuccess) e = cudaMemcpyAsync(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost, g.stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(g.stream);
+        if (e != cudaSuccess) {
+            rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "copying a strip's results");
+            break;
+        }
+        cells += c;
+        pruned += pr;
+        if (r.score > 0) {
+            r.col += x.first;
+            if (transposed ? better<true>(r, best) : better(r, best)) best = r;
+        }
+        if (stats) stats[k] = sw_pair_gpu_strip_stats{(int)x.warps, c, pr, x.seconds};
+    }
+    /* Each strip's buffers freed on its own device. */
+    for (int k = count - 1; k >= 0; --k) {
+        cudaSetDevice(all[k].device);
+        all[k].g.~gpu_buffers();
+        new (&all[k].g) gpu_buffers();
+    }
+    delete[] all;
+    if (rc) return rc;
+    out->cells = cells;
+    out->pruned = pruned;
+    if (anchored && first_hit != NO_HIT) {
+        out->score = pass->target;
+        out->b_end = (first_hit >> 32) + 1;
+        out->a_end = (first_hit & 0xffffffffull) + 1;
+    } else if (!anchored && best.score > 0) {
+        out->score = best.score;
+        out->a_end = (uint64_t)(transposed ? best.col : best.row) + 1;
+        out->b_end = (uint64_t)(transposed ? best.row : best.col) + 1;
+    }
+    if (pass->cells_done) __atomic_store_n(pass->cells_done, (uint64_t)(cells + pruned), __ATOMIC_RELAXED);
     return SW_OK;
 }
 

@@ -49,6 +49,50 @@ int sw_pair_gpu_usable(int device, sw_error *err);
 int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_options *opt, sw_pair_hit *out,
                     sw_pair_gpu_stats *stats, sw_error *err);
 
+/* Column strips (CUDAlign 4.0's multi-GPU pipeline): one pass cut by
+ * its columns into strips, strip k on its own GPU (or several sharing
+ * one), all running at once. Each strip sweeps every row of its columns
+ * band by band; as a band finishes, its cells of the strip's last column
+ * go to the strip on the right, which starts that band as soon as they are
+ * there, so after a fill of one band's sweep a strip every GPU works. In a
+ * local pass the best score found so far travels with the cells, so
+ * pruning in a strip counts what the strips on its left found; in an
+ * anchored pass the first cell reaching the target is the first of the
+ * leftmost strip that finds one. The result equals one GPU's: score, end
+ * cell and order of ties. */
+#define SW_PAIR_GPU_MAX_STRIPS 64
+
+typedef struct sw_pair_gpu_strips {
+    int count;              /* strips, 1 .. SW_PAIR_GPU_MAX_STRIPS */
+    const int *devices;     /* strip k's CUDA device; strips may share one */
+    /* Bases of each strip, in order, each > 0, summing to the length of
+     * the sequence the strips cut: in a local pass the shorter one (b
+     * where the two are equal), so that the longer one is every strip's
+     * rows and the fill (one band's sweep a strip) a small part of the
+     * work; in an anchored pass b. */
+    const uint64_t *widths;
+    int prune;
+} sw_pair_gpu_strips;
+
+typedef struct sw_pair_gpu_strip_stats {
+    int warps;
+    uint64_t cells, pruned;
+    double seconds; /* from the first strip's launch to this strip's end, as the host saw it */
+} sw_pair_gpu_strip_stats;
+
+/* Runs a pass with no boundary rows and no forbidden cells in strips: a
+ * local pass cut by its shorter sequence, an anchored one (a start pass)
+ * by b. `stats` (count entries) may be NULL. */
+int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gpu_strips *strips, sw_pair_hit *out,
+                           sw_pair_gpu_strip_stats *stats, sw_error *err);
+
+/* For sizing strips (sw_pair_strip_widths): the rows that one of `share`
+ * strips sharing `device` holds in its warps at once (the strip on its
+ * right starts about as late as this strip takes to sweep that many rows
+ * of its columns), and the device's speed as multiprocessors x clock
+ * (kHz). */
+int sw_pair_gpu_strip_capacity(int device, int share, uint64_t *rows_in_flight, double *speed, sw_error *err);
+
 /* The halves of Myers and Miller's splits on the GPU (sw_pair_path.c):
  * the sequences stay on the device, forwards and backwards, for every
  * piece of one alignment. */
