@@ -118,7 +118,7 @@ int main(int argc, char **argv)
         repeat = 0;
     }
     for (int r = 0; r < repeat && !status; ++r) {
-        sw_pair_pass pass = {a.codes, a.length, b.codes, b.length, scoring, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
+        sw_pair_pass pass = {a.codes, a.length, b.codes, b.length, scoring, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
         sw_pair_hit hit;
         sw_pair_gpu_stats st;
         sw_pair_overlap_stats ost;

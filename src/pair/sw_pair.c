@@ -239,7 +239,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
 
     uint64_t cells_done = 0;
     sw_pair_pass pass = {a, a_len, b, b_len, *scoring, SW_PAIR_LOCAL, 0, &cells_done, NULL, NULL,
-                         opt.forbidden, opt.forbidden_count, 0};
+                         opt.forbidden, opt.forbidden_count, 0, NULL, NULL, 0, 0};
     pass_job job;
     memset(&job, 0, sizeof job);
     job.pass = &pass;
@@ -342,7 +342,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     }
     cells_done = 0;
     pass = (sw_pair_pass){ra, a_span, rb, b_span, *scoring, SW_PAIR_ANCHORED, out->score, &cells_done, NULL, NULL,
-                          boxes, box_count, 1};
+                          boxes, box_count, 1, NULL, NULL, 0, 0};
     /* The overlap engine runs local passes only: the start pass goes to
      * the CUDAlign engine, on the same GPU. */
     if (engine == SW_PAIR_ENGINE_OVERLAP) job.engine = SW_PAIR_ENGINE_CUDALIGN;

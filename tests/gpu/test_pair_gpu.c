@@ -129,7 +129,7 @@ static int cpu_hit(const char *what, const sw_pair_pass *pass, int use_reference
 static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
                        const sw_pair_scoring *sc, int use_reference)
 {
-    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit want;
     if (cpu_hit(what, &pass, use_reference, &want)) return;
     sw_pair_gpu_options opt = {0, 0, SW_PAIR_GPU_PERSISTENT, 0};
@@ -150,7 +150,7 @@ static void check_pair(const char *what, const uint8_t *a, uint64_t m, const uin
     uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
     for (uint64_t i = 0; i < want.a_end; ++i) ra[i] = a[want.a_end - 1 - i];
     for (uint64_t j = 0; j < want.b_end; ++j) rb[j] = b[want.b_end - 1 - j];
-    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit start;
     if (!cpu_hit(what, &back, use_reference, &start)) {
         check_pass(what, &back, &start, &opt);
@@ -224,7 +224,7 @@ static void check_skinny(uint64_t q, uint64_t ratio, int copies, unsigned per_mi
         snprintf(what, sizeof what, "skinny %llu x %llu, %d copies (%u/1000)%s", (unsigned long long)q,
                  (unsigned long long)n, copies, per_mille, order ? ", subject first" : "");
         sw_pair_pass pass = {order ? subject : query, order ? n : q, order ? query : subject, order ? q : n, *sc,
-                             SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
+                             SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
         sw_pair_hit want;
         if (cpu_hit(what, &pass, 0, &want)) continue;
         sw_pair_gpu_options opt = {0, 1, SW_PAIR_GPU_PERSISTENT, 0};
@@ -265,7 +265,7 @@ static void check_forbidden(uint64_t m, uint64_t q, const sw_pair_scoring *sc)
                                                  sets[set][k].a_hi}
                                  : sets[set][k];
             sw_pair_pass pass = {order ? query : subject, order ? q : m, order ? subject : query, order ? m : q, *sc,
-                                 SW_PAIR_LOCAL, 0, NULL, NULL, NULL, boxes, counts[set], 0};
+                                 SW_PAIR_LOCAL, 0, NULL, NULL, NULL, boxes, counts[set], 0, NULL, NULL, 0, 0};
             sw_pair_hit want;
             if (cpu_hit(what, &pass, 0, &want)) continue;
             sw_pair_gpu_options opt = {0, 0, SW_PAIR_GPU_PERSISTENT, 0};
@@ -416,7 +416,7 @@ static void check_cut(const char *what, const uint8_t *a, uint64_t m, const uint
                       const sw_pair_scoring *sc)
 {
     sw_pair_edge *row = malloc(n * sizeof *row);
-    sw_pair_pass upper = {a, cut, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, row, NULL, 0, 0};
+    sw_pair_pass upper = {a, cut, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, row, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit ignored;
     sw_error err;
     if (sw_pair_cpu_run(&upper, 0, &ignored, &err)) {
@@ -426,7 +426,7 @@ static void check_cut(const char *what, const uint8_t *a, uint64_t m, const uint
     }
     char line[128];
     upper.bottom = NULL;
-    const sw_pair_pass lower = {a + cut, m - cut, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, row, NULL, NULL, 0, 0};
+    const sw_pair_pass lower = {a + cut, m - cut, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, row, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     for (int engine = 0; engine < 2; ++engine) {
         /* The overlap engine takes boundary rows where the rows are the longer. */
         if (engine == 1 && (cut < n || m - cut < n)) continue;
@@ -574,7 +574,7 @@ static void check_strip_cuts(const char *what, const sw_pair_pass *pass, const s
 static void check_strips(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
                          const sw_pair_scoring *sc)
 {
-    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_pass pass = {a, m, b, n, *sc, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit want;
     if (cpu_hit(what, &pass, 0, &want)) return;
     check_strip_cuts(what, &pass, &want, m < n ? m : n);
@@ -582,7 +582,7 @@ static void check_strips(const char *what, const uint8_t *a, uint64_t m, const u
     uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
     for (uint64_t i = 0; i < want.a_end; ++i) ra[i] = a[want.a_end - 1 - i];
     for (uint64_t j = 0; j < want.b_end; ++j) rb[j] = b[want.b_end - 1 - j];
-    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_pass back = {ra, want.a_end, rb, want.b_end, *sc, SW_PAIR_ANCHORED, want.score, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit start;
     char anchored[128];
     snprintf(anchored, sizeof anchored, "%s, start pass", what);

@@ -22,7 +22,7 @@ static const sw_pair_scoring paper = {1, -3, 3, 2};
 static sw_pair_hit run_reference(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb,
                                  const sw_pair_scoring *s, sw_pair_mode mode, int32_t target)
 {
-    sw_pair_pass p = {a, na, b, nb, *s, mode, target, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit hit;
     sw_error err = {0};
     cr_assert_eq(sw_pair_cpu_reference(&p, &hit, &err), SW_OK, "%s", err.message);
@@ -33,7 +33,7 @@ static sw_pair_hit run_threads(const uint8_t *a, uint64_t na, const uint8_t *b, 
                                const sw_pair_scoring *s, sw_pair_mode mode, int32_t target, int threads)
 {
     uint64_t done = 0;
-    sw_pair_pass p = {a, na, b, nb, *s, mode, target, &done, NULL, NULL, NULL, 0, 0};
+    sw_pair_pass p = {a, na, b, nb, *s, mode, target, &done, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit hit;
     sw_error err = {0};
     cr_assert_eq(sw_pair_cpu_run(&p, threads, &hit, &err), SW_OK, "%s", err.message);
@@ -304,8 +304,8 @@ Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
     for (size_t c = 0; c < sizeof cuts / sizeof *cuts; ++c) {
         const uint64_t cut = cuts[c];
         for (int threads = 0; threads <= 3; threads += 3) {
-            sw_pair_pass upper = {a, cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, mid, NULL, 0, 0};
-            sw_pair_pass lower = {a + cut, 900 - cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, mid, end1, NULL, 0, 0};
+            sw_pair_pass upper = {a, cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, mid, NULL, 0, 0, NULL, NULL, 0, 0};
+            sw_pair_pass lower = {a + cut, 900 - cut, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, mid, end1, NULL, 0, 0, NULL, NULL, 0, 0};
             sw_pair_hit h1, h2;
             sw_error err = {0};
             /* threads 0: the reference; else the threaded engine */
@@ -316,7 +316,7 @@ Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
             if (h2.score) h2.a_end += cut;
             const int lower_wins = h2.score > h1.score || (h2.score == h1.score && h2.score > 0 && h2.b_end < h1.b_end);
             expect_same_hit(lower_wins ? h2 : h1, whole, "cut pass");
-            sw_pair_pass all = {a, 900, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, end2, NULL, 0, 0};
+            sw_pair_pass all = {a, 900, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, end2, NULL, 0, 0, NULL, NULL, 0, 0};
             cr_assert_eq(sw_pair_cpu_reference(&all, &h1, &err), SW_OK, "%s", err.message);
             cr_expect(memcmp(end1, end2, nb * sizeof *end1) == 0, "cut at %llu: last rows differ",
                       (unsigned long long)cut);
@@ -327,6 +327,104 @@ Test(pair_edges, a_pass_cut_in_two_equals_the_whole)
     free(end2);
     free(a);
     free(b);
+}
+
+/* The pass cut into column strips at cuts[], run one strip after another
+ * on `threads` threads, each taking the column on its left from the strip
+ * before and leaving its own last column to the next (sw_pair_column), the
+ * best of the strips picked in the pass's order: the whole pass's hit. */
+static sw_pair_hit run_strips(const sw_pair_pass *whole, const uint64_t *cuts, int count, int threads)
+{
+    sw_pair_column *cols[8] = {0};
+    sw_pair_hit best = {0};
+    unsigned long long first_hit = ~0ull;
+    uint64_t cells = 0;
+    for (int k = 0; k <= count; ++k) {
+        const uint64_t lo = k ? cuts[k - 1] : 0, hi = k < count ? cuts[k] : whole->b_len;
+        if (k < count) {
+            cols[k] = calloc(1, sw_pair_column_bytes(whole->a_len));
+            cr_assert_not_null(cols[k]);
+        }
+        sw_pair_pass p = *whole;
+        p.b = whole->b + lo;
+        p.b_len = hi - lo;
+        p.col_base = lo;
+        p.cols_after = whole->b_len - hi;
+        p.left = k ? cols[k - 1] : NULL;
+        p.right = k < count ? cols[k] : NULL;
+        sw_pair_hit h;
+        sw_error err = {0};
+        cr_assert_eq(sw_pair_cpu_run(&p, threads, &h, &err), SW_OK, "%s", err.message);
+        if (k < count) cr_expect_eq(cols[k]->rows, whole->a_len, "strip %d published %llu rows", k, (unsigned long long)cols[k]->rows);
+        cells += h.cells;
+        if (!h.score) continue;
+        h.b_end += lo;
+        if (whole->mode == SW_PAIR_ANCHORED) {
+            const unsigned long long key = (unsigned long long)h.b_end << 32 | h.a_end;
+            if (key < first_hit) {
+                first_hit = key;
+                best = h;
+            }
+        } else if (h.score > best.score || (h.score == best.score && (h.b_end < best.b_end || (h.b_end == best.b_end && h.a_end < best.a_end)))) {
+            best = h;
+        }
+    }
+    for (int k = 0; k < count; ++k) free(cols[k]);
+    if (whole->mode == SW_PAIR_LOCAL) cr_expect_eq(cells, whole->a_len * whole->b_len);
+    return best;
+}
+
+/* Column strips (sw_pair_pass.left, .right) at borders of every kind,
+ * local passes and the start passes over the reversed prefixes. */
+Test(pair_edges, column_strips_equal_the_whole)
+{
+    test_rng rng = test_rng_seed(37);
+    uint64_t nb;
+    uint8_t *a = random_dna(3000, &rng, 0);
+    uint8_t *b = mutate_dna(a, 3000, 12, &rng, &nb);
+    const sw_pair_scoring scorings[2] = {paper, {2, -3, 5, 2}};
+    for (int sc = 0; sc < 2; ++sc) {
+        const sw_pair_hit whole = run_reference(a, 3000, b, nb, &scorings[sc], SW_PAIR_LOCAL, 0);
+        cr_assert_gt(whole.score, 0);
+        const uint64_t cut_sets[4][3] = {{1, 0, 0}, {255, 256, 257}, {nb / 3, nb / 2, nb - 1}, {2048, 0, 0}};
+        const int counts[4] = {1, 3, 3, 1};
+        uint8_t *ra = malloc(whole.a_end), *rb = malloc(whole.b_end);
+        for (uint64_t i = 0; i < whole.a_end; ++i) ra[i] = a[whole.a_end - 1 - i];
+        for (uint64_t j = 0; j < whole.b_end; ++j) rb[j] = b[whole.b_end - 1 - j];
+        const sw_pair_hit start = run_reference(ra, whole.a_end, rb, whole.b_end, &scorings[sc], SW_PAIR_ANCHORED, whole.score);
+        for (int c = 0; c < 4; ++c)
+            for (int threads = 1; threads <= 3; threads += 2) {
+                sw_pair_pass p = {a, 3000, b, nb, scorings[sc], SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
+                char what[96];
+                snprintf(what, sizeof what, "strips at %llu.., %d threads, scores %d", (unsigned long long)cut_sets[c][0], threads, sc);
+                expect_same_hit(run_strips(&p, cut_sets[c], counts[c], threads), whole, what);
+                sw_pair_pass back = {ra, whole.a_end, rb, whole.b_end, scorings[sc], SW_PAIR_ANCHORED, whole.score, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
+                uint64_t cuts[3];
+                for (int k = 0; k < counts[c]; ++k) cuts[k] = cut_sets[c][k] < whole.b_end ? cut_sets[c][k] : whole.b_end - 1;
+                if (counts[c] == 1 || (cuts[0] < cuts[1] && cuts[1] < cuts[2])) {
+                    snprintf(what, sizeof what, "start pass in strips at %llu.., %d threads", (unsigned long long)cuts[0], threads);
+                    expect_same_hit(run_strips(&back, cuts, counts[c], threads), start, what);
+                }
+            }
+        free(ra);
+        free(rb);
+    }
+    free(a);
+    free(b);
+}
+
+/* A strip whose left neighbour gave up says so instead of waiting. */
+Test(pair_edges, a_strip_after_one_that_gave_up_fails)
+{
+    const uint8_t a[4] = {0, 1, 2, 3}, b[4] = {0, 1, 2, 3};
+    sw_pair_column *left = calloc(1, sw_pair_column_bytes(4));
+    left->abort = 1;
+    sw_pair_pass p = {a, 4, b, 4, paper, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0, left, NULL, 4, 0};
+    sw_pair_hit h;
+    sw_error err = {0};
+    cr_expect_eq(sw_pair_cpu_run(&p, 1, &h, &err), SW_EIO);
+    cr_expect_not_null(strstr(err.message, "gave up"), "%s", err.message);
+    free(left);
 }
 
 static int slice_on_cpu(void *user, const sw_pair_pass *pass, sw_pair_hit *out, sw_error *err)
@@ -341,7 +439,7 @@ static void expect_team(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_
                         int want_rounds)
 {
     const sw_pair_hit ref = run_reference(a, na, b, nb, &paper, SW_PAIR_LOCAL, 0);
-    sw_pair_pass pass = {a, na, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0};
+    sw_pair_pass pass = {a, na, b, nb, paper, SW_PAIR_LOCAL, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sw_pair_hit got;
     sw_pair_split_stats st;
     sw_error err = {0};

@@ -100,7 +100,7 @@ static int64_t full_global(const uint8_t *a, const uint8_t *b, const sw_pair_box
 static sw_pair_hit run_pass(const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, const sw_pair_scoring *s,
                             sw_pair_mode mode, int32_t target, const sw_pair_box *boxes, int count, int threads)
 {
-    sw_pair_pass p = {a, m, b, n, *s, mode, target, NULL, NULL, NULL, boxes, count, 0};
+    sw_pair_pass p = {a, m, b, n, *s, mode, target, NULL, NULL, NULL, boxes, count, 0, NULL, NULL, 0, 0};
     sw_pair_hit hit;
     sw_error err = {0};
     const int rc = threads ? sw_pair_cpu_run(&p, threads, &hit, &err) : sw_pair_cpu_reference(&p, &hit, &err);

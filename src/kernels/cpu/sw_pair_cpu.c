@@ -46,6 +46,8 @@ int sw_pair_cpu_reference(const sw_pair_pass *p, sw_pair_hit *out, sw_error *err
     memset(out, 0, sizeof *out);
     int rc = sw_pair_check_pass(p, err);
     if (rc) return rc;
+    if (p->left || p->right || p->col_base || p->cols_after)
+        return sw_error_set(err, SW_EINVAL, "the reference engine runs whole matrices, not strips of columns");
     const uint64_t n = p->b_len;
     int32_t *h = malloc((n + 1) * sizeof *h), *f = malloc((n + 1) * sizeof *f);
     if (!h || !f) {
@@ -127,7 +129,42 @@ struct engine {
     _Atomic uint64_t *consumed; /* blocks of thread t that thread t + 1 has read */
     _Atomic int *stopped;
     _Atomic uint64_t found_col; /* anchored: the first column with a hit so far */
+    /* A strip of a larger matrix (sw_pair_pass.left, .right): what has
+     * been published of the right column, for the last thread. */
+    _Atomic int gave_up; /* the strip on the left gave up (its column's abort) */
 };
+
+/* Waits until the strip on the left has published `rows` rows of its
+ * column, or gave up; 0 when they are there. */
+static int wait_column(const sw_pair_column *c, uint64_t rows)
+{
+    for (unsigned k = 0; __atomic_load_n(&c->rows, __ATOMIC_ACQUIRE) < rows; ++k) {
+        if (__atomic_load_n(&c->abort, __ATOMIC_ACQUIRE)) return -1;
+        if (k < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        } else if (k < 4096) {
+            sched_yield();
+        } else {
+            struct timespec ts = {0, 20000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return 0;
+}
+
+/* Rows i0..i1 of the pass's last column (H and E) into `right`. */
+static void publish_column(const sw_pair_pass *p, uint64_t i0, uint64_t i1, const int32_t *h, const int32_t *e)
+{
+    const int32_t oe = p->scoring.gap_open + p->scoring.gap_extend;
+    int32_t *cells = sw_pair_column_cells(p->right);
+    for (uint64_t i = i0; i <= i1; ++i) {
+        cells[2 * (i - 1)] = h[i - i0] - oe;
+        cells[2 * (i - 1) + 1] = e[i - i0];
+    }
+    __atomic_store_n(&p->right->rows, i1, __ATOMIC_RELEASE);
+}
 
 /* Waits until *value > floor_value or *stop is set; short waits spin, long
  * ones sleep, so that more threads than cores still make progress. */
@@ -280,13 +317,16 @@ static void *run_worker(void *arg)
     engine *e = w->e;
     const sw_pair_pass *p = e->p;
     const int t = w->index, last = t == e->threads - 1;
-    int32_t edge_h[BLOCK_ROWS], edge_e[BLOCK_ROWS];
+    int32_t edge_h[BLOCK_ROWS], edge_e[BLOCK_ROWS], out_h[BLOCK_ROWS], out_e[BLOCK_ROWS];
+    const int32_t oe = p->scoring.gap_open + p->scoring.gap_extend;
+    /* Row 0's gap costs count the columns left of a strip (col_base). */
     for (uint64_t j = w->begin; j < w->end; ++j) {
-        w->h[j - w->begin] = p->top ? p->top[j].h : edge_value(p, j + 1);
+        w->h[j - w->begin] = p->top ? p->top[j].h : edge_value(p, p->col_base + j + 1);
         w->f[j - w->begin] = p->top ? p->top[j].f : FLOOR;
     }
     /* H(0, begin): the row above the first block */
-    int32_t corner = p->top && w->begin ? p->top[w->begin - 1].h : edge_value(p, w->begin);
+    int32_t corner = p->top && w->begin ? p->top[w->begin - 1].h : edge_value(p, p->col_base + w->begin);
+    int gave_up = 0;
     for (uint64_t r = 0; r < e->row_blocks; ++r) {
         const uint64_t i0 = r * BLOCK_ROWS + 1;
         const uint64_t i1 = i0 + BLOCK_ROWS - 1 < p->a_len ? i0 + BLOCK_ROWS - 1 : p->a_len;
@@ -294,7 +334,18 @@ static void *run_worker(void *arg)
         if (w->begin + 1 > atomic_load(&e->found_col)) break;
         const size_t slot = (size_t)(r % RING) * BLOCK_ROWS;
         const int32_t *lh = edge_h, *le = edge_e;
-        if (t == 0) {
+        if (t == 0 && p->left) {
+            /* The strip on the left's last column, as it arrives. */
+            if (wait_column(p->left, i1)) {
+                gave_up = 1;
+                break;
+            }
+            const int32_t *cells = sw_pair_column_cells((sw_pair_column *)p->left);
+            for (uint64_t i = i0; i <= i1; ++i) {
+                edge_h[i - i0] = cells[2 * (i - 1)] + oe;
+                edge_e[i - i0] = cells[2 * (i - 1) + 1];
+            }
+        } else if (t == 0) {
             for (uint64_t i = i0; i <= i1; ++i) {
                 edge_h[i - i0] = edge_value(p, i);
                 edge_e[i - i0] = FLOOR;
@@ -313,8 +364,12 @@ static void *run_worker(void *arg)
             const size_t base = (size_t)t * RING * BLOCK_ROWS + slot;
             rh = e->ring_h + base;
             re = e->ring_e + base;
+        } else if (last && p->right) {
+            rh = out_h;
+            re = out_e;
         }
         sweep_block(e, w, i0, i1, lh, le, corner, rh, re);
+        if (last && p->right) publish_column(p, i0, i1, out_h, out_e);
         corner = lh[i1 - i0];
         if (t > 0) atomic_store_explicit(&e->consumed[t - 1], r + 1, memory_order_release);
         atomic_store_explicit(&e->produced[t], r + 1, memory_order_release);
@@ -323,6 +378,18 @@ static void *run_worker(void *arg)
     if (p->bottom)
         for (uint64_t j = w->begin; j < w->end; ++j)
             p->bottom[j] = (sw_pair_edge){w->h[j - w->begin], w->f[j - w->begin]};
+    /* A strip that stopped early (an anchored pass right of its first
+     * hit, or the left strip gave up) still lets the strip on its right
+     * finish: the rest of the column is what was there, and every cell it
+     * reaches lies right of the hit, which comes first. */
+    if (last && p->right && __atomic_load_n(&p->right->rows, __ATOMIC_RELAXED) < p->a_len) {
+        if (gave_up) __atomic_store_n(&p->right->abort, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&p->right->rows, p->a_len, __ATOMIC_RELEASE);
+    }
+    if (gave_up) {
+        atomic_store(&e->gave_up, 1);
+        atomic_store(&e->found_col, 0); /* every other thread stops too */
+    }
     atomic_store_explicit(&e->stopped[t], 1, memory_order_release);
     return NULL;
 }
@@ -371,6 +438,7 @@ int sw_pair_cpu_run(const sw_pair_pass *p, int threads, sw_pair_hit *out, sw_err
     e.threads = threads;
     e.row_blocks = (p->a_len + BLOCK_ROWS - 1) / BLOCK_ROWS;
     atomic_init(&e.found_col, UINT64_MAX);
+    atomic_init(&e.gave_up, 0);
     for (int x = 0; x < SW_PAIR_CODES; ++x)
         for (int y = 0; y < SW_PAIR_CODES; ++y) e.subst[x][y] = sw_pair_substitution(&p->scoring, (uint8_t)x, (uint8_t)y);
     const size_t ring = (size_t)threads * RING * BLOCK_ROWS;
@@ -410,6 +478,8 @@ int sw_pair_cpu_run(const sw_pair_pass *p, int threads, sw_pair_hit *out, sw_err
     }
     if (rc == SW_OK) run_worker(&e.workers[0]);
     sw_pool_join(pool);
+    if (rc == SW_OK && atomic_load(&e.gave_up))
+        rc = sw_error_set(err, SW_EIO, "pairwise pass: the strip of columns on the left gave up");
     if (rc == SW_OK) {
         /* The first cell, column-major, among the threads' best. */
         for (int t = 0; t < threads; ++t) {

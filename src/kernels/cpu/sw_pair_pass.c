@@ -31,6 +31,8 @@ int sw_pair_check_pass(const sw_pair_pass *p, sw_error *err)
         return sw_error_set(err, SW_EINVAL, "pairwise pass: boundary rows are for local passes only");
     if (p->forbidden_count < 0 || (p->forbidden_count && !p->forbidden))
         return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid forbidden boxes");
+    if ((p->left || p->right || p->col_base || p->cols_after) && (p->top || p->bottom || p->forbidden_count))
+        return sw_error_set(err, SW_EINVAL, "pairwise pass: a strip of columns takes no boundary rows or forbidden cells");
     return sw_pair_check_scoring(&p->scoring, p->a_len, p->b_len, err);
 }
 

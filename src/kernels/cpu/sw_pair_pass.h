@@ -55,6 +55,29 @@ typedef struct sw_pair_box {
     uint64_t a_lo, a_hi, b_lo, b_hi;
 } sw_pair_box;
 
+/* One column of cells handed from a strip of columns of a matrix to the
+ * strip on its right, filled from the top down (column strips across
+ * processes: a rank's copy of its left neighbour's last column, and its
+ * own last column to send; the GPU engine's strips use the same layout).
+ * A cell is (H - gap_open - gap_extend, E), E the score of the best path
+ * ending there in a horizontal gap. Whoever fills it writes cells, then
+ * raises `rows` with release order; whoever reads it loads `rows` with
+ * acquire order, then reads the cells above it. `best`: the best score
+ * the strips on the left had found (a floor for pruning). `abort`: set
+ * when a strip gave up; every wait on the column ends. The cells follow
+ * the 128-byte head: sw_pair_column_cells(). */
+typedef struct sw_pair_column {
+    uint64_t rows;
+    int32_t best;
+    int32_t abort;
+    int32_t pad[28];
+} sw_pair_column;
+
+static inline int32_t *sw_pair_column_cells(sw_pair_column *c) { return (int32_t *)(c + 1); }
+
+/* Bytes of a column of `rows` cells, head included. */
+static inline uint64_t sw_pair_column_bytes(uint64_t rows) { return sizeof(sw_pair_column) + rows * 8; }
+
 typedef struct sw_pair_pass {
     const uint8_t *a; /* rows */
     uint64_t a_len;
@@ -87,6 +110,19 @@ typedef struct sw_pair_pass {
      * each state is barred where its own cell is forbidden. Every engine
      * honours it. */
     int reversed;
+    /* A strip of columns of a larger matrix (column strips across
+     * processes): the pass's b is columns col_base + 1 .. col_base + b_len
+     * of the matrix, cols_after more lie right of it (pruning counts them);
+     * `left` (NULL: the matrix's first column) holds the last column of the
+     * strip on the left, filled as that strip goes; `right` (may be NULL)
+     * receives this pass's last column as it goes. Row 0's gap costs count
+     * col_base. End cells stay in the pass's own columns. The CPU engine
+     * and the GPU engine's strips take them (both columns: mapped host
+     * memory, sw_pair_gpu_column_alloc); no top or bottom rows, forbidden
+     * cells or transposition with them. */
+    const sw_pair_column *left;
+    sw_pair_column *right;
+    uint64_t col_base, cols_after;
 } sw_pair_pass;
 
 typedef struct sw_pair_hit {
