@@ -387,7 +387,8 @@ static void print_summary(const sw_aligned_stats *r)
     fprintf(stderr, "swsearch: %s engine: ", sw_align_engine_name(r->engine));
     print_pass("forward", forward, r->forward_pruned, r->forward_seconds);
     if (r->strips > 0)
-        fprintf(stderr, " [%d GPUs, %d column strip%s]", gpus, r->strips, r->strips == 1 ? "" : "s");
+        fprintf(stderr, " [%d %s, %d column strip%s]", processes > 1 ? processes : gpus,
+                processes > 1 ? "processes" : "GPUs", r->strips, r->strips == 1 ? "" : "s");
     else if (processes > 1 || gpus > 1)
         fprintf(stderr, " [%d %s, %d recomputation round%s, %lld slice%s recomputed]", processes > 1 ? processes : gpus,
                 processes > 1 ? "processes" : "GPUs", r->rounds, r->rounds == 1 ? "" : "s", (long long)r->recomputed,

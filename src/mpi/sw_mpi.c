@@ -174,6 +174,22 @@ int sw_mpi_recv_upto(sw_mpi *m, int from, int tag, void *bytes, uint64_t cap, ui
     return SW_OK;
 }
 
+int sw_mpi_probe(sw_mpi *m, int from, int tag, uint64_t *bytes, sw_error *err)
+{
+    (void)m;
+    *bytes = UINT64_MAX;
+    int flag = 0;
+    MPI_Status status;
+    const int rc = MPI_Iprobe(from, tag, MPI_COMM_WORLD, &flag, &status);
+    if (rc != MPI_SUCCESS) return mpi_fail(err, rc, "waiting for another rank");
+    if (flag) {
+        int count = 0;
+        MPI_Get_count(&status, MPI_BYTE, &count);
+        *bytes = (uint64_t)count;
+    }
+    return SW_OK;
+}
+
 int sw_mpi_max(sw_mpi *m, int64_t value, int64_t *out, sw_error *err)
 {
     (void)m;
@@ -323,6 +339,13 @@ int sw_mpi_recv_upto(sw_mpi *m, int from, int tag, void *bytes, uint64_t cap, ui
 {
     (void)m, (void)from, (void)tag, (void)bytes, (void)cap;
     *got = 0;
+    return no_mpi(err);
+}
+
+int sw_mpi_probe(sw_mpi *m, int from, int tag, uint64_t *bytes, sw_error *err)
+{
+    (void)m, (void)from, (void)tag;
+    *bytes = UINT64_MAX;
     return no_mpi(err);
 }
 

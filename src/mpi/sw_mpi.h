@@ -51,6 +51,10 @@ int sw_mpi_finish(sw_mpi_request *r, sw_error *err);
  * `tag`, waiting without spinning; *got: its size. */
 int sw_mpi_recv_upto(sw_mpi *m, int from, int tag, void *bytes, uint64_t cap, uint64_t *got, sw_error *err);
 
+/* Whether a message from rank `from` under `tag` has come: *bytes its
+ * size, or UINT64_MAX when none has (it is then left for later). */
+int sw_mpi_probe(sw_mpi *m, int from, int tag, uint64_t *bytes, sw_error *err);
+
 /* Collective: rank 0's `n` bytes into every rank's `bytes` (every rank
  * passes the same n). */
 int sw_mpi_broadcast(sw_mpi *m, void *bytes, uint64_t n, sw_error *err);

@@ -12,6 +12,7 @@
 #include "sw_pair_cpu.h"
 #include "sw_pair_gpu.h"
 #include "sw_pair_overlap.h"
+#include "sw_pair_ranks.h"
 #include "sw_pair_strips.h"
 #include "sw_pair_team.h"
 #include "sw_pool.h"
@@ -183,6 +184,117 @@ static int plan_strips(const sw_pair_pass *pass, const sw_pair_options *o, int p
     return SW_OK;
 }
 
+/* Progress of this rank's strip, for sw_pair_ranks_run. */
+typedef struct rank_progress {
+    const sw_pair_options *o;
+    int pass;
+    uint64_t total;
+} rank_progress;
+
+static void report_rank(void *user, uint64_t done)
+{
+    const rank_progress *r = user;
+    r->o->progress(r->o->progress_user, r->pass, done, r->total);
+}
+
+/* A pass (1 forward, 2 start) in column strips across the ranks of
+ * o->slices, one a rank, on this rank's engine (`job`'s: a GPU strip or
+ * the CPU engine); widths from every rank's speed (sw_pair_strips.h).
+ * *strips: how many ranks had columns. */
+static int run_ranks(pass_job *job, int index, int *strips, sw_error *err)
+{
+    const sw_pair_options *o = job->opt;
+    const sw_pair_slice_ops *ops = o->slices;
+    const sw_pair_pass *pass = job->pass;
+    const int gpu = job->engine != SW_PAIR_ENGINE_CPU;
+    /* This rank's speed and rows in flight, then every rank's. */
+    double speed = 0;
+    uint64_t held = 0;
+    if (gpu) {
+        const int rc = sw_pair_gpu_strip_capacity(o->device, 1, &held, &speed, err);
+        if (rc) return rc;
+    } else {
+        const int threads = o->threads > 0 ? o->threads : 0;
+        held = sw_pair_cpu_rows_in_flight(threads);
+        speed = (double)held; /* threads, in a unit common to the CPU ranks */
+    }
+    const int ranks = ops->ranks;
+    int64_t mine[SW_PAIR_SPLIT_FIELDS] = {(int64_t)(speed * 1000.0), (int64_t)held, 0, 0, 0};
+    int64_t *all = malloc((size_t)ranks * SW_PAIR_SPLIT_FIELDS * sizeof *all);
+    double *speeds = malloc((size_t)ranks * sizeof *speeds);
+    uint64_t *helds = malloc((size_t)ranks * sizeof *helds), *widths = malloc((size_t)ranks * sizeof *widths);
+    if (!all || !speeds || !helds || !widths) {
+        free(all);
+        free(speeds);
+        free(helds);
+        free(widths);
+        return sw_error_set(err, SW_ENOMEM, "out of memory");
+    }
+    int rc = ops->gather_all(ops->user, mine, all, err);
+    int used = 0;
+    for (int k = 0; !rc && k < ranks; ++k) {
+        speeds[k] = (double)all[(size_t)k * SW_PAIR_SPLIT_FIELDS] / 1000.0;
+        helds[k] = (uint64_t)all[(size_t)k * SW_PAIR_SPLIT_FIELDS + 1];
+        if (!(speeds[k] > 0)) speeds[k] = 1;
+    }
+    if (!rc && pass->a_len && pass->b_len) used = sw_pair_strip_widths(pass->a_len, pass->b_len, ranks, speeds, helds, widths);
+    const int r = ops->rank;
+    uint64_t first = 0, width = 0;
+    for (int k = 0; k < used; ++k) {
+        if (k < r) first += widths[k];
+        if (k == r) width = widths[k];
+    }
+    /* The columns between this rank and its neighbours: GPU ranks' in
+     * host memory mapped into the GPU. */
+    sw_pair_column *left = NULL, *right = NULL;
+    const uint64_t bytes = sw_pair_column_bytes(pass->a_len);
+    if (!rc && r > 0 && r < used) {
+        if (gpu) rc = sw_pair_gpu_column_alloc(pass->a_len, &left, err);
+        else if (!(left = calloc(1, bytes))) rc = sw_error_set(err, SW_ENOMEM, "out of memory for a column");
+    }
+    if (!rc && r + 1 < used) {
+        if (gpu) rc = sw_pair_gpu_column_alloc(pass->a_len, &right, err);
+        else if (!(right = calloc(1, bytes))) rc = sw_error_set(err, SW_ENOMEM, "out of memory for a column");
+    }
+    /* Every rank goes on to the relay, which carries a failure to the
+     * others, and the agreement at its end. */
+    uint64_t done = 0;
+    sw_pair_pass strip = *pass;
+    strip.b = pass->b + first;
+    strip.b_len = rc ? 0 : width;
+    strip.col_base = first;
+    strip.cols_after = pass->b_len - first - width;
+    strip.left = left;
+    strip.right = right;
+    strip.cells_done = &done;
+    int device = o->device;
+    sw_pair_gpu_strips one = {1, &device, &width, !o->no_pruning};
+    pass_job local = *job;
+    local.strips = gpu ? &one : NULL;
+    rank_progress rp = {o, index, pass->a_len * width};
+    sw_error rerr;
+    const int rrc = sw_pair_ranks_run(&strip, ops, run_slice, &local, o->progress ? report_rank : NULL, &rp,
+                                      o->progress_interval, &job->hit, &rerr);
+    if (!rc && rrc) {
+        rc = rrc;
+        if (err) *err = rerr;
+    }
+    if (!rc && o->progress) o->progress(o->progress_user, index, rp.total, rp.total);
+    if (gpu) {
+        sw_pair_gpu_column_free(left);
+        sw_pair_gpu_column_free(right);
+    } else {
+        free(left);
+        free(right);
+    }
+    free(all);
+    free(speeds);
+    free(helds);
+    free(widths);
+    *strips = used;
+    return rc;
+}
+
 static uint8_t *reversed_prefix(const uint8_t *s, uint64_t len)
 {
     uint8_t *r = malloc(len ? len : 1);
@@ -250,7 +362,12 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     uint64_t strip_widths[SW_PAIR_GPU_MAX_STRIPS];
     sw_pair_gpu_strips strips;
     const int in_strips = parts > 1 && !sliced && engine == SW_PAIR_ENGINE_CUDALIGN && !opt.row_slices;
-    if (in_strips) {
+    /* Ranks run strips too, on the CPU engine or the CUDAlign engine. */
+    const int ranks_in_strips = sliced && engine != SW_PAIR_ENGINE_OVERLAP && !opt.row_slices;
+    if (ranks_in_strips) {
+        if ((rc = run_ranks(&job, 1, &out->strips, err))) return rc;
+        out->chunks = out->strips;
+    } else if (in_strips) {
         if ((rc = plan_strips(&pass, &opt, parts, strip_devices, strip_widths, &strips, err))) return rc;
         job.strips = &strips;
         rc = run_pass(&job, 1, a_len * b_len, err);
@@ -304,7 +421,7 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     out->score = job.hit.score;
     out->a_end = job.hit.a_end;
     out->b_end = job.hit.b_end;
-    if (sliced && opt.slices->rank != 0) return SW_OK;
+    if (sliced && !ranks_in_strips && opt.slices->rank != 0) return SW_OK;
 
     /* The start: the first cell, counted back from the end cell, that an
      * alignment anchored at the end cell reaches with the best score. It
@@ -355,7 +472,12 @@ int sw_pair_align(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b
     }
     job.strips = in_strips && !box_count ? &strips : NULL;
     t0 = sw_clock_seconds();
-    rc = run_pass(&job, 2, a_span * b_span, err);
+    if (ranks_in_strips) {
+        int ignored = 0;
+        rc = run_ranks(&job, 2, &ignored, err);
+    } else {
+        rc = run_pass(&job, 2, a_span * b_span, err);
+    }
     job.strips = NULL;
     free(ra);
     free(rb);

@@ -27,6 +27,17 @@ typedef struct sw_pair_slice_ops {
     int (*max_all)(void *user, int64_t value, int64_t *out, sw_error *err);
     /* Every rank's SW_PAIR_SPLIT_FIELDS values, on every rank, rank by rank. */
     int (*gather_all)(void *user, const int64_t *mine, int64_t *all, sw_error *err);
+    /* Column strips across ranks (sw_pair_ranks.h); NULL where the
+     * transport has none. Sends rows first .. first + count - 1 (0-based)
+     * of this rank's last column (`cells`, two int32 a row as in
+     * sw_pair_column) to rank + 1, with the best score found so far;
+     * `abort`: this rank gave up (count 0). */
+    int (*send_column)(void *user, uint64_t first, uint64_t count, const int32_t *cells, int32_t best, int abort,
+                       sw_error *err);
+    /* Takes the next piece from rank - 1 into `column` if one has come
+     * (*got 1; 0 otherwise): its cells, then its rows raised (release
+     * order) and its best, or its abort set. */
+    int (*poll_column)(void *user, sw_pair_column *column, int *got, sw_error *err);
 } sw_pair_slice_ops;
 
 /* Runs one slice's part of a local pass. `run` is the engine for a pass

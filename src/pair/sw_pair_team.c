@@ -155,7 +155,7 @@ int sw_pair_team_run(const sw_pair_pass *pass, int members, uint64_t overlap, sw
         member *me = &t.members[k];
         me->t = &t;
         me->engine_user = engine_users ? engine_users[k] : NULL;
-        me->ops = (sw_pair_slice_ops){me, k, members, send_next, recv_prev, max_all, gather_all};
+        me->ops = (sw_pair_slice_ops){me, k, members, send_next, recv_prev, max_all, gather_all, NULL, NULL};
         me->row = malloc((pass->b_len ? pass->b_len : 1) * sizeof *me->row);
         if (!me->row) rc = sw_error_set(err, SW_ENOMEM, "out of memory for a row of %llu columns",
                                          (unsigned long long)pass->b_len);

@@ -1,8 +1,10 @@
 #!/bin/sh
 # swsearch align under mpirun: 2 and 3 ranks on the CPU engine give the
-# line a single process gives, on a pair whose best alignment runs through
-# every slice (so the slices must be recomputed from their neighbours) and
-# on an unrelated pair. Skips (77) without mpirun or without MPI support.
+# line a single process gives, in column strips (each rank a strip, its
+# last column sent to the next) and in row slices (--split rows), on a pair
+# whose best alignment runs through every strip and slice (so the slices
+# must be recomputed from their neighbours) and on an unrelated pair.
+# Skips (77) without mpirun or without MPI support.
 # usage: test_align_mpi.sh SWSEARCH
 swsearch=$1
 command -v mpirun > /dev/null || { echo "mpirun not found: skipped"; exit 77; }
@@ -35,15 +37,21 @@ for f in rel unrel; do
     mpirun -np $np "$swsearch" align "$tmp/$f.fa" --engine cpu -t 1 > "$tmp/many.tsv" 2> "$tmp/err" || {
       cat "$tmp/err"; fail "$np ranks on $f"; }
     cmp -s "$tmp/one.tsv" "$tmp/many.tsv" || fail "$np ranks on $f: $(sed -n 2p "$tmp/many.tsv") vs $(sed -n 2p "$tmp/one.tsv")"
-    grep -q "\[$np processes, [0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "$np ranks on $f: no summary"; }
+    grep -q "\[$np processes, $np column strips\]" "$tmp/err" || { cat "$tmp/err"; fail "$np ranks on $f: no summary"; }
+    # Row slices, the method before strips, still on request.
+    mpirun -np $np "$swsearch" align "$tmp/$f.fa" --engine cpu -t 1 --split rows > "$tmp/rows.tsv" 2> "$tmp/err" || {
+      cat "$tmp/err"; fail "$np ranks on $f in row slices"; }
+    cmp -s "$tmp/one.tsv" "$tmp/rows.tsv" || fail "$np ranks on $f in row slices: $(sed -n 2p "$tmp/rows.tsv")"
+    grep -q "\[$np processes, [0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "$np ranks on $f: no slices summary"; }
   done
 done
 # The related pair's alignment crosses the slices: they were recomputed.
-mpirun -np 3 "$swsearch" align "$tmp/rel.fa" --engine cpu -t 1 > /dev/null 2> "$tmp/err"
+mpirun -np 3 "$swsearch" align "$tmp/rel.fa" --engine cpu -t 1 --split rows > /dev/null 2> "$tmp/err"
 grep -q "\[3 processes, [1-9][0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "no recomputation on the related pair"; }
 # Where a GPU is usable, the GPU engines: every rank on GPU 0, which checks
-# the slices (boundary rows of any row count) and not the speed. The skinny
-# pair's slices have more rows than columns: the overlap engine takes them.
+# the strips (cudalign) and slices (overlap: boundary rows of any row
+# count), not the speed. The skinny pair's slices have more rows than
+# columns: the overlap engine takes them.
 if "$swsearch" align "$tmp/rel.fa" --engine cudalign -q > /dev/null 2>&1; then
   awk 'function seq(n, x,   s, i) { s = ""; for (i = 0; i < n; i++) { x = (x * 69069 + 1) % 4294967296; s = s substr("ACGT", int(x / 1073741824) + 1, 1) } return s }
 function wrap(s,   i) { for (i = 1; i <= length(s); i += 60) print substr(s, i, 60) }

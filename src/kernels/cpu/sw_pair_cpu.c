@@ -415,6 +415,15 @@ static void free_engine(engine *e)
     free((void *)e->stopped);
 }
 
+uint64_t sw_pair_cpu_rows_in_flight(int threads)
+{
+    if (threads <= 0) {
+        const long online = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = online > 0 ? (int)online : 1;
+    }
+    return (uint64_t)BLOCK_ROWS * (uint64_t)threads;
+}
+
 int sw_pair_cpu_run(const sw_pair_pass *p, int threads, sw_pair_hit *out, sw_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -14,6 +14,12 @@ extern "C" {
 /* Runs one pass on `threads` threads (0: every online processor). */
 int sw_pair_cpu_run(const sw_pair_pass *pass, int threads, sw_pair_hit *out, sw_error *err);
 
+/* The rows the engine on `threads` threads holds at once (a block of rows
+ * a thread, each a block behind the one on its left): a strip of columns
+ * on the right starts about as late as the last thread takes to reach
+ * them (sw_pair_strips.h). */
+uint64_t sw_pair_cpu_rows_in_flight(int threads);
+
 /* The same pass in one thread, cell by cell, kept short and obviously
  * right: the oracle of the tests. */
 int sw_pair_cpu_reference(const sw_pair_pass *pass, sw_pair_hit *out, sw_error *err);

@@ -238,6 +238,15 @@ int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gpu_strips *s
     return no_pair_gpu(err);
 }
 
+int sw_pair_gpu_column_alloc(uint64_t rows, sw_pair_column **out, sw_error *err)
+{
+    (void)rows;
+    *out = NULL;
+    return no_pair_gpu(err);
+}
+
+void sw_pair_gpu_column_free(sw_pair_column *c) { (void)c; }
+
 int sw_pair_gpu_strip_capacity(int device, int share, uint64_t *rows_in_flight, double *speed, sw_error *err)
 {
     (void)device;

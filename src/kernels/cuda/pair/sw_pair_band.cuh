@@ -616,7 +616,8 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
             const unsigned long long need = (unsigned long long)min(band_row + BAND_ROWS, p.m);
             const unsigned long long since = now_ns();
             while (load_acquire_sys(p.left_rows) < need) {
-                if (*(volatile const int *)p.abort || *(volatile unsigned long long *)p.stall) {
+                if (*(volatile const int *)p.abort || (p.left_abort && *(volatile const int *)p.left_abort) ||
+                    *(volatile unsigned long long *)p.stall) {
                     atomicCAS(p.stall, 0ull, (1ull << 63) | (3ull << 60) | ((unsigned long long)(k & 0xfffffff) << 32));
                     break;
                 }

@@ -130,7 +130,7 @@ typedef struct sw_pair_args {
     int2 *right;
     unsigned long long *right_rows;
     int *right_best;
-    const int *abort;
+    const int *abort, *left_abort; /* left_abort: an external left column's (sw_pair_column.abort), or NULL */
     long long col_base, cols_after;
     unsigned long long left_wait_ns;
     /* results and progress */

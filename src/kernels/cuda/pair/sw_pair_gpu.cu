@@ -109,6 +109,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
         return sw_error_set(err, SW_EINVAL, "the diagonal layout takes no boundary rows");
     if (pass->bottom && pass->forbidden_count)
         return sw_error_set(err, SW_EINVAL, "the GPU engines hand on no last row of a pass with forbidden cells");
+    if (pass->left || pass->right || pass->col_base || pass->cols_after)
+        return sw_error_set(err, SW_EINVAL, "a strip of columns runs in sw_pair_gpu_strips_run");
     if (diagonal && pass->forbidden_count)
         return sw_error_set(err, SW_EINVAL, "the diagonal layout takes no forbidden cells");
     if (pass->a_len == 0 || pass->b_len == 0) {
@@ -296,14 +298,9 @@ double now_seconds()
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* A hand-over from strip k to strip k + 1 in mapped host memory: the
- * counters, then the column (m rows) 128 bytes in. */
-struct border_head {
-    unsigned long long rows;
-    int best;
-    int pad[29];
-};
-static_assert(sizeof(border_head) == 128, "the column starts 128 bytes in");
+/* A hand-over from strip k to strip k + 1 is an sw_pair_column in mapped
+ * host memory: the counters, then the column (m rows) 128 bytes in. */
+static_assert(sizeof(sw_pair_column) == 128, "the column starts 128 bytes in");
 
 /* The mapped host memory of a run: the abort flag and the borders. */
 struct strips_host {
@@ -318,6 +315,13 @@ struct strips_host {
     }
 };
 
+/* Whether the pass is a strip of a larger matrix (sw_pair_pass.left ...):
+ * then it is cut by b, never transposed. */
+bool part_of_larger(const sw_pair_pass *pass)
+{
+    return pass->left || pass->right || pass->col_base || pass->cols_after;
+}
+
 /* Sets up strip x (its device current) and launches its kernel. */
 int launch_strip(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, strips_host &h, strip *all, int k,
                  sw_error *err)
@@ -326,7 +330,7 @@ int launch_strip(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, strips_h
     gpu_buffers &g = x.g;
     /* A local pass's longer sequence is the rows (see sw_pair_gpu_strips_run). */
     const bool anchored = pass->mode == SW_PAIR_ANCHORED;
-    const bool transposed = !anchored && pass->b_len > pass->a_len;
+    const bool transposed = !anchored && !part_of_larger(pass) && pass->b_len > pass->a_len;
     const uint8_t *rows_seq = transposed ? pass->b : pass->a, *cols_seq = transposed ? pass->a : pass->b;
     const long long m = (long long)(transposed ? pass->b_len : pass->a_len), n = x.width;
     const long long all_cols = (long long)(transposed ? pass->a_len : pass->b_len);
@@ -368,15 +372,27 @@ int launch_strip(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, strips_h
     p.pruned = g.pruned;
     p.cells_host = x.cells_host_dev;
     p.stall = g.stall;
-    p.col_base = x.first;
-    p.cols_after = all_cols - (x.first + n);
+    p.col_base = (long long)pass->col_base + x.first;
+    p.cols_after = (long long)pass->cols_after + all_cols - (x.first + n);
     SW_PAIR_CK(cudaHostGetDevicePointer((void **)&p.abort, h.abort, 0), "mapping the strips' flag");
-    if (k > 0) {
+    if (k == 0 && pass->left) {
+        /* The column on the left of the whole pass, filled by another
+         * process (a strip of a larger matrix). */
+        char *dev = nullptr;
+        SW_PAIR_CK(cudaHostGetDevicePointer((void **)&dev, (void *)pass->left, 0),
+                   "mapping the column on the left (not from sw_pair_gpu_column_alloc?)");
+        p.left_rows = (const unsigned long long *)&((sw_pair_column *)dev)->rows;
+        p.left_best = &((sw_pair_column *)dev)->best;
+        p.left_abort = &((sw_pair_column *)dev)->abort;
+        p.left = (const int2 *)(dev + sizeof(sw_pair_column));
+        p.left_wait_ns = 20000000000ull + 2000ull * (unsigned long long)(pass->col_base + x.first);
+        if (p.stall_ns < p.left_wait_ns) p.stall_ns = p.left_wait_ns;
+    } else if (k > 0) {
         char *dev = nullptr;
         SW_PAIR_CK(cudaHostGetDevicePointer((void **)&dev, h.borders[k - 1], 0), "mapping a strip's border");
-        p.left_rows = &((border_head *)dev)->rows;
-        p.left_best = &((border_head *)dev)->best;
-        p.left = (const int2 *)(dev + sizeof(border_head));
+        p.left_rows = (const unsigned long long *)&((sw_pair_column *)dev)->rows;
+        p.left_best = &((sw_pair_column *)dev)->best;
+        p.left = (const int2 *)(dev + sizeof(sw_pair_column));
         /* A band waits for the strip on its left to sweep the same band,
          * which waits in turn for the strips left of it: allow each of
          * them far more than a sweep of its columns. */
@@ -384,12 +400,14 @@ int launch_strip(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, strips_h
         /* A band waiting for its left rows holds up the bands below it. */
         if (p.stall_ns < p.left_wait_ns) p.stall_ns = p.left_wait_ns;
     }
-    if (k + 1 < o->count) {
+    if (k + 1 < o->count || pass->right) {
         char *dev = nullptr;
-        SW_PAIR_CK(cudaHostGetDevicePointer((void **)&dev, h.borders[k], 0), "mapping a strip's border");
-        p.right_rows = &((border_head *)dev)->rows;
-        p.right_best = &((border_head *)dev)->best;
-        p.right = (int2 *)(dev + sizeof(border_head));
+        void *host = k + 1 < o->count ? h.borders[k] : (void *)pass->right;
+        SW_PAIR_CK(cudaHostGetDevicePointer((void **)&dev, host, 0),
+                   "mapping a strip's last column (not from sw_pair_gpu_column_alloc?)");
+        p.right_rows = (unsigned long long *)&((sw_pair_column *)dev)->rows;
+        p.right_best = &((sw_pair_column *)dev)->best;
+        p.right = (int2 *)(dev + sizeof(sw_pair_column));
     }
     x.warps = sw_pair_band_warps(resident, p.bands, n, 0);
     if ((rc = sw_pair_links_reserve(&g.links, x.warps, n, err))) return rc;
@@ -404,6 +422,22 @@ int launch_strip(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, strips_h
 }
 
 } // namespace
+
+extern "C" int sw_pair_gpu_column_alloc(uint64_t rows, sw_pair_column **out, sw_error *err)
+{
+    *out = nullptr;
+    void *host = nullptr;
+    const cudaError_t e = cudaHostAlloc(&host, (size_t)sw_pair_column_bytes(rows), cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e != cudaSuccess) return sw_cuda_fail(err, e, SW_PAIR_WHO, "allocating a column of a strip");
+    memset(host, 0, sizeof(sw_pair_column));
+    *out = (sw_pair_column *)host;
+    return SW_OK;
+}
+
+extern "C" void sw_pair_gpu_column_free(sw_pair_column *c)
+{
+    if (c) cudaFreeHost(c);
+}
 
 extern "C" int sw_pair_gpu_strip_capacity(int device, int share, uint64_t *rows_in_flight, double *speed,
                                           sw_error *err)
@@ -430,6 +464,8 @@ extern "C" int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gp
     if (rc) return rc;
     if (pass->top || pass->bottom || pass->forbidden_count)
         return sw_error_set(err, SW_EINVAL, "column strips run passes with no boundary rows or forbidden cells");
+    if ((o->count > 1 || pass->left || pass->right) && pass->b_len == 0)
+        return sw_error_set(err, SW_EINVAL, "column strips: no columns");
     if (pass->a_len > 0x7fffffffull || pass->b_len > 0x7fffffffull)
         return sw_error_set(err, SW_ELIMIT, "the GPU engine takes sequences of up to %llu bases",
                             (unsigned long long)0x7fffffff);
@@ -439,7 +475,7 @@ extern "C" int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gp
      * is a small part of its work. Ties then go by row first, the pass's
      * order transposed. An anchored pass is cut by b. */
     const bool anchored = pass->mode == SW_PAIR_ANCHORED;
-    const bool transposed = !anchored && pass->b_len > pass->a_len;
+    const bool transposed = !anchored && !part_of_larger(pass) && pass->b_len > pass->a_len;
     const uint64_t rows = transposed ? pass->b_len : pass->a_len, cols = transposed ? pass->a_len : pass->b_len;
     uint64_t sum = 0;
     for (int k = 0; k < count; ++k) {
@@ -469,13 +505,13 @@ extern "C" int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gp
             if (j != k && o->devices[j] == o->devices[k]) all[k].share++;
     }
     /* Mapped host memory, portable: every device reads and writes it. */
-    const size_t border_bytes = sizeof(border_head) + (size_t)rows * sizeof(int2);
+    const size_t border_bytes = sizeof(sw_pair_column) + (size_t)rows * sizeof(int2);
     cudaError_t e = cudaSetDevice(all[0].device);
     if (e == cudaSuccess) e = cudaHostAlloc((void **)&h.abort, sizeof *h.abort, cudaHostAllocMapped | cudaHostAllocPortable);
     if (e == cudaSuccess) *h.abort = 0;
     for (int k = 0; e == cudaSuccess && k + 1 < count; ++k) {
         e = cudaHostAlloc(&h.borders[k], border_bytes, cudaHostAllocMapped | cudaHostAllocPortable);
-        if (e == cudaSuccess) memset(h.borders[k], 0, sizeof(border_head));
+        if (e == cudaSuccess) memset(h.borders[k], 0, sizeof(sw_pair_column));
     }
     if (e != cudaSuccess) rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "allocating the strips' borders");
     /* Left to right: a strip only waits for those on its left, so each

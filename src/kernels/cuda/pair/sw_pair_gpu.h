@@ -82,9 +82,18 @@ typedef struct sw_pair_gpu_strip_stats {
 
 /* Runs a pass with no boundary rows and no forbidden cells in strips: a
  * local pass cut by its shorter sequence, an anchored one (a start pass)
- * by b. `stats` (count entries) may be NULL. */
+ * by b. A pass that is itself a strip of a larger matrix (sw_pair_pass.left
+ * ...; its columns from sw_pair_gpu_column_alloc) is cut by b, the first
+ * strip taking `left`, the last filling `right`. `stats` (count entries)
+ * may be NULL. */
 int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gpu_strips *strips, sw_pair_hit *out,
                            sw_pair_gpu_strip_stats *stats, sw_error *err);
+
+/* A column handed between processes (sw_pair_pass.left, .right) in host
+ * memory mapped into every GPU, as the strips' kernels need it; its head
+ * zeroed. */
+int sw_pair_gpu_column_alloc(uint64_t rows, sw_pair_column **out, sw_error *err);
+void sw_pair_gpu_column_free(sw_pair_column *c);
 
 /* For sizing strips (sw_pair_strip_widths): the rows that one of `share`
  * strips sharing `device` holds in its warps at once (the strip on its

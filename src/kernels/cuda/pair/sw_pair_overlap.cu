@@ -380,6 +380,8 @@ extern "C" int sw_pair_overlap_run(const sw_pair_pass *pass, const sw_pair_overl
     if (!opt) return sw_error_set(err, SW_EINVAL, "pairwise pass: invalid arguments");
     int rc = sw_pair_check_pass(pass, err);
     if (rc) return rc;
+    if (pass->left || pass->right || pass->col_base || pass->cols_after)
+        return sw_error_set(err, SW_EINVAL, "the overlap engine runs whole matrices, not strips of columns");
     if (pass->mode != SW_PAIR_LOCAL) return sw_error_set(err, SW_EINVAL, "the overlap engine runs local passes only");
     if (pass->a_len > 0x7fffffffull || pass->b_len > 0x7fffffffull)
         return sw_error_set(err, SW_ELIMIT, "the GPU engines take sequences of up to %llu bases",
