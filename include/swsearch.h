@@ -649,7 +649,8 @@ SW_API int sw_aligner_set_engine(sw_aligner *a, sw_align_engine engine, sw_error
  * the result is the same; turning it off is for measuring it. */
 SW_API int sw_aligner_set_pruning(sw_aligner *a, int pruning, sw_error *err);
 
-/* How the cudalign engine cuts a forward pass between GPUs: column strips,
+/* How the cudalign engine cuts a forward pass between GPUs, and any engine
+ * between MPI ranks (sw_aligner_set_mpi()): column strips,
  * each strip starting on the rows the strip on its left has finished
  * (CUDAlign 4.0; the default), or row slices, each started early from a
  * row of zeros and recomputed where the row above differs (the method of
@@ -679,9 +680,11 @@ SW_API int sw_aligner_set_messages(sw_aligner *a, sw_message_fn fn, void *user, 
  * launcher (Open MPI's mpirun) started as one of several joins the job
  * here (MPI_Init, with MPI_COMM_WORLD; MPI_Finalize in sw_aligner_free(),
  * so one aligner a process may join): every rank reads both sequences and
- * runs the aligner, which cuts the forward pass into row slices of x, one
- * a rank; rank 0's result alone holds the starts and the paths (the
- * others' hold no alignment). A process started alone runs alone. A
+ * runs the aligner, which runs the forward and start passes in column
+ * strips of y, one a rank, each rank's last column sent to the next as it
+ * fills (with sw_aligner_set_gpu_split(SW_ALIGN_SPLIT_ROWS): the forward
+ * pass in row slices of x); rank 0's result alone holds the alignments
+ * and the paths (the others' hold none). A process started alone runs alone. A
  * library built without MPI refuses a process launched as one of several
  * (SW_EINVAL, "built without MPI support") and runs one started alone.
  * Several processes take neither best-K nor several GPUs a process. */
