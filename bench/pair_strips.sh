@@ -8,7 +8,9 @@
 # Prints each run's forward and start seconds, GCUPS and speedups over one
 # GPU, from its summary line; every result must equal one GPU's byte for
 # byte. PAF=1 adds the whole command with --format paf (the alignment
-# itself) on 1 GPU and on the most GPUs.
+# itself) on 1 GPU and on the most GPUs. MPI=1 adds `mpirun -np N`, a rank
+# a GPU (rank k takes GPU k), in strips, against --gpus N in one process.
+# SPLITS="columns" leaves the row slices out.
 # Usage: bench/pair_strips.sh BUILD [LEN]
 . "$(dirname "$0")/lib.sh"
 . "$bench_dir/pair_inputs.sh"
@@ -54,6 +56,20 @@ for pruning in ${PRUNING:-off on}; do
         "$(ratio "$f1" "$fs")" "$ss" "$(ratio "$s1" "$ss")" "$(cat "$work/$name.wall")" "$same"
       grep -o '\[[^]]*\]' "$work/$name.err" | head -1 | sed 's/^/    /'
     done
+    if [ "${MPI:-0}" = 1 ]; then
+      name=mpi$g-$pruning
+      t0=$(now)
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np "$g" --bind-to none \
+        "$swsearch" align "$f" --engine cudalign "${opt[@]}" > "$work/$name.tsv" 2> "$work/$name.err" ||
+        { echo "FAIL $name: $(tail -3 "$work/$name.err")"; continue; }
+      since "$t0" > "$work/$name.wall"
+      fs=$(seconds_of "$name" forward) ss=$(seconds_of "$name" start)
+      cmp -s "$work/$one.tsv" "$work/$name.tsv" && same=same || same=DIFFERENT
+      printf '%-22s %10s %9s %8s %10s %8s %8s  %s\n' "mpirun -np $g" "$fs" "$(gcups_of "$name" forward)" \
+        "$(ratio "$f1" "$fs")" "$ss" "$(ratio "$s1" "$ss")" "$(cat "$work/$name.wall")" "$same"
+      cols=g$g-columns-$pruning
+      [ -s "$work/$cols.wall" ] && echo "    whole command against --gpus $g: $(ratio "$(cat "$work/$name.wall")" "$(cat "$work/$cols.wall")") the time"
+    fi
   done
 done
 if [ "${PAF:-0}" = 1 ]; then
