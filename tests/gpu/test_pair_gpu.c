@@ -569,6 +569,56 @@ static void check_strip_cuts(const char *what, const sw_pair_pass *pass, const s
         check_strips_widths(what, pass, want, widths[t], counts[t]);
 }
 
+/* The pass as strips of a larger matrix, as ranks under mpirun run it
+ * (sw_pair_pass.left, .right in mapped host memory): cut at `cut`, the
+ * left strip run to its end, then the right one from its column, each as
+ * two GPU strips of its own; the first hit of the two, in the matrix's
+ * columns, is the whole pass's. */
+static void check_external_columns(const char *what, const sw_pair_pass *whole, const sw_pair_hit *want, uint64_t cut)
+{
+    static const int devices[2] = {0, 0};
+    sw_pair_column *col = NULL;
+    sw_error err;
+    if (sw_pair_gpu_column_alloc(whole->a_len, &col, &err)) {
+        cr_expect_fail("FAIL %s: %s", what, err.message);
+        return;
+    }
+    sw_pair_hit hits[2];
+    for (int k = 0; k < 2; ++k) {
+        sw_pair_pass p = *whole;
+        const uint64_t lo = k ? cut : 0, hi = k ? whole->b_len : cut;
+        p.b = whole->b + lo;
+        p.b_len = hi - lo;
+        p.col_base = lo;
+        p.cols_after = whole->b_len - hi;
+        p.left = k ? col : NULL;
+        p.right = k ? NULL : col;
+        const uint64_t widths[2] = {p.b_len / 2 ? p.b_len / 2 : p.b_len, p.b_len - (p.b_len / 2 ? p.b_len / 2 : p.b_len)};
+        sw_pair_gpu_strips s = {widths[1] ? 2 : 1, devices, widths, 1};
+        if (sw_pair_gpu_strips_run(&p, &s, &hits[k], NULL, &err)) {
+            cr_expect_fail("FAIL %s: strip %d of a larger matrix: %s", what, k, err.message);
+            sw_pair_gpu_column_free(col);
+            return;
+        }
+        if (hits[k].score) hits[k].b_end += lo;
+    }
+    const sw_pair_hit *got = &hits[0];
+    if (whole->mode == SW_PAIR_ANCHORED) {
+        if (!hits[0].score) got = &hits[1];
+    } else if (hits[1].score > hits[0].score ||
+               (hits[1].score == hits[0].score && hits[1].score > 0 &&
+                (hits[1].b_end < hits[0].b_end || (hits[1].b_end == hits[0].b_end && hits[1].a_end < hits[0].a_end)))) {
+        got = &hits[1];
+    }
+    if (got->score != want->score || got->a_end != want->a_end || got->b_end != want->b_end)
+        cr_expect_fail("FAIL %s: strips of a larger matrix cut at %llu: GPU %d at %llu/%llu, CPU %d at %llu/%llu", what,
+                       (unsigned long long)cut, got->score, (unsigned long long)got->a_end,
+                       (unsigned long long)got->b_end, want->score, (unsigned long long)want->a_end,
+                       (unsigned long long)want->b_end);
+    cr_expect_eq(col->rows, whole->a_len, "%s: the column holds %llu rows", what, (unsigned long long)col->rows);
+    sw_pair_gpu_column_free(col);
+}
+
 /* The local pass in strips, then the start pass (anchored, over the
  * reversed prefixes, as sw_pair_align runs it) in strips of b. */
 static void check_strips(const char *what, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
@@ -578,6 +628,11 @@ static void check_strips(const char *what, const uint8_t *a, uint64_t m, const u
     sw_pair_hit want;
     if (cpu_hit(what, &pass, 0, &want)) return;
     check_strip_cuts(what, &pass, &want, m < n ? m : n);
+    if (n > 600) {
+        check_external_columns(what, &pass, &want, 1);
+        check_external_columns(what, &pass, &want, 257);
+        check_external_columns(what, &pass, &want, n / 2);
+    }
     if (want.score <= 0) return;
     uint8_t *ra = malloc(want.a_end), *rb = malloc(want.b_end);
     for (uint64_t i = 0; i < want.a_end; ++i) ra[i] = a[want.a_end - 1 - i];
@@ -586,7 +641,10 @@ static void check_strips(const char *what, const uint8_t *a, uint64_t m, const u
     sw_pair_hit start;
     char anchored[128];
     snprintf(anchored, sizeof anchored, "%s, start pass", what);
-    if (!cpu_hit(anchored, &back, 0, &start)) check_strip_cuts(anchored, &back, &start, want.b_end);
+    if (!cpu_hit(anchored, &back, 0, &start)) {
+        check_strip_cuts(anchored, &back, &start, want.b_end);
+        if (want.b_end > 600) check_external_columns(anchored, &back, &start, want.b_end / 3);
+    }
     free(ra);
     free(rb);
 }
