@@ -186,6 +186,7 @@ void sw_pair_report_write(FILE *out, sw_pair_report_format format, const sw_pair
                 (long long)r->chunks, r->rounds, (long long)r->recomputed);
     else
         fputs(", \"overlap\": null", out);
+    fprintf(out, ", \"strips\": %d", r->strips);
     if (listed) {
         fputs(", \"alignments\": [", out);
         for (int k = 0; k < count; ++k) {

@@ -193,10 +193,10 @@ cp "$tmp/out" "$tmp/odd.json"
 if command -v python3 > /dev/null; then
   python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-keys = {"a_id", "a_length", "b_id", "b_length", "score", "a_start", "a_end", "b_start", "b_end", "engine", "cells", "pruned", "seconds", "overlap"}
+keys = {"a_id", "a_length", "b_id", "b_length", "score", "a_start", "a_end", "b_start", "b_end", "engine", "cells", "pruned", "seconds", "overlap", "strips"}
 assert set(d) == keys, set(d) ^ keys
 assert (d["score"], d["a_start"], d["a_end"], d["b_start"], d["b_end"]) == (7, 5, 11, 3, 9), d
-assert d["cells"] > 0 and d["seconds"] >= 0 and d["overlap"] is None, d
+assert d["cells"] > 0 and d["seconds"] >= 0 and d["overlap"] is None and d["strips"] == 0, d
 d = json.load(open(sys.argv[2]))
 assert d["score"] == 0 and d["a_start"] is None and d["b_end"] is None, d
 d = json.load(open(sys.argv[3], encoding="utf-8"))

@@ -45,6 +45,10 @@ for f in rel unrel; do
     grep -q "\[$np processes, [0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "$np ranks on $f: no slices summary"; }
   done
 done
+# JSON names the strips.
+mpirun -np 2 "$swsearch" align "$tmp/rel.fa" --engine cpu -t 1 -f json -q > "$tmp/out.json" 2> "$tmp/err" || fail "JSON under mpirun"
+grep -q '"strips": 2' "$tmp/out.json" || { cat "$tmp/out.json"; fail "JSON does not name the 2 strips"; }
+"$swsearch" align "$tmp/rel.fa" --engine cpu -t 1 -f json -q | grep -q '"strips": 0' || fail "JSON of one process: strips not 0"
 # The related pair's alignment crosses the slices: they were recomputed.
 mpirun -np 3 "$swsearch" align "$tmp/rel.fa" --engine cpu -t 1 --split rows > /dev/null 2> "$tmp/err"
 grep -q "\[3 processes, [1-9][0-9]* recomputation round" "$tmp/err" || { cat "$tmp/err"; fail "no recomputation on the related pair"; }
