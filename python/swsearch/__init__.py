@@ -319,6 +319,7 @@ class Database:
 
 _DEVICES = {"auto": lib.SW_DEVICE_AUTO, "cpu": lib.SW_DEVICE_CPU, "gpu": lib.SW_DEVICE_GPU}
 _STATISTICS = {"auto": lib.SW_STATS_AUTO, "table": lib.SW_STATS_TABLE, "fit": lib.SW_STATS_FIT}
+_SPLITS = {"columns": lib.SW_ALIGN_SPLIT_COLUMNS, "rows": lib.SW_ALIGN_SPLIT_ROWS}
 
 
 def _choice(what, value, choices):
@@ -451,13 +452,14 @@ inclusive, identity in percent, the CIGAR with I for x against a gap; score
 
 
 def align(x, y, match=1, mismatch=-3, gap_open=3, gap_extend=2, device="auto", gpus=None, threads=0, best=1,
-          path=True):
+          path=True, split="columns"):
     """The best local alignment of two DNA sequences (str or bytes, up to
     2^31 bases each; A, C, G, T either case, other IUPAC codes score as
     mismatches), exact, as `swsearch align` finds it; with best=K, a list
     of the K best that share no cell (fewer where no more score above 0).
     The gap of k bases costs gap_open + k * gap_extend. path=False: score
-    and coordinates only."""
+    and coordinates only. gpus: how many GPUs (or which) share the passes,
+    in column strips, or with split="rows" the forward pass in row slices."""
     err = ffi.new("sw_error *")
     a_out = ffi.new("sw_aligner **")
     _check(lib.sw_aligner_create(a_out, err), err)
@@ -470,6 +472,7 @@ def align(x, y, match=1, mismatch=-3, gap_open=3, gap_extend=2, device="auto", g
         else:
             ids = list(gpus)
             _check(lib.sw_aligner_set_gpus(a, ffi.new("int[]", ids), len(ids), err), err)
+    _check(lib.sw_aligner_set_gpu_split(a, _choice("split", split, _SPLITS), err), err)
     _check(lib.sw_aligner_set_threads(a, threads, err), err)
     _check(lib.sw_aligner_set_best(a, best, err), err)
     _check(lib.sw_aligner_set_path(a, 1 if path else 0, err), err)

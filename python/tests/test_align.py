@@ -55,6 +55,13 @@ def test_no_path_gives_coordinates_only():
     assert a.score > 0 and a.cigar == "" and a.columns == 0
 
 
+def test_split_of_the_passes():
+    a = swsearch.align("ACGTACGTAC", "TTACGTACGTACTT", device="cpu", split="rows")
+    assert a == swsearch.align("ACGTACGTAC", "TTACGTACGTACTT", device="cpu")
+    with pytest.raises(swsearch.InvalidArgumentError, match="split"):
+        swsearch.align("ACGT", "ACGT", split="diagonal")
+
+
 def test_errors_name_the_problem():
     with pytest.raises(swsearch.FormatError, match="position 3"):
         swsearch.align("ACGT", "AC#T", device="cpu")
