@@ -134,22 +134,29 @@ struct engine {
     _Atomic int gave_up; /* the strip on the left gave up (its column's abort) */
 };
 
+/* The k-th round of a wait: short waits spin, long ones sleep, so that
+ * more threads than cores still make progress. */
+static void back_off(unsigned k)
+{
+    if (k < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else if (k < 4096) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* Waits until the strip on the left has published `rows` rows of its
  * column, or gave up; 0 when they are there. */
 static int wait_column(const sw_pair_column *c, uint64_t rows)
 {
     for (unsigned k = 0; __atomic_load_n(&c->rows, __ATOMIC_ACQUIRE) < rows; ++k) {
         if (__atomic_load_n(&c->abort, __ATOMIC_ACQUIRE)) return -1;
-        if (k < 256) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        } else if (k < 4096) {
-            sched_yield();
-        } else {
-            struct timespec ts = {0, 20000};
-            nanosleep(&ts, NULL);
-        }
+        back_off(k);
     }
     return 0;
 }
@@ -166,22 +173,12 @@ static void publish_column(const sw_pair_pass *p, uint64_t i0, uint64_t i1, cons
     __atomic_store_n(&p->right->rows, i1, __ATOMIC_RELEASE);
 }
 
-/* Waits until *value > floor_value or *stop is set; short waits spin, long
- * ones sleep, so that more threads than cores still make progress. */
+/* Waits until *value > floor_value or *stop is set (back_off). */
 static void wait_above(_Atomic uint64_t *value, uint64_t floor_value, _Atomic int *stop)
 {
     for (unsigned k = 0; atomic_load_explicit(value, memory_order_acquire) <= floor_value; ++k) {
         if (stop && atomic_load_explicit(stop, memory_order_acquire)) return;
-        if (k < 256) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        } else if (k < 4096) {
-            sched_yield();
-        } else {
-            struct timespec ts = {0, 20000};
-            nanosleep(&ts, NULL);
-        }
+        back_off(k);
     }
 }
 

@@ -617,11 +617,7 @@ template <bool ANCHORED, bool ROWMAJOR = false, bool MASKED = false, bool ROWS =
             const unsigned long long since = now_ns();
             while (load_acquire_sys(p.left_rows) < need) {
                 if (*(volatile const int *)p.abort || (p.left_abort && *(volatile const int *)p.left_abort) ||
-                    *(volatile unsigned long long *)p.stall) {
-                    atomicCAS(p.stall, 0ull, (1ull << 63) | (3ull << 60) | ((unsigned long long)(k & 0xfffffff) << 32));
-                    break;
-                }
-                if (now_ns() - since > p.left_wait_ns) {
+                    *(volatile unsigned long long *)p.stall || now_ns() - since > p.left_wait_ns) {
                     atomicCAS(p.stall, 0ull, (1ull << 63) | (3ull << 60) | ((unsigned long long)(k & 0xfffffff) << 32));
                     break;
                 }

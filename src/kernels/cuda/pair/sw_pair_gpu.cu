@@ -44,6 +44,36 @@ struct gpu_buffers {
     cudaStream_t stream = nullptr;
     sw_pair_links links = {};
 
+    /* The pass's stream and events, both sequences on the device (rows
+     * m bases, columns n), the result counters cleared and the progress
+     * counter mapped (*cells_host_dev its device side), on the current
+     * device. The clears go on the pass's stream: a plain cudaMemset runs
+     * on the legacy stream, which a non-blocking stream does not wait for,
+     * so the kernel could start on what an earlier pass left there. */
+    int prepare(const uint8_t *rows, long long m, const uint8_t *cols, long long n,
+                unsigned long long **cells_host_dev, sw_error *err)
+    {
+        SW_PAIR_CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a stream");
+        SW_PAIR_CK(cudaEventCreate(&start), "creating an event");
+        SW_PAIR_CK(cudaEventCreate(&stop), "creating an event");
+        SW_PAIR_CK(cudaMalloc(&a, (size_t)m), "allocating the first sequence");
+        SW_PAIR_CK(cudaMalloc(&b, (size_t)n), "allocating the second sequence");
+        SW_PAIR_CK(sw_cuda_upload(a, rows, (size_t)m, stream), "copying the first sequence");
+        SW_PAIR_CK(sw_cuda_upload(b, cols, (size_t)n, stream), "copying the second sequence");
+        SW_PAIR_CK(cudaMalloc(&found, sizeof *found), "allocating");
+        SW_PAIR_CK(cudaMemsetAsync(found, 0xff, sizeof *found, stream), "clearing");
+        SW_PAIR_CK(cudaMalloc(&cells, sizeof *cells), "allocating");
+        SW_PAIR_CK(cudaMemsetAsync(cells, 0, sizeof *cells, stream), "clearing");
+        SW_PAIR_CK(cudaMalloc(&pruned, sizeof *pruned), "allocating");
+        SW_PAIR_CK(cudaMemsetAsync(pruned, 0, sizeof *pruned, stream), "clearing");
+        SW_PAIR_CK(cudaMalloc(&best_score, sizeof *best_score), "allocating");
+        SW_PAIR_CK(cudaMemsetAsync(best_score, 0, sizeof *best_score, stream), "clearing");
+        SW_PAIR_CK(cudaMalloc(&reduced, sizeof *reduced), "allocating");
+        SW_PAIR_CK(cudaMalloc(&stall, sizeof *stall), "allocating");
+        SW_PAIR_CK(cudaMemsetAsync(stall, 0, sizeof *stall, stream), "clearing");
+        return sw_pair_band_map_counter(&cells_host, cells_host_dev, err);
+    }
+
     ~gpu_buffers()
     {
         sw_pair_links_free(&links);
@@ -141,29 +171,8 @@ extern "C" int sw_pair_gpu_run(const sw_pair_pass *pass, const sw_pair_gpu_optio
     if ((rc = sw_pair_band_resident_warps(kernel, opt->device, &resident, err))) return rc;
 
     gpu_buffers g;
-    SW_PAIR_CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
-    SW_PAIR_CK(cudaEventCreate(&g.start), "creating an event");
-    SW_PAIR_CK(cudaEventCreate(&g.stop), "creating an event");
-    SW_PAIR_CK(cudaMalloc(&g.a, m), "allocating the first sequence");
-    SW_PAIR_CK(cudaMalloc(&g.b, n), "allocating the second sequence");
-    SW_PAIR_CK(sw_cuda_upload(g.a, rows_seq, m, g.stream), "copying the first sequence");
-    SW_PAIR_CK(sw_cuda_upload(g.b, cols_seq, n, g.stream), "copying the second sequence");
-    /* The clears go on the pass's stream: a plain cudaMemset runs on the
-     * legacy stream, which a non-blocking stream does not wait for, so the
-     * kernel could start on what an earlier pass left in the memory. */
-    SW_PAIR_CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.found, 0xff, sizeof *g.found, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.cells, 0, sizeof *g.cells, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.pruned, sizeof *g.pruned), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.pruned, 0, sizeof *g.pruned, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.best_score, sizeof *g.best_score), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.best_score, 0, sizeof *g.best_score, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.reduced, sizeof *g.reduced), "allocating");
-    SW_PAIR_CK(cudaMalloc(&g.stall, sizeof *g.stall), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.stall, 0, sizeof *g.stall, g.stream), "clearing");
     unsigned long long *cells_host_dev = nullptr;
-    if ((rc = sw_pair_band_map_counter(&g.cells_host, &cells_host_dev, err))) return rc;
+    if ((rc = g.prepare(rows_seq, m, cols_seq, n, &cells_host_dev, err))) return rc;
 
     pair_args p = sw_pair_band_args(&pass->scoring, g.a, m, g.b, n);
     p.target = anchored ? pass->target : 0;
@@ -342,25 +351,7 @@ int launch_strip(const sw_pair_pass *pass, const sw_pair_gpu_strips *o, strips_h
     if (rc) return rc;
     if (x.share > 1) resident /= x.share;
     if (resident < 2) return sw_error_set(err, SW_EDEVICE, "GPU %d: too many strips share it", x.device);
-    SW_PAIR_CK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "creating a stream");
-    SW_PAIR_CK(cudaEventCreate(&g.start), "creating an event");
-    SW_PAIR_CK(cudaEventCreate(&g.stop), "creating an event");
-    SW_PAIR_CK(cudaMalloc(&g.a, (size_t)m), "allocating the first sequence");
-    SW_PAIR_CK(cudaMalloc(&g.b, (size_t)n), "allocating the second sequence");
-    SW_PAIR_CK(sw_cuda_upload(g.a, rows_seq, (size_t)m, g.stream), "copying the first sequence");
-    SW_PAIR_CK(sw_cuda_upload(g.b, cols_seq + x.first, (size_t)n, g.stream), "copying the second sequence");
-    SW_PAIR_CK(cudaMalloc(&g.found, sizeof *g.found), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.found, 0xff, sizeof *g.found, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.cells, sizeof *g.cells), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.cells, 0, sizeof *g.cells, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.pruned, sizeof *g.pruned), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.pruned, 0, sizeof *g.pruned, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.best_score, sizeof *g.best_score), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.best_score, 0, sizeof *g.best_score, g.stream), "clearing");
-    SW_PAIR_CK(cudaMalloc(&g.reduced, sizeof *g.reduced), "allocating");
-    SW_PAIR_CK(cudaMalloc(&g.stall, sizeof *g.stall), "allocating");
-    SW_PAIR_CK(cudaMemsetAsync(g.stall, 0, sizeof *g.stall, g.stream), "clearing");
-    if ((rc = sw_pair_band_map_counter(&g.cells_host, &x.cells_host_dev, err))) return rc;
+    if ((rc = g.prepare(rows_seq, m, cols_seq + x.first, n, &x.cells_host_dev, err))) return rc;
 
     pair_args p = sw_pair_band_args(&pass->scoring, g.a, m, g.b, n);
     p.prune = o->prune != 0;
@@ -579,39 +570,32 @@ extern "C" int sw_pair_gpu_strips_run(const sw_pair_pass *pass, const sw_pair_gp
         }
         if (e == cudaSuccess) e = cudaMemcpy(&c, g.cells, sizeof c, cudaMemcpyDeviceToHost);
         if (e == cudaSuccess) e = cudaMemcpy(&pr, g.pruned, sizeof pr, cudaMemcpyDeviceToHost);
+        /* An anchored strip's first cell reaching the target, its column
+         * placed in the matrix: the first of all is the smallest. A strip
+         * right of one that found it may have gone on from rows that
+         * stopped early, but all its columns come later. A local strip's
+         * best, reduced over its warps. */
+        unsigned long long f = NO_HIT;
+        r.score = 0;
         if (e == cudaSuccess && anchored) {
-            /* The strip's first cell reaching the target, its column
-             * placed in the matrix: the first of all is the smallest. A
-             * strip right of one that found it may have gone on from rows
-             * that stopped early, but all its columns come later. */
-            unsigned long long f = NO_HIT;
             e = cudaMemcpy(&f, g.found, sizeof f, cudaMemcpyDeviceToHost);
-            if (e == cudaSuccess && f != NO_HIT) {
-                f += (unsigned long long)x.first << 32;
-                if (f < first_hit) first_hit = f;
-            }
-            cells += c;
-            pruned += pr;
-            if (stats) stats[k] = sw_pair_gpu_strip_stats{(int)x.warps, c, pr, x.seconds};
-            if (e != cudaSuccess) {
-                rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "copying a strip's results");
-                break;
-            }
-            continue;
-        }
-        if (e == cudaSuccess) {
+        } else if (e == cudaSuccess) {
             if (transposed) reduce_kernel<true><<<1, 256, 0, g.stream>>>(g.links.records, x.warps, g.reduced);
             else reduce_kernel<<<1, 256, 0, g.stream>>>(g.links.records, x.warps, g.reduced);
             e = cudaGetLastError();
+            if (e == cudaSuccess) e = cudaMemcpyAsync(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost, g.stream);
+            if (e == cudaSuccess) e = cudaStreamSynchronize(g.stream);
         }
-        if (e == cudaSuccess) e = cudaMemcpyAsync(&r, g.reduced, sizeof r, cudaMemcpyDeviceToHost, g.stream);
-        if (e == cudaSuccess) e = cudaStreamSynchronize(g.stream);
         if (e != cudaSuccess) {
             rc = sw_cuda_fail(err, e, SW_PAIR_WHO, "copying a strip's results");
             break;
         }
         cells += c;
         pruned += pr;
+        if (f != NO_HIT) {
+            f += (unsigned long long)x.first << 32;
+            if (f < first_hit) first_hit = f;
+        }
         if (r.score > 0) {
             r.col += x.first;
             if (transposed ? better<true>(r, best) : better(r, best)) best = r;
